@@ -1,0 +1,172 @@
+/* base.h - hudic's foundation: allocation hooks, overflow-checked sizes, owned growable
+ * buffers, borrowed slices, vectors, arenas and a string-keyed hash map.
+ *
+ * Invariant: nothing here touches files or prints; every allocation goes through the
+ * hooks in alloc.c so tests can fail the Nth one. */
+#ifndef HUDI_BASE_H
+#define HUDI_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "hudi/hudi.h"
+
+#define HUDI_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define HUDI_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define HUDI_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define HUDI_UNUSED(x) ((void)(x))
+
+#if defined(__GNUC__)
+#define HUDI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define HUDI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define HUDI_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define HUDI_LIKELY(x) (x)
+#define HUDI_UNLIKELY(x) (x)
+#define HUDI_INTERNAL
+#endif
+
+/* ---- allocation hooks (alloc.c) ------------------------------------------------------ */
+
+/** Allocator hooks. Set once, before any other call (like sqlite3_config). */
+typedef struct hudi_allocator {
+    void *(*malloc_fn)(size_t size, void *payload);
+    void *(*realloc_fn)(void *ptr, size_t size, void *payload);
+    void (*free_fn)(void *ptr, void *payload);
+    void *payload;
+} hudi_allocator;
+
+/** Installs `a` (NULL restores the C library's allocator). */
+HUDI_API void hudi_set_allocator(const hudi_allocator *a);
+
+void *hudi_malloc(size_t size);
+void *hudi_calloc(size_t n, size_t size); /* overflow-checked, zeroed */
+void *hudi_realloc(void *ptr, size_t size);
+void hudi_free(void *ptr);
+char *hudi_strdup(const char *s);
+char *hudi_strndup(const char *s, size_t n);
+/* 64-byte aligned allocation for column buffers (Arrow recommends 64). */
+void *hudi_aligned_alloc(size_t size);
+void hudi_aligned_free(void *ptr);
+
+/** Sets `err` to HUDI_ENOMEM ("out of memory") and returns HUDI_ENOMEM. */
+int hudi_error_oom(hudi_error *err);
+
+/* ---- overflow-checked arithmetic ----------------------------------------------------- */
+
+static inline bool hudi_add_overflow(size_t a, size_t b, size_t *out) {
+    return __builtin_add_overflow(a, b, out);
+}
+static inline bool hudi_mul_overflow(size_t a, size_t b, size_t *out) {
+    return __builtin_mul_overflow(a, b, out);
+}
+
+/* ---- little-endian loads and stores (unaligned-safe) ---------------------------------- */
+
+static inline uint16_t hudi_load_u16le(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t hudi_load_u32le(const void *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t hudi_load_u64le(const void *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static inline void hudi_store_u32le(void *p, uint32_t v) { memcpy(p, &v, 4); }
+static inline void hudi_store_u64le(void *p, uint64_t v) { memcpy(p, &v, 8); }
+static inline uint32_t hudi_load_u32be(const void *p) { return __builtin_bswap32(hudi_load_u32le(p)); }
+
+/* ---- slices: borrowed bytes ----------------------------------------------------------- */
+
+/** A borrowed view of bytes. Lives as long as whatever owns `data`. */
+typedef struct hudi_slice {
+    const uint8_t *data;
+    size_t len;
+} hudi_slice;
+
+#define HUDI_SLICE(p, n) ((hudi_slice){(const uint8_t *)(p), (n)})
+static inline hudi_slice hudi_slice_cstr(const char *s) { return HUDI_SLICE(s, strlen(s)); }
+static inline bool hudi_slice_eq(hudi_slice a, hudi_slice b) {
+    return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
+}
+
+/* ---- hudi_buf: owned, growable, NUL-kept bytes with a sticky failure flag ------------- */
+
+typedef struct hudi_buf {
+    char *data;   /* always NUL-terminated when non-NULL */
+    size_t len;   /* bytes in use, not counting the NUL */
+    size_t cap;   /* bytes allocated */
+    bool failed;  /* a growth failed; all later appends are no-ops */
+} hudi_buf;
+
+#define HUDI_BUF_INIT {NULL, 0, 0, false}
+
+int hudi_buf_grow(hudi_buf *b, size_t extra);  /* ensure room for len+extra+1; 0 or ENOMEM */
+void hudi_buf_append(hudi_buf *b, const void *data, size_t len);
+void hudi_buf_puts(hudi_buf *b, const char *s);
+void hudi_buf_putc(hudi_buf *b, char c);
+void hudi_buf_printf(hudi_buf *b, const char *fmt, ...) HUDI_PRINTF(2, 3);
+void hudi_buf_clear(hudi_buf *b);                /* len = 0, keeps memory */
+void hudi_buf_truncate(hudi_buf *b, size_t len); /* shrink len */
+char *hudi_buf_detach(hudi_buf *b);              /* caller owns the string; b is reset */
+void hudi_buf_dispose(hudi_buf *b);
+static inline bool hudi_buf_failed(const hudi_buf *b) { return b->failed; }
+
+/* ---- hudi_vec: a growable array of fixed-size elements -------------------------------- */
+
+typedef struct hudi_vec {
+    void *data;
+    size_t len;
+    size_t cap;
+    size_t elem_size;
+} hudi_vec;
+
+#define HUDI_VEC_INIT(type) {NULL, 0, 0, sizeof(type)}
+int hudi_vec_reserve(hudi_vec *v, size_t n);         /* room for n more */
+void *hudi_vec_push(hudi_vec *v);                     /* zeroed new slot, NULL on OOM */
+#define hudi_vec_at(v, type, i) (((type *)(v)->data)[i])
+void hudi_vec_dispose(hudi_vec *v);
+
+/* ---- arena: bump allocation for phase lifetimes --------------------------------------- */
+
+/* With HUDI_ARENA_DEBUG defined every allocation is a separate malloc, so ASan sees
+ * overflows between objects. */
+typedef struct hudi_arena_chunk hudi_arena_chunk;
+typedef struct hudi_arena {
+    hudi_arena_chunk *head;
+    size_t chunk_size; /* default 16 KiB */
+    size_t total;      /* bytes handed out, for limits */
+} hudi_arena;
+
+#define HUDI_ARENA_INIT {NULL, 0, 0}
+void *hudi_arena_alloc(hudi_arena *a, size_t size); /* 16-byte aligned, zeroed; NULL on OOM */
+char *hudi_arena_strndup(hudi_arena *a, const char *s, size_t n);
+char *hudi_arena_strdup(hudi_arena *a, const char *s);
+void hudi_arena_dispose(hudi_arena *a);
+
+/* ---- hudi_map: string keys to pointers (open addressing, xxhash) ----------------------- */
+
+typedef struct hudi_map_entry {
+    char *key; /* owned copy */
+    size_t key_len;
+    uint64_t hash;
+    void *value;
+} hudi_map_entry;
+
+typedef struct hudi_map {
+    hudi_map_entry *slots;
+    size_t cap; /* power of two */
+    size_t len;
+} hudi_map;
+
+#define HUDI_MAP_INIT {NULL, 0, 0}
+/* Inserts or replaces. `*old` (if non-NULL) receives the replaced value or NULL. */
+int hudi_map_put(hudi_map *m, const char *key, size_t key_len, void *value, void **old);
+void *hudi_map_get(const hudi_map *m, const char *key, size_t key_len);
+bool hudi_map_remove(hudi_map *m, const char *key, size_t key_len, void **old);
+/* Iterate: for (size_t i = 0; (e = hudi_map_next(m, &i));) */
+hudi_map_entry *hudi_map_next(const hudi_map *m, size_t *iter);
+void hudi_map_dispose(hudi_map *m); /* frees keys, not values */
+
+/* ---- misc ----------------------------------------------------------------------------- */
+
+uint64_t hudi_hash64(const void *data, size_t len); /* XXH64, seed 0 */
+uint32_t hudi_crc32(uint32_t crc, const void *data, size_t len); /* zlib crc32 */
+
+#endif

@@ -1,0 +1,128 @@
+/* base_test.c - errors, buffers, vectors, arenas, the hash map and allocation failure. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/base.h"
+
+Test(error, set_formats_and_returns_code) {
+    hudi_error err = HUDI_ERROR_INIT;
+    int rc = hudi_error_set(&err, HUDI_ECORRUPT, "%s: footer length %u too large", "f.parquet", 9u);
+    cr_assert_eq(rc, HUDI_ECORRUPT);
+    cr_assert_str_eq(err.message, "f.parquet: footer length 9 too large");
+    hudi_error_wrap(&err, "table %s", "t");
+    cr_assert_str_eq(err.message, "table t: f.parquet: footer length 9 too large");
+    cr_assert_eq(err.code, HUDI_ECORRUPT);
+    cr_assert_eq(hudi_error_set(NULL, HUDI_EIO, "x"), HUDI_EIO);
+    cr_assert_str_eq(hudi_error_name(HUDI_EUNSUPPORTED), "EUNSUPPORTED");
+}
+
+Test(error, long_message_truncates) {
+    hudi_error err = HUDI_ERROR_INIT;
+    char big[2000];
+    memset(big, 'a', sizeof(big) - 1);
+    big[sizeof(big) - 1] = 0;
+    hudi_error_set(&err, HUDI_EINVAL, "%s", big);
+    cr_assert_eq(strlen(err.message), HUDI_ERROR_MESSAGE_MAX - 1);
+}
+
+Test(buf, append_printf_detach) {
+    hudi_buf b = HUDI_BUF_INIT;
+    hudi_buf_puts(&b, "abc");
+    hudi_buf_putc(&b, '-');
+    hudi_buf_printf(&b, "%d/%s", 42, "x");
+    for (int i = 0; i < 1000; i++) hudi_buf_printf(&b, "%04d", i);
+    cr_assert_eq(b.len, 3 + 1 + 4 + 4000);
+    cr_assert_eq(b.data[b.len], '\0');
+    cr_assert(strncmp(b.data, "abc-42/x0000", 12) == 0);
+    hudi_buf_truncate(&b, 3);
+    cr_assert_str_eq(b.data, "abc");
+    char *s = hudi_buf_detach(&b);
+    cr_assert_str_eq(s, "abc");
+    cr_assert_null(b.data);
+    hudi_free(s);
+}
+
+static int g_fail_at, g_count;
+static void *failing_malloc(size_t n, void *p) {
+    (void)p;
+    return ++g_count == g_fail_at ? NULL : malloc(n);
+}
+static void *failing_realloc(void *q, size_t n, void *p) {
+    (void)p;
+    return ++g_count == g_fail_at ? NULL : realloc(q, n);
+}
+static void plain_free(void *q, void *p) { (void)p; free(q); }
+
+Test(buf, failure_is_sticky) {
+    hudi_allocator a = {failing_malloc, failing_realloc, plain_free, NULL};
+    g_count = 0;
+    g_fail_at = 2;
+    hudi_set_allocator(&a);
+    hudi_buf b = HUDI_BUF_INIT;
+    hudi_buf_puts(&b, "first");           /* allocation 1 */
+    for (int i = 0; i < 100; i++) hudi_buf_puts(&b, "more text to force growth"); /* 2 fails */
+    hudi_set_allocator(NULL);
+    cr_assert(hudi_buf_failed(&b));
+    /* Appends stop at the first failed growth (past the initial 64 bytes) and stay stopped. */
+    cr_assert_str_eq(b.data, "firstmore text to force growthmore text to force growth");
+    hudi_buf_dispose(&b);
+}
+
+Test(vec, push_and_grow) {
+    hudi_vec v = HUDI_VEC_INIT(int64_t);
+    for (int64_t i = 0; i < 10000; i++) *(int64_t *)hudi_vec_push(&v) = i * 3;
+    cr_assert_eq(v.len, 10000);
+    cr_assert_eq(hudi_vec_at(&v, int64_t, 9999), 29997);
+    hudi_vec_dispose(&v);
+}
+
+Test(arena, many_small_and_large) {
+    hudi_arena a = HUDI_ARENA_INIT;
+    char *first = hudi_arena_strdup(&a, "hello");
+    for (int i = 0; i < 5000; i++) {
+        uint8_t *p = hudi_arena_alloc(&a, (size_t)(i % 97) + 1);
+        cr_assert_not_null(p);
+        cr_assert_eq(((uintptr_t)p) % 16, 0);
+        cr_assert_eq(p[0], 0);
+        p[0] = 1;
+    }
+    void *big = hudi_arena_alloc(&a, 1 << 20);
+    cr_assert_not_null(big);
+    cr_assert_str_eq(first, "hello");
+    hudi_arena_dispose(&a);
+}
+
+Test(map, put_get_remove_many) {
+    hudi_map m = HUDI_MAP_INIT;
+    char key[32];
+    for (intptr_t i = 0; i < 5000; i++) {
+        int n = snprintf(key, sizeof(key), "key-%ld", (long)i);
+        cr_assert_eq(hudi_map_put(&m, key, (size_t)n, (void *)(i + 1), NULL), 0);
+    }
+    cr_assert_eq(m.len, 5000);
+    for (intptr_t i = 0; i < 5000; i += 2) {
+        int n = snprintf(key, sizeof(key), "key-%ld", (long)i);
+        void *old;
+        cr_assert(hudi_map_remove(&m, key, (size_t)n, &old));
+        cr_assert_eq((intptr_t)old, i + 1);
+    }
+    for (intptr_t i = 0; i < 5000; i++) {
+        int n = snprintf(key, sizeof(key), "key-%ld", (long)i);
+        void *v = hudi_map_get(&m, key, (size_t)n);
+        if (i % 2) cr_assert_eq((intptr_t)v, i + 1);
+        else cr_assert_null(v);
+    }
+    size_t it = 0, seen = 0;
+    while (hudi_map_next(&m, &it)) seen++;
+    cr_assert_eq(seen, 2500);
+    void *old;
+    hudi_map_put(&m, "key-1", 5, (void *)7, &old);
+    cr_assert_eq((intptr_t)old, 2);
+    hudi_map_dispose(&m);
+}
+
+Test(misc, crc32_and_hash) {
+    cr_assert_eq(hudi_crc32(0, "123456789", 9), 0xCBF43926u);
+    cr_assert_eq(hudi_hash64("", 0), 0xEF46DB3751D8E999ull);
+}
