@@ -1,14 +1,107 @@
-/* main.c - the hudic command line. */
+/* main.c - the hudic command line: `hudic <group> <command> [options] ARGS`.
+ *
+ * Dispatch is table-driven: each group (parquet now; table and sql later) is a cli_group
+ * listing its commands, so adding a command is one table row. Exit codes: 0 success,
+ * 1 runtime error (one line "hudic: ..." on stderr), 2 usage error. stdout is fully
+ * buffered with a large buffer because `parquet cat` can print gigabytes. */
 #include <stdio.h>
 #include <string.h>
 
-#include "hudi/hudi.h"
+#include "cli/cli.h"
+
+static const cli_group *const groups[] = {
+    &cli_parquet_group,
+};
+
+#define STDOUT_BUFFER_BYTES (1u << 20)
+
+static void print_help(FILE *out) {
+    fprintf(out, "hudic %s - Apache Hudi in C\n\n", hudi_version_string());
+    fprintf(out, "usage: hudic <group> <command> [options] ARGS\n");
+    fprintf(out, "       hudic --version | help [GROUP]\n\n");
+    for (size_t gi = 0; gi < HUDI_ARRAY_LEN(groups); gi++) {
+        const cli_group *g = groups[gi];
+        fprintf(out, "%s: %s\n", g->name, g->summary);
+        for (size_t i = 0; i < g->n_commands; i++) {
+            const cli_command *c = &g->commands[i];
+            fprintf(out, "  hudic %s %s %s\n      %s\n", g->name, c->name, c->args, c->summary);
+        }
+    }
+    fprintf(out, "\nExit status: 0 success, 1 runtime error, 2 usage error.\n");
+}
+
+static void print_group_help(FILE *out, const cli_group *g) {
+    fprintf(out, "%s: %s\n", g->name, g->summary);
+    for (size_t i = 0; i < g->n_commands; i++) {
+        const cli_command *c = &g->commands[i];
+        fprintf(out, "  hudic %s %s %s\n      %s\n", g->name, c->name, c->args, c->summary);
+    }
+}
+
+static const cli_group *find_group(const char *name) {
+    for (size_t i = 0; i < HUDI_ARRAY_LEN(groups); i++)
+        if (strcmp(groups[i]->name, name) == 0) return groups[i];
+    return NULL;
+}
+
+static const cli_command *find_command(const cli_group *g, const char *name) {
+    for (size_t i = 0; i < g->n_commands; i++)
+        if (strcmp(g->commands[i].name, name) == 0) return &g->commands[i];
+    return NULL;
+}
+
+static int run_help(int argc, char **argv) {
+    if (argc <= 2) {
+        print_help(stdout);
+        return CLI_EXIT_OK;
+    }
+    const cli_group *g = find_group(argv[2]);
+    if (!g) {
+        fprintf(stderr, "hudic: unknown help topic '%s' (try 'hudic help')\n", argv[2]);
+        return CLI_EXIT_USAGE;
+    }
+    print_group_help(stdout, g);
+    return CLI_EXIT_OK;
+}
+
+static int dispatch(int argc, char **argv) {
+    if (argc < 2) {
+        print_help(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *first = argv[1];
+    if (strcmp(first, "--version") == 0 || strcmp(first, "version") == 0) {
+        printf("hudic %s\n", hudi_version_string());
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(first, "help") == 0 || strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0)
+        return run_help(argc, argv);
+    const cli_group *g = find_group(first);
+    if (!g) {
+        fprintf(stderr, "hudic: unknown command '%s' (try 'hudic help')\n", first);
+        return CLI_EXIT_USAGE;
+    }
+    if (argc < 3) {
+        fprintf(stderr, "hudic: '%s' needs a command\n", g->name);
+        print_group_help(stderr, g);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 ||
+        strcmp(argv[2], "-h") == 0) {
+        print_group_help(stdout, g);
+        return CLI_EXIT_OK;
+    }
+    const cli_command *c = find_command(g, argv[2]);
+    if (!c) {
+        fprintf(stderr, "hudic: unknown command '%s %s'\n", g->name, argv[2]);
+        print_group_help(stderr, g);
+        return CLI_EXIT_USAGE;
+    }
+    return c->run(g, c, argc - 2, argv + 2);
+}
 
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-        printf("hudic %s\n", hudi_version_string());
-        return 0;
-    }
-    fprintf(stderr, "usage: hudic parquet {schema|meta|cat} FILE\n");
-    return 2;
+    /* A full buffer: line buffering on a terminal would cost a syscall per row. */
+    setvbuf(stdout, NULL, _IOFBF, STDOUT_BUFFER_BYTES);
+    return cli_finish_output(dispatch(argc, argv));
 }

@@ -78,7 +78,8 @@ typedef struct hudi_field {
     struct hudi_field *children; /* STRUCT: fields; LIST: 1 (element); MAP: 1 (entries struct) */
 } hudi_field;
 
-/* Field construction. All strings are copied. Return 0 or HUDI_ENOMEM. */
+/* Field construction. All strings are copied. Return 0 or HUDI_ENOMEM.
+ * hudi_field_init zeroes the field, then sets field_id = -1 and unit = HUDI_UNIT_MICROS. */
 int hudi_field_init(hudi_field *f, const char *name, hudi_type_id type, bool nullable);
 int hudi_field_set_children(hudi_field *f, int32_t n); /* allocates n zeroed children */
 int hudi_field_copy(hudi_field *dst, const hudi_field *src); /* deep copy */
@@ -115,12 +116,19 @@ void hudi_array_free(hudi_array *a); /* NULL-safe, recursive */
 int hudi_array_reserve(hudi_array *a, int64_t rows, hudi_error *err);
 /* Makes room for `bytes` of string/binary data in total. */
 int hudi_array_reserve_data(hudi_array *a, int64_t bytes, hudi_error *err);
-/* Allocates the validity bitmap (all valid so far) if absent. */
+/* Allocates the validity bitmap (all valid so far) if absent. When `validity` is non-NULL it
+ * always has `capacity` bits, and whoever adds a row must set or clear that row's bit. */
 int hudi_array_ensure_validity(hudi_array *a, hudi_error *err);
-/* Resets to length 0 keeping capacity (recursively). */
+/* Resets to length 0 keeping capacity (recursively). A validity bitmap stays allocated
+ * (zeroed), so rows added afterwards must set their bits. */
 void hudi_array_clear(hudi_array *a);
 
-/* Slow-path row appenders for builders and tests; hot loops write buffers directly. */
+/* Slow-path row appenders for builders and tests; hot loops write buffers directly.
+ * Each returns 0, HUDI_ENOMEM (the array is unchanged) or HUDI_EINVAL (wrong type).
+ * append_null on a STRUCT also appends one row to every child (null for nullable children,
+ * a zero/empty value for non-nullable ones) so children keep the struct's length.
+ * append_fixed takes `width` bytes (BOOL: one byte, non-zero = true); append_bytes takes
+ * STRING/BINARY, and FIXED_BINARY when len == byte_width. Nullability is not checked. */
 int hudi_array_append_null(hudi_array *a, hudi_error *err);
 int hudi_array_append_fixed(hudi_array *a, const void *value, hudi_error *err);
 int hudi_array_append_bytes(hudi_array *a, const void *data, size_t len, hudi_error *err);
@@ -152,5 +160,47 @@ typedef struct hudi_batch {
 int hudi_batch_new(hudi_batch **out, const hudi_field *schema, hudi_error *err);
 void hudi_batch_free(hudi_batch *b);
 void hudi_batch_clear(hudi_batch *b);
+
+/* ---- additions: bitmaps, bulk builders, validation ----------------------------------- */
+
+/* Number of set bits in bits[offset, offset + n). */
+int64_t hudi_bitmap_count(const uint8_t *bits, int64_t offset, int64_t n);
+/* Sets (v = true) or clears bits[offset, offset + n). */
+void hudi_bitmap_set_range(uint8_t *bits, int64_t offset, int64_t n, bool v);
+/* Copies n bits from src[src_off..] to dst[dst_off..]; the ranges must not overlap. */
+void hudi_bitmap_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off,
+                      int64_t n);
+
+/* Room for length + extra rows (or data_len + extra bytes), growing geometrically; use these
+ * before writing buffers directly in a loop. Struct children are grown too. */
+int hudi_array_grow(hudi_array *a, int64_t extra_rows, hudi_error *err);
+int hudi_array_grow_data(hudi_array *a, int64_t extra_bytes, hudi_error *err);
+/* Appends n nulls (struct: see append_null). 0, HUDI_ENOMEM (unchanged) or HUDI_EINVAL. */
+int hudi_array_append_nulls(hudi_array *a, int64_t n, hudi_error *err);
+
+/* Spacing dense values: rows [start, start + n) have their validity bits written already and
+ * the first n_dense of them hold the decoded non-null values densely (fixed width, bool, or
+ * for string/binary/list/map the offsets[start + 1 .. start + n_dense]). Moves each value to its
+ * valid row; null rows get zero values (offsets: an empty element). Does not touch length or
+ * null_count. HUDI_EINVAL if n_dense is not the number of valid rows or the type has no
+ * spreadable buffer. With validity NULL it checks n_dense == n and does nothing. */
+int hudi_array_spread(hudi_array *a, int64_t start, int64_t n, int64_t n_dense, hudi_error *err);
+
+/* Appends rows [offset, offset + n) of src (deep copy) to dst; both must have the same type
+ * shape. On failure dst is truncated back to its previous length. */
+int hudi_array_append_range(hudi_array *dst, const hudi_array *src, int64_t offset, int64_t n,
+                            hudi_error *err);
+/* A new array (borrowing src's field) holding a deep copy of rows [offset, offset + n). */
+int hudi_array_slice(hudi_array **out, const hudi_array *src, int64_t offset, int64_t n,
+                     hudi_error *err);
+/* Drops rows from `length` down to `len` (children and data follow; capacity kept). */
+void hudi_array_truncate(hudi_array *a, int64_t len);
+/* Checks the structural invariants (lengths, offsets, null counts, map entries non-null);
+ * HUDI_EINVAL naming the column and the problem. Use before handing data to others. */
+int hudi_array_validate(const hudi_array *a, hudi_error *err);
+
+/* Batch helpers: every column must have num_rows rows. */
+int hudi_batch_validate(const hudi_batch *b, hudi_error *err);
+bool hudi_batch_equal(const hudi_batch *a, const hudi_batch *b, hudi_buf *why);
 
 #endif

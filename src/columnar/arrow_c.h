@@ -1,0 +1,108 @@
+/* arrow_c.h - the Arrow C Data Interface and C Stream Interface
+ * (https://arrow.apache.org/docs/format/CDataInterface.html, CStreamInterface.html):
+ * the ABI structs, verbatim from the specification, and hudic's exporters.
+ *
+ * Ownership: exported structs own everything they point to until their release callback runs;
+ * the consumer must call release exactly once (or move the struct and mark the source
+ * released by setting release = NULL). */
+#ifndef HUDI_COLUMNAR_ARROW_C_H
+#define HUDI_COLUMNAR_ARROW_C_H
+
+#include "columnar/columnar.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+    // Array type description
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+
+    // Release callback
+    void (*release)(struct ArrowSchema *);
+    // Opaque producer-specific data
+    void *private_data;
+};
+
+struct ArrowArray {
+    // Array data description
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+
+    // Release callback
+    void (*release)(struct ArrowArray *);
+    // Opaque producer-specific data
+    void *private_data;
+};
+
+#endif // ARROW_C_DATA_INTERFACE
+
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+
+struct ArrowArrayStream {
+    // Callbacks providing stream functionality
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+
+    // Release callback
+    void (*release)(struct ArrowArrayStream *);
+
+    // Opaque producer-specific data
+    void *private_data;
+};
+
+#endif // ARROW_C_STREAM_INTERFACE
+
+/** Exports `field` (and its children) as an ArrowSchema. On failure `out` is untouched
+ *  (release == NULL is never written over a live struct). HUDI_EUNSUPPORTED for a type with no
+ *  Arrow equivalent, HUDI_ENOMEM. Format strings: see arrow_c.c. */
+int hudi_arrow_export_schema(struct ArrowSchema *out, const hudi_field *field, hudi_error *err);
+
+/** Exports `a` as an ArrowArray by moving its buffers: on success `a` is left empty (length 0,
+ *  no buffers, capacity 0; still valid to reuse or free) and `out` owns the data. On failure
+ *  (HUDI_EINVAL from hudi_array_validate, HUDI_ENOMEM) `a` is unchanged and `out` untouched. */
+int hudi_arrow_export_array(struct ArrowArray *out, hudi_array *a, hudi_error *err);
+
+/** Exports a batch as a struct ArrowArray (no nulls, one child per column) by moving the
+ *  columns' buffers, as hudi_arrow_export_array does; on success the batch is left with zero
+ *  rows and empty columns, and the caller still frees it. Pair it with
+ *  hudi_arrow_export_schema(batch->schema). */
+int hudi_arrow_export_batch(struct ArrowArray *out, hudi_batch *batch, hudi_error *err);
+
+/** Producer callback for a stream: sets *out to a batch the stream then owns (it exports and
+ *  frees it), or to NULL at the end of the stream. Returns 0 or a negative HUDI_E* code. */
+typedef int (*hudi_arrow_next_fn)(void *payload, hudi_batch **out, hudi_error *err);
+
+/** Builds an ArrowArrayStream over `next`. The stream keeps a deep copy of `schema` (a STRUCT
+ *  field; the batches' own schema pointers may be different but must describe the same shape).
+ *  When the consumer releases the stream, `free_payload(payload)` runs (if non-NULL). On failure
+ *  nothing is taken: the caller still owns `payload`. */
+int hudi_arrow_stream_new(struct ArrowArrayStream *out, const hudi_field *schema,
+                          hudi_arrow_next_fn next, void (*free_payload)(void *payload),
+                          void *payload, hudi_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,474 @@
+/* codec.c - Parquet page codecs over snappy, zlib, zstd, lz4 and brotli (spec/parquet.md
+ * §3.13; pitfalls §8 items 4, 12, 13).
+ *
+ * Invariant: every decoder writes only inside out[0, out_len) and succeeds only when it
+ * produced exactly out_len bytes from all of its input. Library state is created lazily in
+ * the caller's pq_codec_ctx and reset (not re-created) between pages; zlib, zstd and brotli
+ * allocate through the hudi hooks so OOM injection reaches them. */
+#include "format/parquet/codec.h"
+
+#include <limits.h>
+
+#include <brotli/decode.h>
+#include <brotli/encode.h>
+#include <lz4.h>
+#include <lz4frame.h>
+#include <snappy-c.h>
+#include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_create?Ctx_advanced: route allocations to hudi hooks */
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "format/parquet/meta.h"
+
+#define GZIP_DEFAULT_LEVEL 6
+/* parquet-mr's default (arrow uses 1). Decompression speed does not depend on the level,
+ * level 3 still compresses at several hundred MB/s, and matching parquet-mr keeps hudic's
+ * files the size Hudi/Spark users already see. */
+#define ZSTD_DEFAULT_LEVEL 3
+/* arrow-cpp's default; brotli's own default (11) is far too slow for pages. */
+#define BROTLI_DEFAULT_LEVEL 8
+#define LZ4_FRAME_MAGIC 0x184D2204u
+
+struct pq_codec_ctx {
+    ZSTD_DCtx *zstd_d;
+    ZSTD_CCtx *zstd_c;
+    z_stream inflate;
+    bool inflate_ready;
+    z_stream deflate;
+    bool deflate_ready;
+    int deflate_level;
+    LZ4F_dctx *lz4f_d;
+};
+
+/* ---- allocator bridges ---------------------------------------------------------------- */
+
+static void *zlib_alloc(void *opaque, uInt items, uInt size) {
+    size_t total;
+    (void)opaque;
+    if (hudi_mul_overflow(items, size, &total)) return Z_NULL;
+    return hudi_malloc(total);
+}
+static void zlib_free(void *opaque, void *p) { (void)opaque; hudi_free(p); }
+static void *hook_alloc(void *opaque, size_t size) { (void)opaque; return hudi_malloc(size); }
+static void hook_free(void *opaque, void *p) { (void)opaque; hudi_free(p); }
+static const ZSTD_customMem zstd_mem = {hook_alloc, hook_free, NULL};
+
+/* ---- context -------------------------------------------------------------------------- */
+
+int pq_codec_ctx_new(pq_codec_ctx **out, hudi_error *err) {
+    *out = hudi_calloc(1, sizeof(pq_codec_ctx));
+    return *out ? 0 : hudi_error_oom(err);
+}
+
+static void ctx_dispose(pq_codec_ctx *ctx) {
+    ZSTD_freeDCtx(ctx->zstd_d);
+    ZSTD_freeCCtx(ctx->zstd_c);
+    if (ctx->inflate_ready) inflateEnd(&ctx->inflate);
+    if (ctx->deflate_ready) deflateEnd(&ctx->deflate);
+    if (ctx->lz4f_d) LZ4F_freeDecompressionContext(ctx->lz4f_d);
+    memset(ctx, 0, sizeof(*ctx));
+}
+
+void pq_codec_ctx_free(pq_codec_ctx *ctx) {
+    if (!ctx) return;
+    ctx_dispose(ctx);
+    hudi_free(ctx);
+}
+
+const char *pq_codec_name(int codec) {
+    switch (codec) {
+    case PQ_CODEC_UNCOMPRESSED: return "UNCOMPRESSED";
+    case PQ_CODEC_SNAPPY: return "SNAPPY";
+    case PQ_CODEC_GZIP: return "GZIP";
+    case PQ_CODEC_LZO: return "LZO";
+    case PQ_CODEC_BROTLI: return "BROTLI";
+    case PQ_CODEC_LZ4: return "LZ4";
+    case PQ_CODEC_ZSTD: return "ZSTD";
+    case PQ_CODEC_LZ4_RAW: return "LZ4_RAW";
+    default: return "UNKNOWN";
+    }
+}
+
+static int size_mismatch(hudi_error *err, int codec, size_t got, size_t want) {
+    return hudi_error_set(err, HUDI_ECORRUPT, "%s: decompressed %zu bytes, page header says %zu",
+                          pq_codec_name(codec), got, want);
+}
+
+static int corrupt(hudi_error *err, int codec, const char *what) {
+    return hudi_error_set(err, HUDI_ECORRUPT, "%s: corrupt compressed data (%s)",
+                          pq_codec_name(codec), what);
+}
+
+/* ---- decoders --------------------------------------------------------------------------- */
+
+static int snappy_dec(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err) {
+    size_t n;
+    if (snappy_uncompressed_length((const char *)in.data, in.len, &n) != SNAPPY_OK)
+        return corrupt(err, PQ_CODEC_SNAPPY, "bad length header");
+    if (n != out_len) return size_mismatch(err, PQ_CODEC_SNAPPY, n, out_len);
+    if (snappy_uncompress((const char *)in.data, in.len, (char *)out, &n) != SNAPPY_OK)
+        return corrupt(err, PQ_CODEC_SNAPPY, "invalid block");
+    return n == out_len ? 0 : size_mismatch(err, PQ_CODEC_SNAPPY, n, out_len);
+}
+
+/* GZIP pages may hold several concatenated members (concatenated_gzip_members.parquet):
+ * inflate stops at each member's end, so reset and continue while input remains. */
+static int gzip_dec(pq_codec_ctx *ctx, hudi_slice in, uint8_t *out, size_t out_len,
+                    hudi_error *err) {
+    z_stream *zs = &ctx->inflate;
+    uint8_t spill;
+    size_t produced = 0;
+    if (in.len > UINT_MAX || out_len > UINT_MAX)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "GZIP: page larger than 4 GiB");
+    if (!ctx->inflate_ready) {
+        memset(zs, 0, sizeof(*zs));
+        zs->zalloc = zlib_alloc;
+        zs->zfree = zlib_free;
+        /* 15 + 32: 32 KiB window, accept gzip or zlib headers (auto-detect). */
+        int zrc = inflateInit2(zs, 15 + 32);
+        if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
+        if (zrc != Z_OK) return hudi_error_set(err, HUDI_EIO, "GZIP: inflateInit2 failed (%d)", zrc);
+        ctx->inflate_ready = true;
+    } else if (inflateReset(zs) != Z_OK) {
+        return hudi_error_set(err, HUDI_EIO, "GZIP: inflateReset failed");
+    }
+    zs->next_in = (Bytef *)in.data;
+    zs->avail_in = (uInt)in.len;
+    /* zlib rejects a NULL next_out even when avail_out is 0. */
+    zs->next_out = out_len ? out : &spill;
+    zs->avail_out = (uInt)out_len;
+    bool spilling = false;
+    for (;;) {
+        if (zs->avail_out == 0 && !spilling) {
+            /* Output is full: give one spare byte so "more data" shows up as output. */
+            produced = out_len;
+            spilling = true;
+            zs->next_out = &spill;
+            zs->avail_out = 1;
+        }
+        int zrc = inflate(zs, Z_NO_FLUSH);
+        if (spilling && zs->avail_out == 0) return size_mismatch(err, PQ_CODEC_GZIP, out_len + 1, out_len);
+        if (zrc == Z_STREAM_END) {
+            if (zs->avail_in == 0) break;
+            if (inflateReset(zs) != Z_OK) return hudi_error_set(err, HUDI_EIO, "GZIP: inflateReset failed");
+            continue;
+        }
+        if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
+        if (zrc == Z_OK && zs->avail_in > 0) continue;
+        if (zrc == Z_OK || zrc == Z_BUF_ERROR) return corrupt(err, PQ_CODEC_GZIP, "truncated stream");
+        return corrupt(err, PQ_CODEC_GZIP, zs->msg ? zs->msg : "inflate failed");
+    }
+    if (!spilling) produced = out_len - zs->avail_out;
+    return produced == out_len ? 0 : size_mismatch(err, PQ_CODEC_GZIP, produced, out_len);
+}
+
+static int zstd_dec(pq_codec_ctx *ctx, hudi_slice in, uint8_t *out, size_t out_len,
+                    hudi_error *err) {
+    uint8_t dummy;
+    if (!ctx->zstd_d && !(ctx->zstd_d = ZSTD_createDCtx_advanced(zstd_mem)))
+        return hudi_error_oom(err);
+    /* Decodes every frame in the input (concatenated frames, absent content sizes). */
+    size_t n = ZSTD_decompressDCtx(ctx->zstd_d, out_len ? out : &dummy, out_len, in.data, in.len);
+    if (ZSTD_isError(n)) {
+        if (ZSTD_getErrorCode(n) == ZSTD_error_memory_allocation) return hudi_error_oom(err);
+        if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall)
+            return hudi_error_set(err, HUDI_ECORRUPT,
+                                  "ZSTD: decompressed more than the %zu bytes the page header says",
+                                  out_len);
+        /* A failed call can leave the context mid-frame; the next call starts a new one. */
+        ZSTD_DCtx_reset(ctx->zstd_d, ZSTD_reset_session_only);
+        return corrupt(err, PQ_CODEC_ZSTD, ZSTD_getErrorName(n));
+    }
+    return n == out_len ? 0 : size_mismatch(err, PQ_CODEC_ZSTD, n, out_len);
+}
+
+static int lz4_raw_dec(int codec, hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err) {
+    char dummy;
+    if (in.len > INT_MAX || out_len > INT_MAX)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: page larger than 2 GiB",
+                              pq_codec_name(codec));
+    int n = LZ4_decompress_safe((const char *)in.data, out_len ? (char *)out : &dummy,
+                                (int)in.len, (int)out_len);
+    if (n < 0) return corrupt(err, codec, "invalid block or output larger than page");
+    return (size_t)n == out_len ? 0 : size_mismatch(err, codec, (size_t)n, out_len);
+}
+
+/* Hadoop's Lz4Codec framing (BlockCompressorStream): repeated blocks of
+ * [u32 BE decompressed size] then one or more [u32 BE compressed size][raw LZ4 block] whose
+ * outputs add up to that size (parquet-mr splits inputs larger than its 256 KiB buffer).
+ * Returns true only when the blocks tile the input and the output exactly. */
+static bool lz4_hadoop_dec(hudi_slice in, uint8_t *out, size_t out_len) {
+    size_t pos = 0, opos = 0;
+    if (in.len < 8 || in.len > INT_MAX || out_len > INT_MAX) return false;
+    while (pos < in.len) {
+        if (in.len - pos < 8) return false;
+        size_t dlen = hudi_load_u32be(in.data + pos);
+        pos += 4;
+        if (dlen > out_len - opos) return false;
+        size_t end = opos + dlen;
+        do {
+            if (in.len - pos < 4) return false;
+            size_t clen = hudi_load_u32be(in.data + pos);
+            pos += 4;
+            if (clen > in.len - pos) return false;
+            if (clen == 0) {
+                if (opos < end) return false; /* no progress possible */
+                break;
+            }
+            char dummy;
+            int n = LZ4_decompress_safe((const char *)in.data + pos,
+                                        end > opos ? (char *)out + opos : &dummy, (int)clen,
+                                        (int)(end - opos));
+            if (n < 0 || (n == 0 && opos < end)) return false;
+            pos += clen;
+            opos += (size_t)n;
+        } while (opos < end);
+    }
+    return opos == out_len;
+}
+
+/* The LZ4 frame format (magic 04 22 4D 18), which arrow-rs also accepts for codec 5. */
+static int lz4_frame_dec(pq_codec_ctx *ctx, hudi_slice in, uint8_t *out, size_t out_len,
+                         hudi_error *err) {
+    if (!ctx->lz4f_d) {
+        if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx->lz4f_d, LZ4F_VERSION))) {
+            ctx->lz4f_d = NULL;
+            return hudi_error_oom(err);
+        }
+    } else {
+        LZ4F_resetDecompressionContext(ctx->lz4f_d);
+    }
+    size_t pos = 0, opos = 0;
+    for (;;) {
+        uint8_t spill;
+        size_t src_n = in.len - pos;
+        bool full = opos == out_len;
+        size_t dst_n = full ? 1 : out_len - opos;
+        size_t hint = LZ4F_decompress(ctx->lz4f_d, full ? &spill : out + opos, &dst_n,
+                                      in.data + pos, &src_n, NULL);
+        if (LZ4F_isError(hint)) {
+            LZ4F_resetDecompressionContext(ctx->lz4f_d);
+            return corrupt(err, PQ_CODEC_LZ4, LZ4F_getErrorName(hint));
+        }
+        if (full && dst_n > 0) return size_mismatch(err, PQ_CODEC_LZ4, out_len + 1, out_len);
+        pos += src_n;
+        opos += dst_n;
+        if (hint == 0 && pos == in.len) break; /* frame complete, input used up */
+        if (hint == 0) continue;               /* another frame follows */
+        if (pos == in.len && dst_n == 0) return corrupt(err, PQ_CODEC_LZ4, "truncated frame");
+    }
+    return opos == out_len ? 0 : size_mismatch(err, PQ_CODEC_LZ4, opos, out_len);
+}
+
+static int lz4_legacy_dec(pq_codec_ctx *ctx, hudi_slice in, uint8_t *out, size_t out_len,
+                          hudi_error *err) {
+    if (lz4_hadoop_dec(in, out, out_len)) return 0;
+    if (in.len >= 4 && hudi_load_u32le(in.data) == LZ4_FRAME_MAGIC)
+        return lz4_frame_dec(ctx, in, out, out_len, err);
+    /* Old parquet-cpp wrote one raw block (non_hadoop_lz4_compressed.parquet). */
+    return lz4_raw_dec(PQ_CODEC_LZ4, in, out, out_len, err);
+}
+
+static int brotli_dec(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err) {
+    BrotliDecoderState *st = BrotliDecoderCreateInstance(hook_alloc, hook_free, NULL);
+    if (!st) return hudi_error_oom(err);
+    const uint8_t *next_in = in.data;
+    size_t avail_in = in.len;
+    uint8_t *next_out = out;
+    size_t avail_out = out_len;
+    int rc = 0;
+    BrotliDecoderResult r =
+        BrotliDecoderDecompressStream(st, &avail_in, &next_in, &avail_out, &next_out, NULL);
+    if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+        rc = hudi_error_set(err, HUDI_ECORRUPT,
+                            "BROTLI: decompressed more than the %zu bytes the page header says",
+                            out_len);
+    } else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT) {
+        rc = corrupt(err, PQ_CODEC_BROTLI, "truncated stream");
+    } else if (r == BROTLI_DECODER_RESULT_ERROR) {
+        BrotliDecoderErrorCode ec = BrotliDecoderGetErrorCode(st);
+        rc = ec <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES && ec >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES
+                 ? hudi_error_oom(err)
+                 : corrupt(err, PQ_CODEC_BROTLI, BrotliDecoderErrorString(ec));
+    } else if (avail_in != 0) {
+        rc = corrupt(err, PQ_CODEC_BROTLI, "trailing bytes after stream");
+    } else if (avail_out != 0) {
+        rc = size_mismatch(err, PQ_CODEC_BROTLI, out_len - avail_out, out_len);
+    }
+    BrotliDecoderDestroyInstance(st);
+    return rc;
+}
+
+int pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out, size_t out_len,
+                  hudi_error *err) {
+    if (codec == PQ_CODEC_LZO) return hudi_error_set(err, HUDI_EUNSUPPORTED, "LZO");
+    if (codec < PQ_CODEC_UNCOMPRESSED || codec > PQ_CODEC_LZ4_RAW)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "compression codec %d", codec);
+    if (codec == PQ_CODEC_UNCOMPRESSED) {
+        if (in.len != out_len) return size_mismatch(err, codec, in.len, out_len);
+        if (out_len) memcpy(out, in.data, out_len);
+        return 0;
+    }
+    /* Empty pages are written as 0 bytes by some writers (arrow-rs#7388): not a stream. */
+    if (in.len == 0) {
+        if (out_len == 0) return 0;
+        return corrupt(err, codec, "empty input");
+    }
+    pq_codec_ctx tmp;
+    bool own = ctx == NULL;
+    if (own) {
+        memset(&tmp, 0, sizeof(tmp));
+        ctx = &tmp;
+    }
+    int rc;
+    switch (codec) {
+    case PQ_CODEC_SNAPPY: rc = snappy_dec(in, out, out_len, err); break;
+    case PQ_CODEC_GZIP: rc = gzip_dec(ctx, in, out, out_len, err); break;
+    case PQ_CODEC_ZSTD: rc = zstd_dec(ctx, in, out, out_len, err); break;
+    case PQ_CODEC_LZ4_RAW: rc = lz4_raw_dec(codec, in, out, out_len, err); break;
+    case PQ_CODEC_LZ4: rc = lz4_legacy_dec(ctx, in, out, out_len, err); break;
+    default: rc = brotli_dec(in, out, out_len, err); break;
+    }
+    if (own) ctx_dispose(ctx);
+    return rc;
+}
+
+/* ---- encoders ----------------------------------------------------------------------------- */
+
+static int gzip_enc(pq_codec_ctx *ctx, int level, hudi_slice in, hudi_buf *out, hudi_error *err) {
+    z_stream *zs = &ctx->deflate;
+    if (level == PQ_CODEC_LEVEL_DEFAULT) level = GZIP_DEFAULT_LEVEL;
+    if (level < 1 || level > 9)
+        return hudi_error_set(err, HUDI_EINVAL, "GZIP: compression level %d not in 1..9", level);
+    if (in.len > UINT_MAX)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "GZIP: page larger than 4 GiB");
+    if (ctx->deflate_ready && ctx->deflate_level != level) {
+        deflateEnd(zs);
+        ctx->deflate_ready = false;
+    }
+    if (!ctx->deflate_ready) {
+        memset(zs, 0, sizeof(*zs));
+        zs->zalloc = zlib_alloc;
+        zs->zfree = zlib_free;
+        /* windowBits 15 + 16: a gzip member (RFC 1952), which is what parquet-mr expects. */
+        int zrc = deflateInit2(zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+        if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
+        if (zrc != Z_OK) return hudi_error_set(err, HUDI_EIO, "GZIP: deflateInit2 failed (%d)", zrc);
+        ctx->deflate_ready = true;
+        ctx->deflate_level = level;
+    } else if (deflateReset(zs) != Z_OK) {
+        return hudi_error_set(err, HUDI_EIO, "GZIP: deflateReset failed");
+    }
+    size_t bound = deflateBound(zs, (uLong)in.len);
+    if (bound > UINT_MAX) return hudi_error_set(err, HUDI_EUNSUPPORTED, "GZIP: page too large");
+    if (hudi_buf_grow(out, bound) < 0) return hudi_error_oom(err);
+    uint8_t empty = 0;
+    zs->next_in = in.len ? (Bytef *)in.data : &empty;
+    zs->avail_in = (uInt)in.len;
+    zs->next_out = (Bytef *)out->data + out->len;
+    zs->avail_out = (uInt)bound;
+    int zrc = deflate(zs, Z_FINISH);
+    if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
+    if (zrc != Z_STREAM_END) return hudi_error_set(err, HUDI_EIO, "GZIP: deflate failed (%d)", zrc);
+    out->len += bound - zs->avail_out;
+    out->data[out->len] = '\0';
+    return 0;
+}
+
+static int zstd_enc(pq_codec_ctx *ctx, int level, hudi_slice in, hudi_buf *out, hudi_error *err) {
+    if (level == PQ_CODEC_LEVEL_DEFAULT) level = ZSTD_DEFAULT_LEVEL;
+    if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel())
+        return hudi_error_set(err, HUDI_EINVAL, "ZSTD: compression level %d not in %d..%d", level,
+                              ZSTD_minCLevel(), ZSTD_maxCLevel());
+    if (!ctx->zstd_c && !(ctx->zstd_c = ZSTD_createCCtx_advanced(zstd_mem)))
+        return hudi_error_oom(err);
+    size_t bound = ZSTD_compressBound(in.len);
+    if (ZSTD_isError(bound)) return hudi_error_set(err, HUDI_EUNSUPPORTED, "ZSTD: page too large");
+    if (hudi_buf_grow(out, bound) < 0) return hudi_error_oom(err);
+    size_t n = ZSTD_compressCCtx(ctx->zstd_c, out->data + out->len, bound, in.data, in.len, level);
+    if (ZSTD_isError(n)) {
+        if (ZSTD_getErrorCode(n) == ZSTD_error_memory_allocation) return hudi_error_oom(err);
+        return hudi_error_set(err, HUDI_EIO, "ZSTD: %s", ZSTD_getErrorName(n));
+    }
+    out->len += n;
+    out->data[out->len] = '\0';
+    return 0;
+}
+
+static int snappy_enc(hudi_slice in, hudi_buf *out, hudi_error *err) {
+    size_t bound = snappy_max_compressed_length(in.len);
+    /* snappy's bound is 32 + n + n/6; it wraps only for absurd sizes. */
+    if (bound < in.len) return hudi_error_set(err, HUDI_EUNSUPPORTED, "SNAPPY: page too large");
+    if (hudi_buf_grow(out, bound) < 0) return hudi_error_oom(err);
+    size_t n = bound;
+    if (snappy_compress((const char *)in.data, in.len, out->data + out->len, &n) != SNAPPY_OK)
+        return hudi_error_set(err, HUDI_EIO, "SNAPPY: compression failed");
+    out->len += n;
+    out->data[out->len] = '\0';
+    return 0;
+}
+
+static int lz4_raw_enc(hudi_slice in, hudi_buf *out, hudi_error *err) {
+    if (in.len > LZ4_MAX_INPUT_SIZE)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "LZ4_RAW: page larger than %d bytes",
+                              LZ4_MAX_INPUT_SIZE);
+    int bound = LZ4_compressBound((int)in.len);
+    if (hudi_buf_grow(out, (size_t)bound) < 0) return hudi_error_oom(err);
+    char empty = 0;
+    int n = LZ4_compress_default(in.len ? (const char *)in.data : &empty, out->data + out->len,
+                                 (int)in.len, bound);
+    if (n <= 0) return hudi_error_set(err, HUDI_EIO, "LZ4_RAW: compression failed");
+    out->len += (size_t)n;
+    out->data[out->len] = '\0';
+    return 0;
+}
+
+static int brotli_enc(int level, hudi_slice in, hudi_buf *out, hudi_error *err) {
+    if (level == PQ_CODEC_LEVEL_DEFAULT) level = BROTLI_DEFAULT_LEVEL;
+    if (level < BROTLI_MIN_QUALITY || level > BROTLI_MAX_QUALITY)
+        return hudi_error_set(err, HUDI_EINVAL, "BROTLI: compression level %d not in %d..%d",
+                              level, BROTLI_MIN_QUALITY, BROTLI_MAX_QUALITY);
+    size_t bound = BrotliEncoderMaxCompressedSize(in.len);
+    if (bound == 0) return hudi_error_set(err, HUDI_EUNSUPPORTED, "BROTLI: page too large");
+    if (hudi_buf_grow(out, bound) < 0) return hudi_error_oom(err);
+    size_t n = bound;
+    uint8_t empty = 0;
+    if (!BrotliEncoderCompress(level, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, in.len,
+                               in.len ? in.data : &empty, &n, (uint8_t *)out->data + out->len))
+        return hudi_error_set(err, HUDI_EIO, "BROTLI: compression failed");
+    out->len += n;
+    out->data[out->len] = '\0';
+    return 0;
+}
+
+int pq_compress(pq_codec_ctx *ctx, int codec, int level, hudi_slice in, hudi_buf *out,
+                hudi_error *err) {
+    if (codec == PQ_CODEC_LZO) return hudi_error_set(err, HUDI_EUNSUPPORTED, "LZO");
+    if (codec == PQ_CODEC_LZ4)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "LZ4 (deprecated Hadoop framing) is not written; use LZ4_RAW");
+    if (codec < PQ_CODEC_UNCOMPRESSED || codec > PQ_CODEC_LZ4_RAW)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "compression codec %d", codec);
+    if (hudi_buf_failed(out)) return hudi_error_oom(err);
+    if (codec == PQ_CODEC_UNCOMPRESSED) {
+        hudi_buf_append(out, in.data, in.len);
+        return hudi_buf_failed(out) ? hudi_error_oom(err) : 0;
+    }
+    pq_codec_ctx tmp;
+    bool own = ctx == NULL;
+    if (own) {
+        memset(&tmp, 0, sizeof(tmp));
+        ctx = &tmp;
+    }
+    int rc;
+    switch (codec) {
+    case PQ_CODEC_SNAPPY: rc = snappy_enc(in, out, err); break;
+    case PQ_CODEC_GZIP: rc = gzip_enc(ctx, level, in, out, err); break;
+    case PQ_CODEC_ZSTD: rc = zstd_enc(ctx, level, in, out, err); break;
+    case PQ_CODEC_LZ4_RAW: rc = lz4_raw_enc(in, out, err); break;
+    default: rc = brotli_enc(level, in, out, err); break;
+    }
+    if (own) ctx_dispose(ctx);
+    return rc;
+}

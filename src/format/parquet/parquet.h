@@ -1,0 +1,152 @@
+/* parquet.h - the Parquet module's API for the layers above: open a file, read its footer
+ * and schema, scan columnar batches (projection, statistics and page-index skipping, exact
+ * filtering of simple predicates), and write files from batches.
+ *
+ * Everything below this header (thrift, meta, encodings, codecs, nested assembly) is
+ * internal to src/format/parquet. Nothing here knows about Hudi. */
+#ifndef HUDI_PARQUET_H
+#define HUDI_PARQUET_H
+
+#include "columnar/columnar.h"
+#include "format/parquet/meta.h"
+#include "storage/storage.h"
+
+/* ================================ reading ================================================= */
+
+typedef struct hudi_parquet_file hudi_parquet_file;
+
+typedef struct hudi_parquet_open_options {
+    int version;           /* HUDI_PARQUET_OPEN_OPTIONS_VERSION */
+    bool verify_crc;       /* check page CRCs when present (default true) */
+    bool binary_as_string; /* unannotated BYTE_ARRAY read as STRING (Spark's binaryAsString) */
+} hudi_parquet_open_options;
+
+#define HUDI_PARQUET_OPEN_OPTIONS_VERSION 1
+#define HUDI_PARQUET_OPEN_OPTIONS_INIT {HUDI_PARQUET_OPEN_OPTIONS_VERSION, true, false}
+
+/** Opens `path` on `fs` and parses its footer and schema. `opts` may be NULL (defaults).
+ *  Errors name the file: not parquet, encrypted, corrupt footer, unsupported schema. */
+int hudi_parquet_open(hudi_parquet_file **out, hudi_fs *fs, const char *path,
+                      const hudi_parquet_open_options *opts, hudi_error *err);
+void hudi_parquet_close(hudi_parquet_file *f); /* NULL-safe */
+
+/** The decoded footer (lives as long as the file). */
+const pq_file_meta *hudi_parquet_meta(const hudi_parquet_file *f);
+/** The file's schema as a STRUCT field whose children are the top-level columns. */
+const hudi_field *hudi_parquet_schema(const hudi_parquet_file *f);
+/** Sum of the row groups' row counts (FileMetaData.num_rows is not trusted). */
+int64_t hudi_parquet_num_rows(const hudi_parquet_file *f);
+const char *hudi_parquet_path(const hudi_parquet_file *f);
+/** Value of a footer key/value entry, or NULL. The slice is borrowed from the footer. */
+bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *value);
+
+/* A simple predicate: top-level primitive column `column` (index into the schema's
+ * children) compared with a constant. Used to skip row groups and pages (from statistics
+ * and the page index) and, when `filter_rows` is set in the scan options, to drop rows. */
+typedef enum hudi_cmp_op {
+    HUDI_CMP_EQ, HUDI_CMP_NE, HUDI_CMP_LT, HUDI_CMP_LE, HUDI_CMP_GT, HUDI_CMP_GE,
+    HUDI_CMP_IS_NULL, HUDI_CMP_IS_NOT_NULL,
+} hudi_cmp_op;
+
+typedef struct hudi_value {
+    bool is_null;
+    int64_t i64;      /* booleans, integers, dates, times, timestamps (in the column's unit) */
+    double f64;       /* float, double */
+    __int128 dec;     /* decimal unscaled value at the column's scale */
+    hudi_slice bytes; /* string, binary, fixed binary (borrowed) */
+} hudi_value;
+
+typedef struct hudi_parquet_predicate {
+    int32_t column;
+    hudi_cmp_op op;
+    hudi_value value; /* already converted to the column's type */
+} hudi_parquet_predicate;
+
+typedef struct hudi_parquet_scan_options {
+    int version;                 /* HUDI_PARQUET_SCAN_OPTIONS_VERSION */
+    const int32_t *columns;      /* top-level column indices to read; NULL = all */
+    int32_t n_columns;
+    int64_t batch_rows;          /* rows per batch; 0 = default (65536) */
+    const hudi_parquet_predicate *predicates; /* ANDed */
+    int32_t n_predicates;
+    bool filter_rows;            /* also drop rows that fail the predicates */
+    bool use_statistics;         /* row-group skipping (default true) */
+    bool use_page_index;         /* page skipping (default true) */
+    const int32_t *row_groups;   /* restrict to these row groups; NULL = all */
+    int32_t n_row_groups;
+} hudi_parquet_scan_options;
+
+#define HUDI_PARQUET_SCAN_OPTIONS_VERSION 1
+#define HUDI_PARQUET_SCAN_OPTIONS_INIT \
+    {HUDI_PARQUET_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0}
+
+typedef struct hudi_parquet_scan hudi_parquet_scan;
+
+typedef struct hudi_parquet_scan_stats {
+    int64_t row_groups_total, row_groups_skipped;
+    int64_t pages_total, pages_skipped;
+    int64_t rows_read, rows_returned;
+    int64_t bytes_decompressed;
+} hudi_parquet_scan_stats;
+
+/** Starts a scan. The batch schema is the projection of the file schema to `columns`. */
+int hudi_parquet_scan_open(hudi_parquet_scan **out, hudi_parquet_file *f,
+                           const hudi_parquet_scan_options *opts, hudi_error *err);
+/** The next batch, or *out = NULL at the end. The batch belongs to the scan and stays valid
+ *  until the next call (or until hudi_parquet_scan_take_batch moves it out). */
+int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *err);
+/** Moves the last batch out of the scan (the caller frees it); the scan builds a new one. */
+hudi_batch *hudi_parquet_scan_take_batch(hudi_parquet_scan *s);
+/** Schema of the batches (a STRUCT field owned by the scan). */
+const hudi_field *hudi_parquet_scan_schema(const hudi_parquet_scan *s);
+const hudi_parquet_scan_stats *hudi_parquet_scan_get_stats(const hudi_parquet_scan *s);
+void hudi_parquet_scan_free(hudi_parquet_scan *s); /* NULL-safe */
+
+/* ================================ writing ================================================= */
+
+typedef struct hudi_parquet_write_options {
+    int version;                   /* HUDI_PARQUET_WRITE_OPTIONS_VERSION */
+    int codec;                     /* PQ_CODEC_*; default SNAPPY */
+    int codec_level;               /* 0 = codec default */
+    bool data_page_v2;             /* default false: v1 data pages */
+    bool dictionary;               /* default true */
+    int64_t dictionary_page_bytes; /* fallback to PLAIN past this; default 1 MiB */
+    int64_t page_bytes;            /* target uncompressed data page size; default 1 MiB */
+    int64_t page_rows;             /* max rows per page; default 20000 */
+    int64_t row_group_bytes;       /* target row group size; default 128 MiB */
+    int64_t row_group_rows;        /* max rows per row group; default 1M (0 = no limit) */
+    bool write_statistics;         /* default true */
+    bool write_page_index;         /* default true */
+    bool write_crc;                /* default true */
+    bool legacy_list_format;       /* parquet-avro 2-level lists; default false */
+    bool decimal_as_fixed;         /* always FLBA(minBytes) like parquet-avro; default false */
+    int32_t stats_truncate_bytes;  /* page-index bound truncation; default 64 */
+    const char *const *bloom_filter_columns; /* top-level column names; NULL = none */
+    int32_t n_bloom_filter_columns;
+    double bloom_fpp;              /* default 0.01 */
+} hudi_parquet_write_options;
+
+#define HUDI_PARQUET_WRITE_OPTIONS_VERSION 1
+#define HUDI_PARQUET_WRITE_OPTIONS_INIT                                                          \
+    {HUDI_PARQUET_WRITE_OPTIONS_VERSION, PQ_CODEC_SNAPPY, 0, false, true, 1 << 20, 1 << 20,     \
+     20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0, 0.01}
+
+typedef struct hudi_parquet_writer hudi_parquet_writer;
+
+/** Creates `path` (published only on a successful close). `schema` is a STRUCT field; it is
+ *  copied. `opts` may be NULL (defaults). */
+int hudi_parquet_writer_open(hudi_parquet_writer **out, hudi_fs *fs, const char *path,
+                             const hudi_field *schema, const hudi_parquet_write_options *opts,
+                             hudi_error *err);
+/** Adds a footer key/value entry (copied). */
+int hudi_parquet_writer_add_kv(hudi_parquet_writer *w, const char *key, const char *value,
+                               hudi_error *err);
+/** Appends a batch whose schema matches the writer's (same shape). */
+int hudi_parquet_writer_write(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *err);
+/** Flushes, writes indexes and the footer, publishes the file, frees `w`. On failure the
+ *  file is not published. `*size_bytes` (may be NULL) receives the file size. */
+int hudi_parquet_writer_close(hudi_parquet_writer *w, int64_t *size_bytes, hudi_error *err);
+/** Discards the file and frees `w`. NULL-safe. */
+void hudi_parquet_writer_abort(hudi_parquet_writer *w);
+
+#endif

@@ -1,0 +1,296 @@
+/* reader.c - opening a Parquet file (spec/parquet.md §1.1-1.3) and scanning it in batches.
+ *
+ * Open reads the footer once, validates it (§1.2 step 6) and derives the hudic schema and
+ * leaf plans. A scan walks the chosen row groups; for each it opens one column reader per
+ * projected leaf, and every batch asks each reader for the same number of records, so all
+ * columns of a batch line up. */
+#include "format/parquet/reader_int.h"
+
+/* ---- open ----------------------------------------------------------------------------- */
+
+static int check_footer(hudi_parquet_file *f, hudi_error *err) {
+    const pq_file_meta *m = &f->meta;
+    if (m->has_encryption_algorithm)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: encrypted parquet not supported", f->path);
+    f->num_rows = 0;
+    for (int32_t r = 0; r < m->n_row_groups; r++) {
+        const pq_row_group *rg = &m->row_groups[r];
+        if (rg->num_rows < 0)
+            return hudi_error_set(err, HUDI_ECORRUPT, "%s: row group %d has negative row count", f->path, r);
+        if (rg->n_columns != f->schema.n_leaves)
+            return hudi_error_set(err, HUDI_ECORRUPT, "%s: row group %d has %d column chunks for %d leaf columns",
+                                  f->path, r, rg->n_columns, f->schema.n_leaves);
+        if (__builtin_add_overflow(f->num_rows, rg->num_rows, &f->num_rows))
+            return hudi_error_set(err, HUDI_ECORRUPT, "%s: row count overflows", f->path);
+        for (int32_t c = 0; c < rg->n_columns; c++) {
+            const pq_column_chunk *cc = &rg->columns[c];
+            if (cc->has_crypto_metadata || cc->has_encrypted_column_metadata)
+                return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: encrypted parquet column not supported", f->path);
+            if (cc->has_file_path)
+                return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: external column chunks not supported", f->path);
+            if (!cc->has_meta_data)
+                return hudi_error_set(err, HUDI_ECORRUPT, "%s: column chunk %d of row group %d has no metadata",
+                                      f->path, c, r);
+            const pq_column_meta *cm = &cc->meta_data;
+            if (cm->type != f->schema.leaves[c].physical_type)
+                return hudi_error_set(err, HUDI_ECORRUPT, "%s: column chunk %d type %d differs from the schema's %d",
+                                      f->path, c, cm->type, f->schema.leaves[c].physical_type);
+            if (cm->num_values < 0 || cm->total_compressed_size < 0 || cm->data_page_offset < 0)
+                return hudi_error_set(err, HUDI_ECORRUPT, "%s: column chunk %d of row group %d has negative sizes",
+                                      f->path, c, r);
+        }
+    }
+    return 0;
+}
+
+int hudi_parquet_open(hudi_parquet_file **out, hudi_fs *fs, const char *path,
+                      const hudi_parquet_open_options *opts, hudi_error *err) {
+    hudi_parquet_file *f = NULL;
+    uint8_t tail[8], head[4];
+    uint8_t *footer = NULL;
+    int rc;
+    *out = NULL;
+    if (!(f = hudi_calloc(1, sizeof(*f))) || !(f->path = hudi_strdup(path))) {
+        rc = hudi_error_oom(err);
+        goto done;
+    }
+    f->opts = opts ? *opts : (hudi_parquet_open_options)HUDI_PARQUET_OPEN_OPTIONS_INIT;
+    if ((rc = hudi_fs_open(fs, path, &f->file, err)) < 0) goto done;
+    f->size_bytes = f->file->size_bytes;
+    if (f->size_bytes < 12) {
+        rc = hudi_error_set(err, HUDI_ECORRUPT, "%s: not a parquet file (too small)", path);
+        goto done;
+    }
+    if ((rc = hudi_file_read_at(f->file, f->size_bytes - 8, tail, 8, err)) < 0 ||
+        (rc = hudi_file_read_at(f->file, 0, head, 4, err)) < 0)
+        goto done;
+    if (memcmp(tail + 4, "PARE", 4) == 0 || memcmp(head, "PARE", 4) == 0) {
+        rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: encrypted parquet not supported", path);
+        goto done;
+    }
+    if (memcmp(tail + 4, "PAR1", 4) != 0 || memcmp(head, "PAR1", 4) != 0) {
+        rc = hudi_error_set(err, HUDI_ECORRUPT, "%s: not a parquet file (bad magic)", path);
+        goto done;
+    }
+    uint32_t len = hudi_load_u32le(tail);
+    if (len == 0 || (int64_t)len > f->size_bytes - 12) {
+        rc = hudi_error_set(err, HUDI_ECORRUPT, "%s: footer length %u out of range", path, len);
+        goto done;
+    }
+    f->footer_start = f->size_bytes - 8 - len;
+    if (!(footer = hudi_malloc(len))) {
+        rc = hudi_error_oom(err);
+        goto done;
+    }
+    if ((rc = hudi_file_read_at(f->file, f->footer_start, footer, len, err)) < 0) goto done;
+    if ((rc = pq_decode_file_meta(&f->meta, &f->arena, HUDI_SLICE(footer, len), err)) < 0) {
+        hudi_error_wrap(err, "%s: footer", path);
+        goto done;
+    }
+    pq_schema_read_options so = PQ_SCHEMA_READ_OPTIONS_INIT;
+    so.binary_as_string = f->opts.binary_as_string;
+    if ((rc = pq_schema_read(&f->schema, f->meta.schema, f->meta.n_schema, &so, err)) < 0) {
+        hudi_error_wrap(err, "%s: schema", path);
+        goto done;
+    }
+    if ((rc = check_footer(f, err)) < 0) goto done;
+    *out = f;
+    f = NULL;
+done:
+    hudi_free(footer);
+    hudi_parquet_close(f);
+    return rc;
+}
+
+void hudi_parquet_close(hudi_parquet_file *f) {
+    if (!f) return;
+    pq_schema_dispose(&f->schema);
+    hudi_arena_dispose(&f->arena);
+    hudi_file_close(f->file);
+    hudi_free(f->path);
+    hudi_free(f);
+}
+
+const pq_file_meta *hudi_parquet_meta(const hudi_parquet_file *f) { return &f->meta; }
+const hudi_field *hudi_parquet_schema(const hudi_parquet_file *f) { return &f->schema.root; }
+int64_t hudi_parquet_num_rows(const hudi_parquet_file *f) { return f->num_rows; }
+const char *hudi_parquet_path(const hudi_parquet_file *f) { return f->path; }
+
+bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *value) {
+    size_t klen = strlen(key);
+    for (int32_t i = 0; i < f->meta.n_key_value; i++) {
+        const pq_key_value *kv = &f->meta.key_value[i];
+        if (kv->key.len == klen && memcmp(kv->key.data, key, klen) == 0) {
+            *value = kv->has_value ? kv->value : HUDI_SLICE("", 0);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- scan ------------------------------------------------------------------------------ */
+
+
+
+
+static void close_readers(hudi_parquet_scan *s) {
+    for (int32_t i = 0; i < s->n_readers; i++) pq_colreader_dispose(&s->readers[i]);
+}
+
+void hudi_parquet_scan_free(hudi_parquet_scan *s) {
+    if (!s) return;
+    close_readers(s);
+    hudi_free(s->readers);
+    hudi_free(s->reader_col);
+    hudi_batch_free(s->batch);
+    hudi_field_dispose(&s->schema);
+    hudi_free(s->cols);
+    hudi_free(s->rgs);
+    hudi_free(s->preds);
+    pq_codec_ctx_free(s->codec);
+    hudi_free(s);
+}
+
+static int build_projection(hudi_parquet_scan *s, hudi_error *err) {
+    const pq_schema *ps = &s->f->schema;
+    int32_t n_file_cols = ps->root.n_children;
+    const hudi_parquet_scan_options *o = &s->opts;
+    s->n_cols = o->columns ? o->n_columns : n_file_cols;
+    if (!(s->cols = hudi_calloc((size_t)s->n_cols + 1, sizeof(int32_t)))) return hudi_error_oom(err);
+    for (int32_t i = 0; i < s->n_cols; i++) {
+        int32_t c = o->columns ? o->columns[i] : i;
+        if (c < 0 || c >= n_file_cols)
+            return hudi_error_set(err, HUDI_EINVAL, "%s: column index %d out of range", s->f->path, c);
+        s->cols[i] = c;
+    }
+    int rc = hudi_field_init(&s->schema, ps->root.name ? ps->root.name : "schema", HUDI_TYPE_STRUCT, false);
+    if (rc == 0) rc = hudi_field_set_children(&s->schema, s->n_cols);
+    for (int32_t i = 0; rc == 0 && i < s->n_cols; i++)
+        rc = hudi_field_copy(&s->schema.children[i], &ps->root.children[s->cols[i]]);
+    if (rc < 0) return hudi_error_oom(err);
+    /* Readers: every leaf of every projected column. */
+    int32_t n = 0;
+    for (int32_t i = 0; i < s->n_cols; i++)
+        n += ps->column_leaves[s->cols[i] + 1] - ps->column_leaves[s->cols[i]];
+    s->n_readers = n;
+    s->readers = hudi_calloc((size_t)n + 1, sizeof(pq_colreader));
+    s->reader_col = hudi_calloc((size_t)n + 1, sizeof(int32_t));
+    if (!s->readers || !s->reader_col) return hudi_error_oom(err);
+    return hudi_batch_new(&s->batch, &s->schema, err);
+}
+
+int hudi_parquet_scan_open(hudi_parquet_scan **out, hudi_parquet_file *f,
+                           const hudi_parquet_scan_options *opts, hudi_error *err) {
+    hudi_parquet_scan *s = hudi_calloc(1, sizeof(*s));
+    int rc;
+    *out = NULL;
+    if (!s) return hudi_error_oom(err);
+    s->f = f;
+    s->opts = opts ? *opts : (hudi_parquet_scan_options)HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    if (s->opts.batch_rows <= 0) s->opts.batch_rows = 65536;
+    s->cur_rg = -1;
+    if ((rc = pq_codec_ctx_new(&s->codec, err)) < 0) goto fail;
+    if ((rc = build_projection(s, err)) < 0) goto fail;
+    if (s->opts.n_predicates > 0) {
+        s->preds = hudi_calloc((size_t)s->opts.n_predicates, sizeof(*s->preds));
+        if (!s->preds) {
+            rc = hudi_error_oom(err);
+            goto fail;
+        }
+        memcpy(s->preds, s->opts.predicates, (size_t)s->opts.n_predicates * sizeof(*s->preds));
+        s->opts.predicates = s->preds;
+        for (int32_t i = 0; i < s->opts.n_predicates; i++) {
+            int32_t c = s->preds[i].column;
+            if (c < 0 || c >= f->schema.root.n_children) {
+                rc = hudi_error_set(err, HUDI_EINVAL, "%s: predicate column %d out of range", f->path, c);
+                goto fail;
+            }
+        }
+    }
+    s->opts.columns = NULL; /* not owned; cols[] holds the projection */
+    int32_t n_rg = s->opts.row_groups ? s->opts.n_row_groups : f->meta.n_row_groups;
+    if (!(s->rgs = hudi_calloc((size_t)n_rg + 1, sizeof(int32_t)))) {
+        rc = hudi_error_oom(err);
+        goto fail;
+    }
+    for (int32_t i = 0; i < n_rg; i++) {
+        int32_t r = s->opts.row_groups ? s->opts.row_groups[i] : i;
+        if (r < 0 || r >= f->meta.n_row_groups) {
+            rc = hudi_error_set(err, HUDI_EINVAL, "%s: row group %d out of range", f->path, r);
+            goto fail;
+        }
+        s->stats.row_groups_total++;
+        if (!pq_scan_keep_row_group(s, r)) {
+            s->stats.row_groups_skipped++;
+            continue;
+        }
+        s->rgs[s->n_rgs++] = r;
+    }
+    s->opts.row_groups = NULL;
+    *out = s;
+    return 0;
+fail:
+    hudi_parquet_scan_free(s);
+    return rc;
+}
+
+static int open_row_group(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
+    const pq_schema *ps = &s->f->schema;
+    close_readers(s);
+    s->cur_rg = rg;
+    s->rg_rows_left = s->f->meta.row_groups[rg].num_rows;
+    int32_t k = 0;
+    for (int32_t i = 0; i < s->n_cols; i++) {
+        int32_t c = s->cols[i];
+        for (int32_t l = ps->column_leaves[c]; l < ps->column_leaves[c + 1]; l++, k++) {
+            s->reader_col[k] = i;
+            int rc = pq_colreader_init(&s->readers[k], s->f, rg, &ps->leaves[l], s->codec, err);
+            if (rc < 0) return rc;
+        }
+    }
+    return 0;
+}
+
+int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *err) {
+    int rc;
+    *out = NULL;
+    if (!s->batch && (rc = hudi_batch_new(&s->batch, &s->schema, err)) < 0) return rc;
+    for (;;) {
+        while (s->rg_rows_left == 0) {
+            if (s->rg_pos >= s->n_rgs) {
+                close_readers(s);
+                return 0;
+            }
+            if ((rc = open_row_group(s, s->rgs[s->rg_pos++], err)) < 0) return rc;
+        }
+        int64_t n = HUDI_MIN(s->opts.batch_rows, s->rg_rows_left);
+        hudi_batch_clear(s->batch);
+        for (int32_t i = 0; i < s->n_readers; i++) {
+            rc = pq_colreader_read(&s->readers[i], s->batch->columns[s->reader_col[i]], n, err);
+            if (rc < 0) return rc;
+        }
+        for (int32_t i = 0; i < s->n_readers; i++) {
+            s->stats.bytes_decompressed += s->readers[i].bytes_decompressed;
+            s->readers[i].bytes_decompressed = 0;
+        }
+        s->batch->num_rows = n;
+        s->rg_rows_left -= n;
+        s->stats.rows_read += n;
+        if (s->opts.filter_rows && s->opts.n_predicates > 0) {
+            if ((rc = pq_scan_filter_batch(s, s->batch, err)) < 0) return rc;
+            if (s->batch->num_rows == 0) continue;
+        }
+        s->stats.rows_returned += s->batch->num_rows;
+        *out = s->batch;
+        return 0;
+    }
+}
+
+hudi_batch *hudi_parquet_scan_take_batch(hudi_parquet_scan *s) {
+    hudi_batch *b = s->batch;
+    s->batch = NULL;
+    return b;
+}
+
+const hudi_field *hudi_parquet_scan_schema(const hudi_parquet_scan *s) { return &s->schema; }
+const hudi_parquet_scan_stats *hudi_parquet_scan_get_stats(const hudi_parquet_scan *s) { return &s->stats; }

@@ -1,0 +1,727 @@
+/* reader_column.c - reads one column chunk page by page (spec/parquet.md §1.4, §3.11-3.13):
+ * page headers, CRCs, decompression, levels, and every value encoding, appending records to
+ * hudic arrays.
+ *
+ * Values are decoded densely straight into the destination array (flat columns) and then
+ * spaced out by the definition levels; dictionaries are converted to the array's
+ * representation once, so dictionary pages gather directly into the output. A page is held
+ * decoded (levels + value cursor) only while its entries are being consumed, so memory is
+ * bounded by the page and the batch, never by the chunk. */
+#include <stdio.h>
+
+#include "format/parquet/int96.h"
+#include "format/parquet/reader_int.h"
+
+#define COL_FMT "%s: column %s"
+
+/* The dotted column path for messages (static buffer per call site is not thread-safe; we
+ * format into a caller's stack buffer instead). */
+static const char *leaf_name(const pq_leaf *leaf, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int32_t i = 0; i < leaf->path_len && n + 1 < cap; i++) {
+        int w = snprintf(buf + n, cap - n, "%s%.*s", i ? "." : "", (int)leaf->path[i].len,
+                         (const char *)leaf->path[i].data);
+        if (w < 0) break;
+        n += (size_t)w;
+    }
+    return buf;
+}
+
+static int col_error(pq_colreader *cr, hudi_error *err, int code, const char *what) {
+    char name[256];
+    return hudi_error_set(err, code, COL_FMT " (row group %d): %s", cr->f->path,
+                          leaf_name(cr->leaf, name, sizeof(name)), cr->row_group, what);
+}
+
+/* Adds file/column context to an error raised below us. */
+static int col_wrap(pq_colreader *cr, hudi_error *err, int rc) {
+    char name[256];
+    if (rc < 0 && err)
+        hudi_error_wrap(err, COL_FMT " (row group %d)", cr->f->path,
+                        leaf_name(cr->leaf, name, sizeof(name)), cr->row_group);
+    return rc;
+}
+
+static int32_t stored_width_of(int32_t physical, int32_t type_length) {
+    switch (physical) {
+    case PQ_BOOLEAN: return -1;
+    case PQ_INT32: case PQ_FLOAT: return 4;
+    case PQ_INT64: case PQ_DOUBLE: return 8;
+    case PQ_INT96: return 12;
+    case PQ_FIXED_LEN_BYTE_ARRAY: return type_length;
+    default: return 0;
+    }
+}
+
+static int32_t out_width_of(const hudi_field *f) {
+    if (f->type == HUDI_TYPE_BOOL) return -1;
+    int w = hudi_type_width(f);
+    return w < 0 ? 0 : w;
+}
+
+static int grow_buffer(uint8_t **buf, size_t *cap, size_t need) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 4096;
+    while (c < need) c *= 2;
+    uint8_t *p = hudi_realloc(*buf, c);
+    if (!p) return HUDI_ENOMEM;
+    *buf = p;
+    *cap = c;
+    return 0;
+}
+
+/* ---- conversion from the stored representation to the array's --------------------------- */
+
+static __int128 be_to_i128(const uint8_t *p, size_t len) {
+    /* Big-endian two's complement of any length; longer than 16 bytes keeps the low 16
+     * (callers check the value fits). */
+    __int128 v = (len > 0 && (p[0] & 0x80)) ? -1 : 0;
+    for (size_t i = 0; i < len; i++) v = (__int128)(((unsigned __int128)v << 8) | p[i]);
+    return v;
+}
+
+static int convert_fixed(pq_colreader *cr, const uint8_t *in, int64_t n, uint8_t *out,
+                         hudi_error *err) {
+    const hudi_field *f = cr->leaf->field;
+    int32_t phys = cr->leaf->physical_type;
+    switch (f->type) {
+    case HUDI_TYPE_INT8: case HUDI_TYPE_UINT8:
+        for (int64_t i = 0; i < n; i++) out[i] = in[i * 4]; /* low byte, little-endian */
+        return 0;
+    case HUDI_TYPE_INT16: case HUDI_TYPE_UINT16:
+        for (int64_t i = 0; i < n; i++) memcpy(out + i * 2, in + i * 4, 2);
+        return 0;
+    case HUDI_TYPE_DECIMAL: {
+        __int128 *o = (__int128 *)(void *)out;
+        if (phys == PQ_INT32) {
+            for (int64_t i = 0; i < n; i++) o[i] = (int32_t)hudi_load_u32le(in + i * 4);
+        } else if (phys == PQ_INT64) {
+            for (int64_t i = 0; i < n; i++) o[i] = (int64_t)hudi_load_u64le(in + i * 8);
+        } else if (phys == PQ_FIXED_LEN_BYTE_ARRAY) {
+            size_t w = (size_t)cr->stored_width;
+            for (int64_t i = 0; i < n; i++) {
+                __int128 v = be_to_i128(in + i * w, w);
+                memcpy(o + i, &v, 16);
+            }
+        } else {
+            return col_error(cr, err, HUDI_EUNSUPPORTED, "decimal physical type");
+        }
+        return 0;
+    }
+    case HUDI_TYPE_TIMESTAMP:
+        if (phys == PQ_INT96) {
+            int64_t *o = (int64_t *)(void *)out;
+            for (int64_t i = 0; i < n; i++) o[i] = pq_int96_to_micros(in + i * 12);
+            return 0;
+        }
+        break;
+    default:
+        break;
+    }
+    if (cr->stored_width == cr->out_width) {
+        memcpy(out, in, (size_t)n * (size_t)cr->out_width);
+        return 0;
+    }
+    return col_error(cr, err, HUDI_EUNSUPPORTED, "no conversion for this physical type");
+}
+
+/* BYTE_ARRAY decimals: variable-length big-endian values to 128-bit. */
+static int convert_bytes_decimal(pq_colreader *cr, const int32_t *offsets, const uint8_t *data,
+                                 int64_t n, uint8_t *out, hudi_error *err) {
+    for (int64_t i = 0; i < n; i++) {
+        size_t len = (size_t)(offsets[i + 1] - offsets[i]);
+        const uint8_t *p = data + offsets[i];
+        if (len > 16) {
+            /* Only sign-extension bytes may precede the low 16. */
+            uint8_t ext = (p[len - 16] & 0x80) ? 0xFF : 0x00;
+            for (size_t k = 0; k < len - 16; k++)
+                if (p[k] != ext) return col_error(cr, err, HUDI_ECORRUPT, "decimal overflows 128 bits");
+            p += len - 16;
+            len = 16;
+        }
+        __int128 v = be_to_i128(p, len);
+        memcpy(out + i * 16, &v, 16);
+    }
+    return 0;
+}
+
+/* ---- byte-array output into a hudi_array ---------------------------------------------- */
+
+static int grow_array_data(pq_bytes_out *o, int64_t need, hudi_error *err) {
+    hudi_array *a = o->payload;
+    a->data_len = o->data_len;
+    int rc = hudi_array_reserve_data(a, need, err);
+    if (rc < 0) return rc;
+    o->data = a->data;
+    o->data_cap = a->data_capacity;
+    return 0;
+}
+
+static pq_bytes_out bytes_out_for(hudi_array *a, int64_t slot) {
+    pq_bytes_out o = {a->offsets + slot, a->data, a->data_len, a->data_capacity, 0,
+                      grow_array_data, a};
+    return o;
+}
+
+/* ---- dictionary ------------------------------------------------------------------------- */
+
+static int load_dictionary(pq_colreader *cr, const uint8_t *p, size_t len, int64_t n,
+                           hudi_error *err) {
+    int rc = 0;
+    if (cr->has_dict) return col_error(cr, err, HUDI_ECORRUPT, "second dictionary page");
+    if (cr->data_pages > 0) return col_error(cr, err, HUDI_ECORRUPT, "dictionary page after data pages");
+    if (cr->leaf->physical_type == PQ_BOOLEAN)
+        return col_error(cr, err, HUDI_EUNSUPPORTED, "dictionary-encoded BOOLEAN");
+    cr->dict.n = n;
+    if (cr->stored_width > 0) {
+        size_t sw = (size_t)cr->stored_width, ow = (size_t)HUDI_MAX(cr->out_width, 1);
+        size_t in_bytes, out_bytes;
+        if (hudi_mul_overflow((size_t)n, sw, &in_bytes) || in_bytes > len)
+            return col_error(cr, err, HUDI_ECORRUPT, "dictionary page shorter than its entries");
+        if (hudi_mul_overflow((size_t)n, ow, &out_bytes)) return hudi_error_oom(err);
+        if (!(cr->dict_values = hudi_malloc(out_bytes + 16))) return hudi_error_oom(err);
+        if (cr->convert) rc = convert_fixed(cr, p, n, cr->dict_values, err);
+        else memcpy(cr->dict_values, p, in_bytes);
+        cr->dict.width = (int32_t)ow;
+        cr->dict.values = cr->dict_values;
+        return rc;
+    }
+    /* Byte arrays: offsets + data, decoded with the PLAIN decoder into owned buffers. */
+    if ((uint64_t)n > len / 4 + 1) return col_error(cr, err, HUDI_ECORRUPT, "dictionary entries exceed page");
+    cr->dict_offsets = hudi_calloc((size_t)n + 1, sizeof(int32_t));
+    if (!cr->dict_offsets) return hudi_error_oom(err);
+    pq_bytes_out o = {cr->dict_offsets, NULL, 0, 0, 0, NULL, NULL};
+    rc = pq_plain_decode_bytes(p, len, n, &o, NULL, err);
+    cr->dict_data = o.data;
+    if (rc < 0) return col_wrap(cr, err, rc);
+    if (cr->leaf->field->type == HUDI_TYPE_DECIMAL) {
+        if (!(cr->dict_values = hudi_malloc((size_t)n * 16 + 16))) return hudi_error_oom(err);
+        if ((rc = convert_bytes_decimal(cr, cr->dict_offsets, cr->dict_data, n, cr->dict_values,
+                                        err)) < 0)
+            return rc;
+        cr->dict.width = 16;
+        cr->dict.values = cr->dict_values;
+        return 0;
+    }
+    cr->dict.width = 0;
+    cr->dict.offsets = cr->dict_offsets;
+    cr->dict.data = cr->dict_data;
+    return 0;
+}
+
+/* ---- pages -------------------------------------------------------------------------------- */
+
+static int ensure_levels(pq_colreader *cr, int64_t n, hudi_error *err) {
+    if (n <= cr->level_cap) return 0;
+    int64_t cap = HUDI_MAX(n, 1024);
+    int16_t *d = hudi_realloc(cr->def, (size_t)cap * sizeof(int16_t));
+    if (!d) return hudi_error_oom(err);
+    cr->def = d;
+    int16_t *r = hudi_realloc(cr->rep, (size_t)cap * sizeof(int16_t));
+    if (!r) return hudi_error_oom(err);
+    cr->rep = r;
+    cr->level_cap = cap;
+    return 0;
+}
+
+/* Decodes one level stream of n entries. v1 RLE streams carry a length prefix. */
+static int decode_levels(pq_colreader *cr, const uint8_t **p, const uint8_t *end, int encoding,
+                         bool prefixed, size_t v2_len, int max_level, int16_t *out, int64_t n,
+                         bool *all_max, hudi_error *err) {
+    int w = pq_bit_width((uint64_t)max_level);
+    const uint8_t *runs;
+    size_t runs_len, consumed;
+    int rc;
+    if (encoding == PQ_ENC_BIT_PACKED) {
+        size_t need = pq_bitpacked_size(n, w);
+        if (need > (size_t)(end - *p)) return col_error(cr, err, HUDI_ECORRUPT, "levels overrun page");
+        if ((rc = pq_bitpacked_decode_i16(*p, need, w, 0, n, out, err)) < 0) return col_wrap(cr, err, rc);
+        *p += need;
+        if (all_max) *all_max = false;
+        return 0;
+    }
+    if (encoding != PQ_ENC_RLE) return col_error(cr, err, HUDI_EUNSUPPORTED, "level encoding");
+    if (prefixed) {
+        if ((rc = pq_rle_parse_prefix(*p, (size_t)(end - *p), &runs, &runs_len, &consumed, err)) < 0)
+            return col_wrap(cr, err, rc);
+    } else {
+        if (v2_len > (size_t)(end - *p)) return col_error(cr, err, HUDI_ECORRUPT, "levels overrun page");
+        runs = *p;
+        runs_len = consumed = v2_len;
+    }
+    pq_rle_decoder d;
+    if ((rc = pq_rle_init(&d, runs, runs_len, w, err)) < 0) return col_wrap(cr, err, rc);
+    if (all_max) {
+        rc = pq_rle_consume_run(&d, n, (uint32_t)max_level, err);
+        if (rc < 0) return col_wrap(cr, err, rc);
+        *all_max = rc == 1;
+    }
+    if (!all_max || !*all_max) {
+        if ((rc = pq_rle_next_i16(&d, out, n, err)) < 0) return col_wrap(cr, err, rc);
+        for (int64_t i = 0; i < n; i++)
+            if ((uint16_t)out[i] > (uint16_t)max_level)
+                return col_error(cr, err, HUDI_ECORRUPT, "level exceeds its maximum");
+    }
+    *p += consumed;
+    return 0;
+}
+
+static int start_values(pq_colreader *cr, hudi_error *err) {
+    int rc = 0;
+    int32_t enc = cr->encoding;
+    bool is_bytes = cr->stored_width == 0;
+    cr->vpos = 0;
+    cr->vpos_bytes = 0;
+    if (cr->dba_live) {
+        pq_dba_dispose(&cr->dba);
+        cr->dba_live = false;
+    }
+    switch (enc) {
+    case PQ_ENC_PLAIN:
+    case PQ_ENC_BYTE_STREAM_SPLIT:
+        return 0;
+    case PQ_ENC_PLAIN_DICTIONARY:
+    case PQ_ENC_RLE_DICTIONARY:
+        if (!cr->has_dict) return col_error(cr, err, HUDI_ECORRUPT, "dictionary-encoded page without a dictionary");
+        rc = pq_rle_init_dict(&cr->rle, cr->vals, cr->vals_len, err);
+        break;
+    case PQ_ENC_RLE:
+        if (cr->leaf->physical_type != PQ_BOOLEAN)
+            return col_error(cr, err, HUDI_EUNSUPPORTED, "RLE encoding of a non-BOOLEAN column");
+        {
+            const uint8_t *runs;
+            size_t runs_len, consumed;
+            rc = pq_rle_parse_prefix(cr->vals, cr->vals_len, &runs, &runs_len, &consumed, err);
+            if (rc == 0) rc = pq_rle_init(&cr->rle, runs, runs_len, 1, err);
+        }
+        break;
+    case PQ_ENC_DELTA_BINARY_PACKED:
+        if (cr->leaf->physical_type != PQ_INT32 && cr->leaf->physical_type != PQ_INT64)
+            return col_error(cr, err, HUDI_ECORRUPT, "DELTA_BINARY_PACKED on a non-integer column");
+        rc = pq_delta_init(&cr->delta, cr->vals, cr->vals_len, cr->leaf->physical_type == PQ_INT32, err);
+        break;
+    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
+        if (!is_bytes) return col_error(cr, err, HUDI_ECORRUPT, "DELTA_LENGTH_BYTE_ARRAY on a fixed-width column");
+        rc = pq_dlba_init(&cr->dlba, cr->vals, cr->vals_len, err);
+        break;
+    case PQ_ENC_DELTA_BYTE_ARRAY:
+        if (!is_bytes && cr->leaf->physical_type != PQ_FIXED_LEN_BYTE_ARRAY)
+            return col_error(cr, err, HUDI_ECORRUPT, "DELTA_BYTE_ARRAY on a numeric column");
+        rc = pq_dba_init(&cr->dba, cr->vals, cr->vals_len, err);
+        cr->dba_live = rc == 0;
+        break;
+    case PQ_ENC_ALP:
+        return col_error(cr, err, HUDI_EUNSUPPORTED, "unsupported encoding ALP");
+    default: {
+        char what[64];
+        snprintf(what, sizeof(what), "unsupported encoding %d", enc);
+        return col_error(cr, err, HUDI_EUNSUPPORTED, what);
+    }
+    }
+    return rc < 0 ? col_wrap(cr, err, rc) : 0;
+}
+
+static int decompress_into(pq_colreader *cr, const uint8_t *in, size_t in_len, size_t out_len,
+                           size_t offset, hudi_error *err) {
+    /* Allocates exactly out_len (+ offset bytes kept from before) and inflates there. */
+    if (out_len > ((size_t)1 << 31)) return col_error(cr, err, HUDI_ENOMEM, "page too large");
+    if (grow_buffer(&cr->page_buf, &cr->page_cap, offset + out_len + 8) < 0) return hudi_error_oom(err);
+    int rc = pq_decompress(cr->codec, cr->cm->codec, HUDI_SLICE(in, in_len), cr->page_buf + offset,
+                           out_len, err);
+    cr->bytes_decompressed += (int64_t)out_len;
+    return rc < 0 ? col_wrap(cr, err, rc) : 0;
+}
+
+static bool writer_is_old_parquet_cpp(const hudi_parquet_file *f) {
+    /* parquet-cpp before the "parquet-cpp-arrow" rename wrote v2 pages flagged uncompressed
+     * that were compressed (ARROW-10353). */
+    hudi_slice cb = f->meta.created_by;
+    static const char k[] = "parquet-cpp version";
+    return f->meta.has_created_by && cb.len >= sizeof(k) - 1 && memcmp(cb.data, k, sizeof(k) - 1) == 0;
+}
+
+static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8_t *payload,
+                          hudi_error *err) {
+    const pq_leaf *leaf = cr->leaf;
+    size_t clen = (size_t)h->compressed_page_size, ulen = (size_t)h->uncompressed_page_size;
+    bool v2 = h->type == PQ_PAGE_DATA_V2;
+    int64_t n;
+    int rc;
+    const uint8_t *p, *end;
+    if (!v2) {
+        if (!h->has_data_page_header) return col_error(cr, err, HUDI_ECORRUPT, "data page without header");
+        n = h->data_page_header.num_values;
+        cr->encoding = h->data_page_header.encoding;
+        if (cr->cm->codec == PQ_CODEC_UNCOMPRESSED) {
+            p = payload;
+            end = payload + clen;
+        } else {
+            if ((rc = decompress_into(cr, payload, clen, ulen, 0, err)) < 0) return rc;
+            p = cr->page_buf;
+            end = cr->page_buf + ulen;
+        }
+    } else {
+        if (!h->has_data_page_header_v2) return col_error(cr, err, HUDI_ECORRUPT, "v2 data page without header");
+        const pq_data_page_header_v2 *v = &h->data_page_header_v2;
+        n = v->num_values;
+        cr->encoding = v->encoding;
+        if (v->repetition_levels_byte_length < 0 || v->definition_levels_byte_length < 0 ||
+            (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length > clen ||
+            (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length > ulen)
+            return col_error(cr, err, HUDI_ECORRUPT, "v2 level lengths exceed the page");
+        size_t lv = (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length;
+        bool compressed = cr->cm->codec != PQ_CODEC_UNCOMPRESSED &&
+                          (v->is_compressed || writer_is_old_parquet_cpp(cr->f));
+        if (!compressed) {
+            p = payload;
+            end = payload + clen;
+        } else {
+            /* Levels stay as they are; values inflate behind them in page_buf. */
+            if (grow_buffer(&cr->page_buf, &cr->page_cap, ulen + 8) < 0) return hudi_error_oom(err);
+            memcpy(cr->page_buf, payload, lv);
+            if (clen == lv) {
+                if (ulen != lv) return col_error(cr, err, HUDI_ECORRUPT, "empty v2 value section inflates to data");
+            } else if ((rc = decompress_into(cr, payload + lv, clen - lv, ulen - lv, lv, err)) < 0) {
+                return rc;
+            }
+            p = cr->page_buf;
+            end = cr->page_buf + ulen;
+        }
+    }
+    if (n < 0) return col_error(cr, err, HUDI_ECORRUPT, "negative num_values in page header");
+    if ((rc = ensure_levels(cr, n, err)) < 0) return rc;
+    cr->all_defined = leaf->max_def == 0;
+    if (leaf->max_rep > 0) {
+        size_t rl = v2 ? (size_t)h->data_page_header_v2.repetition_levels_byte_length : 0;
+        int enc = v2 ? PQ_ENC_RLE : h->data_page_header.repetition_level_encoding;
+        if ((rc = decode_levels(cr, &p, end, enc, !v2, rl, leaf->max_rep, cr->rep, n, NULL, err)) < 0)
+            return rc;
+    } else if (v2) {
+        p += h->data_page_header_v2.repetition_levels_byte_length;
+    }
+    if (leaf->max_def > 0) {
+        size_t dl = v2 ? (size_t)h->data_page_header_v2.definition_levels_byte_length : 0;
+        int enc = v2 ? PQ_ENC_RLE : h->data_page_header.definition_level_encoding;
+        if ((rc = decode_levels(cr, &p, end, enc, !v2, dl, leaf->max_def, cr->def, n,
+                                &cr->all_defined, err)) < 0)
+            return rc;
+    } else if (v2) {
+        p += h->data_page_header_v2.definition_levels_byte_length;
+    }
+    if (p > end) return col_error(cr, err, HUDI_ECORRUPT, "levels overrun page");
+    if (leaf->max_rep > 0 && n > 0 && cr->rep[0] != 0 && (v2 || cr->data_pages == 0))
+        return col_error(cr, err, HUDI_ECORRUPT, "first repetition level of a page must be 0");
+    cr->vals = p;
+    cr->vals_len = (size_t)(end - p);
+    cr->n_entries = n;
+    cr->entry_pos = 0;
+    cr->page_v2 = v2;
+    cr->page_loaded = true;
+    cr->entries_seen += n;
+    cr->data_pages++;
+    return start_values(cr, err);
+}
+
+/* Loads the next data page (reading a dictionary page first if one comes). Returns 1 when a
+ * page is loaded, 0 at the end of the chunk. */
+static int next_page(pq_colreader *cr, hudi_error *err) {
+    hudi_arena arena = HUDI_ARENA_INIT;
+    int rc = 0;
+    cr->page_loaded = false;
+    while (cr->entries_seen < cr->cm->num_values && cr->pos < cr->chunk_len) {
+        pq_page_header h;
+        size_t hlen = 0;
+        hudi_arena_dispose(&arena);
+        rc = pq_decode_page_header(&h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos),
+                                   &hlen, err);
+        if (rc < 0) {
+            rc = col_wrap(cr, err, rc);
+            break;
+        }
+        if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
+            (size_t)h.compressed_page_size > cr->chunk_len - cr->pos - hlen) {
+            rc = col_error(cr, err, HUDI_ECORRUPT, "page runs past the column chunk");
+            break;
+        }
+        const uint8_t *payload = cr->chunk + cr->pos + hlen;
+        cr->pos += hlen + (size_t)h.compressed_page_size;
+        if (h.has_crc && cr->f->opts.verify_crc &&
+            (int32_t)hudi_crc32(0, payload, (size_t)h.compressed_page_size) != h.crc) {
+            rc = col_error(cr, err, HUDI_ECORRUPT, "page checksum mismatch");
+            break;
+        }
+        if (h.type == PQ_PAGE_DICTIONARY) {
+            if (!h.has_dictionary_page_header || h.dictionary_page_header.num_values < 0) {
+                rc = col_error(cr, err, HUDI_ECORRUPT, "bad dictionary page header (num_values < 0)");
+                break;
+            }
+            const uint8_t *d = payload;
+            if (cr->cm->codec != PQ_CODEC_UNCOMPRESSED) {
+                if ((rc = decompress_into(cr, payload, (size_t)h.compressed_page_size,
+                                          (size_t)h.uncompressed_page_size, 0, err)) < 0)
+                    break;
+                d = cr->page_buf;
+            }
+            size_t dlen = cr->cm->codec != PQ_CODEC_UNCOMPRESSED ? (size_t)h.uncompressed_page_size
+                                                                  : (size_t)h.compressed_page_size;
+            if ((rc = load_dictionary(cr, d, dlen, h.dictionary_page_header.num_values, err)) < 0) break;
+            cr->has_dict = true;
+            continue;
+        }
+        if (h.type == PQ_PAGE_DATA || h.type == PQ_PAGE_DATA_V2) {
+            rc = load_data_page(cr, &h, payload, err);
+            if (rc == 0) rc = 1;
+            break;
+        }
+        /* INDEX_PAGE and unknown page types are skipped. */
+    }
+    hudi_arena_dispose(&arena);
+    return rc;
+}
+
+/* ---- values ----------------------------------------------------------------------------- */
+
+static int decode_fixed_stored(pq_colreader *cr, uint8_t *out, int64_t n, hudi_error *err) {
+    int32_t w = cr->stored_width;
+    int rc;
+    switch (cr->encoding) {
+    case PQ_ENC_PLAIN: {
+        size_t used = 0;
+        rc = pq_plain_decode_fixed(cr->vals + cr->vpos_bytes, cr->vals_len - cr->vpos_bytes, w, n,
+                                   out, &used, err);
+        cr->vpos_bytes += used;
+        return rc;
+    }
+    case PQ_ENC_DELTA_BINARY_PACKED:
+        return w == 4 ? pq_delta_next_i32(&cr->delta, (int32_t *)(void *)out, n, err)
+                      : pq_delta_next_i64(&cr->delta, (int64_t *)(void *)out, n, err);
+    case PQ_ENC_DELTA_BYTE_ARRAY:
+        return pq_dba_next_fixed(&cr->dba, n, w, out, err);
+    case PQ_ENC_BYTE_STREAM_SPLIT:
+        return pq_bss_decode(cr->vals, cr->vals_len, w, cr->vpos, n, out, err);
+    default:
+        return col_error(cr, err, HUDI_EUNSUPPORTED, "encoding not valid for this column type");
+    }
+}
+
+static int decode_bytes(pq_colreader *cr, pq_bytes_out *o, int64_t n, hudi_error *err) {
+    switch (cr->encoding) {
+    case PQ_ENC_PLAIN: {
+        size_t used = 0;
+        int rc = pq_plain_decode_bytes(cr->vals + cr->vpos_bytes, cr->vals_len - cr->vpos_bytes, n,
+                                       o, &used, err);
+        cr->vpos_bytes += used;
+        return rc;
+    }
+    case PQ_ENC_PLAIN_DICTIONARY:
+    case PQ_ENC_RLE_DICTIONARY:
+        return pq_rle_gather_bytes(&cr->rle, &cr->dict, n, o, err);
+    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
+        return pq_dlba_next(&cr->dlba, n, o, err);
+    case PQ_ENC_DELTA_BYTE_ARRAY:
+        return pq_dba_next(&cr->dba, n, o, err);
+    default:
+        return col_error(cr, err, HUDI_EUNSUPPORTED, "encoding not valid for byte arrays");
+    }
+}
+
+/* Decodes the next n non-null values densely into `a` starting at slot `slot`. */
+static int decode_dense(pq_colreader *cr, hudi_array *a, int64_t slot, int64_t n, hudi_error *err) {
+    int rc = 0;
+    if (n == 0) return 0;
+    const hudi_field *f = cr->leaf->field;
+    bool dict = cr->encoding == PQ_ENC_PLAIN_DICTIONARY || cr->encoding == PQ_ENC_RLE_DICTIONARY;
+    if (f->type == HUDI_TYPE_BOOL) {
+        if (cr->encoding == PQ_ENC_PLAIN)
+            rc = pq_plain_decode_bool(cr->vals, cr->vals_len, cr->vpos, n, a->values, slot, err);
+        else if (cr->encoding == PQ_ENC_RLE)
+            rc = pq_rle_next_bool(&cr->rle, a->values, slot, n, err);
+        else
+            rc = col_error(cr, err, HUDI_EUNSUPPORTED, "encoding not valid for BOOLEAN");
+    } else if (cr->out_width == 0) { /* string / binary */
+        pq_bytes_out o = bytes_out_for(a, slot);
+        rc = decode_bytes(cr, &o, n, err);
+        a->data_len = o.data_len;
+    } else if (dict) {
+        rc = pq_rle_gather_fixed(&cr->rle, &cr->dict, n, (uint8_t *)a->values + slot * cr->out_width, err);
+    } else if (cr->stored_width == 0) { /* BYTE_ARRAY decimal */
+        int32_t *offs = hudi_calloc((size_t)n + 1, sizeof(int32_t));
+        pq_bytes_out o = {offs, NULL, 0, 0, 0, NULL, NULL};
+        if (!offs) return hudi_error_oom(err);
+        rc = decode_bytes(cr, &o, n, err);
+        if (rc == 0)
+            rc = convert_bytes_decimal(cr, offs, o.data, n, (uint8_t *)a->values + slot * 16, err);
+        hudi_free(offs);
+        hudi_free(o.data);
+    } else if (!cr->convert) {
+        rc = decode_fixed_stored(cr, (uint8_t *)a->values + slot * cr->out_width, n, err);
+    } else {
+        size_t need = (size_t)n * (size_t)cr->stored_width;
+        if (grow_buffer(&cr->scratch, &cr->scratch_cap, need + 16) < 0) return hudi_error_oom(err);
+        rc = decode_fixed_stored(cr, cr->scratch, n, err);
+        if (rc == 0) rc = convert_fixed(cr, cr->scratch, n, (uint8_t *)a->values + slot * cr->out_width, err);
+    }
+    cr->vpos += n;
+    return rc < 0 ? col_wrap(cr, err, rc) : 0;
+}
+
+/* ---- emitting records ---------------------------------------------------------------------- */
+
+static int64_t count_defined(const int16_t *def, int64_t n, int16_t max_def) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) k += def[i] == max_def;
+    return k;
+}
+
+/* Flat column: entries are rows. */
+static int emit_flat(pq_colreader *cr, hudi_array *a, int64_t m, hudi_error *err) {
+    const pq_leaf *leaf = cr->leaf;
+    int64_t start = cr->entry_pos, slot = a->length;
+    int rc;
+    if ((rc = hudi_array_grow(a, m, err)) < 0) return rc;
+    if (a->field->type == HUDI_TYPE_NULL) {
+        a->length += m;
+        a->null_count += m;
+        cr->entry_pos += m;
+        return 0;
+    }
+    const int16_t *def = cr->def + start;
+    int64_t k = (leaf->max_def == 0 || cr->all_defined) ? m : count_defined(def, m, leaf->max_def);
+    if (k < m && (rc = hudi_array_ensure_validity(a, err)) < 0) return rc;
+    if ((rc = decode_dense(cr, a, slot, k, err)) < 0) return rc;
+    if (a->validity) {
+        if (k == m) {
+            hudi_bitmap_set_range(a->validity, slot, m, true);
+        } else {
+            for (int64_t i = 0; i < m; i++) {
+                if (def[i] == leaf->max_def) hudi_bit_set(a->validity, slot + i);
+                else hudi_bit_clear(a->validity, slot + i);
+            }
+            if ((rc = hudi_array_spread(a, slot, m, k, err)) < 0) return rc;
+        }
+    }
+    a->length += m;
+    a->null_count += m - k;
+    cr->entry_pos += m;
+    return 0;
+}
+
+/* Nested column: entries [entry_pos, entry_pos + m) go through Dremel assembly. */
+static int emit_nested(pq_colreader *cr, hudi_array *column, int64_t m, hudi_error *err) {
+    const pq_leaf *leaf = cr->leaf;
+    int64_t start = cr->entry_pos;
+    hudi_array *la = NULL;
+    int rc;
+    if (cr->all_defined && leaf->max_def > 0)
+        for (int64_t i = 0; i < m; i++) cr->def[start + i] = leaf->max_def;
+    const int16_t *def = leaf->max_def > 0 ? cr->def + start : NULL;
+    const int16_t *rep = leaf->max_rep > 0 ? cr->rep + start : NULL;
+    int64_t k = def ? count_defined(def, m, leaf->max_def) : m;
+    if ((rc = pq_assemble_reserve(column, leaf, m, &la, err)) < 0) return col_wrap(cr, err, rc);
+    if (la->field->type != HUDI_TYPE_NULL) {
+        if ((rc = hudi_array_grow(la, k, err)) < 0) return rc;
+        if ((rc = decode_dense(cr, la, la->length, k, err)) < 0) return rc;
+    } else {
+        k = 0; /* an always-null column stores no values */
+    }
+    bool starts_record = start == 0 && (cr->page_v2 || cr->data_pages == 1);
+    rc = pq_assemble_leaf(column, leaf, def, rep, m, la->field->type == HUDI_TYPE_NULL ? (def ? count_defined(def, m, leaf->max_def) : m) : k,
+                          starts_record, err);
+    if (rc < 0) return col_wrap(cr, err, rc);
+    cr->entry_pos += m;
+    return 0;
+}
+
+int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err) {
+    const pq_leaf *leaf = cr->leaf;
+    bool flat = leaf->depth == 1;
+    int64_t done = 0;
+    int rc;
+    for (;;) {
+        if (!cr->page_loaded || cr->entry_pos == cr->n_entries) {
+            if (flat && done == records) return 0;
+            if ((rc = next_page(cr, err)) < 0) return rc;
+            if (rc == 0) {
+                if (done == records) return 0;
+                return col_error(cr, err, HUDI_ECORRUPT, "column chunk has fewer values than the row group has rows");
+            }
+            if (cr->n_entries == 0) continue;
+        }
+        int64_t m;
+        if (leaf->max_rep == 0) {
+            m = HUDI_MIN(cr->n_entries - cr->entry_pos, records - done);
+            done += m;
+        } else {
+            int64_t i = cr->entry_pos;
+            const int16_t *rep = cr->rep;
+            for (; i < cr->n_entries; i++) {
+                if (rep[i] == 0) {
+                    if (done == records) break;
+                    done++;
+                }
+            }
+            m = i - cr->entry_pos;
+        }
+        if (m > 0) {
+            rc = flat ? emit_flat(cr, column, m, err) : emit_nested(cr, column, m, err);
+            if (rc < 0) return rc;
+        }
+        if (done == records && (leaf->max_rep == 0 || cr->entry_pos < cr->n_entries)) return 0;
+    }
+}
+
+/* ---- setup ---------------------------------------------------------------------------------- */
+
+int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
+                      const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err) {
+    memset(cr, 0, sizeof(*cr));
+    cr->f = f;
+    cr->leaf = leaf;
+    cr->row_group = row_group;
+    cr->codec = codec;
+    const pq_column_chunk *cc = &f->meta.row_groups[row_group].columns[leaf->index];
+    cr->cm = &cc->meta_data;
+    cr->stored_width = stored_width_of(leaf->physical_type, leaf->type_length);
+    cr->out_width = out_width_of(leaf->field);
+    cr->convert = cr->stored_width != cr->out_width || leaf->field->type == HUDI_TYPE_DECIMAL ||
+                  leaf->physical_type == PQ_INT96;
+    /* Chunk start (§1.4): the dictionary offset when valid and earlier, else the data offset. */
+    int64_t start = cr->cm->data_page_offset;
+    if (cr->cm->has_dictionary_page_offset && cr->cm->dictionary_page_offset > 0 &&
+        (cr->cm->dictionary_page_offset < start || start <= 0))
+        start = cr->cm->dictionary_page_offset;
+    int64_t len = cr->cm->total_compressed_size;
+    if (start < 4 || len < 0 || start > f->footer_start)
+        return col_error(cr, err, HUDI_ECORRUPT, "column chunk offset outside the file");
+    if (len > f->footer_start - start) {
+        /* PARQUET-816: old parquet-mr did not count the dictionary page header. */
+        if (len - (f->footer_start - start) > 100)
+            return col_error(cr, err, HUDI_ECORRUPT, "column chunk runs past the footer");
+        len = f->footer_start - start;
+    } else if (!f->meta.has_created_by || f->meta.created_by.len < 20) {
+        len = HUDI_MIN(len + 100, f->footer_start - start);
+    }
+    cr->chunk_len = (size_t)len;
+    int rc = hudi_file_view(f->file, start, (size_t)len, &cr->chunk, err);
+    if (rc < 0) return rc;
+    if (!cr->chunk) {
+        if (!(cr->chunk_owned = hudi_malloc((size_t)len))) return hudi_error_oom(err);
+        if ((rc = hudi_file_read_at(f->file, start, cr->chunk_owned, (size_t)len, err)) < 0) return rc;
+        cr->chunk = cr->chunk_owned;
+    }
+    return 0;
+}
+
+void pq_colreader_dispose(pq_colreader *cr) {
+    hudi_free(cr->chunk_owned);
+    hudi_free(cr->dict_values);
+    hudi_free(cr->dict_offsets);
+    hudi_free(cr->dict_data);
+    hudi_free(cr->def);
+    hudi_free(cr->rep);
+    hudi_free(cr->page_buf);
+    hudi_free(cr->scratch);
+    if (cr->dba_live) pq_dba_dispose(&cr->dba);
+    memset(cr, 0, sizeof(*cr));
+}

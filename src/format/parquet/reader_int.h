@@ -1,0 +1,101 @@
+/* reader_int.h - internals shared by the reader's files: the open file, the per-column page
+ * reader, and value conversion from Parquet's physical types to hudic's column layout. */
+#ifndef HUDI_PARQUET_READER_INT_H
+#define HUDI_PARQUET_READER_INT_H
+
+#include "format/parquet/codec.h"
+#include "format/parquet/encoding.h"
+#include "format/parquet/parquet.h"
+#include "format/parquet/schema.h"
+
+struct hudi_parquet_file {
+    hudi_file *file;
+    char *path;
+    int64_t size_bytes;
+    int64_t footer_start;
+    int64_t num_rows;
+    hudi_parquet_open_options opts;
+    hudi_arena arena; /* footer strings and lists */
+    pq_file_meta meta;
+    pq_schema schema;
+};
+
+/* Reads one leaf column of one row group page by page and appends records to arrays. */
+typedef struct pq_colreader {
+    hudi_parquet_file *f;
+    const pq_leaf *leaf;
+    const pq_column_meta *cm;
+    int32_t row_group;
+    pq_codec_ctx *codec; /* borrowed from the scan */
+    int32_t stored_width; /* bytes per PLAIN value (0 = byte array, -1 = bit) */
+    int32_t out_width;    /* bytes per value in the hudi_array (0 = var, -1 = bit) */
+    bool convert;         /* stored representation differs from the array's */
+
+    const uint8_t *chunk; /* the chunk's bytes: a view (mmap) or chunk_owned */
+    uint8_t *chunk_owned;
+    size_t chunk_len, pos;
+    int64_t entries_seen; /* level entries of data pages loaded so far */
+    int32_t data_pages;
+
+    /* dictionary, already converted to the array's representation */
+    bool has_dict;
+    pq_dict dict;
+    uint8_t *dict_values;
+    int32_t *dict_offsets;
+    uint8_t *dict_data;
+
+    /* current data page */
+    bool page_loaded;
+    bool page_v2;
+    int32_t encoding;
+    int64_t n_entries, entry_pos;
+    int16_t *def, *rep;
+    int64_t level_cap;
+    bool all_defined;
+    const uint8_t *vals;
+    size_t vals_len, vpos_bytes;
+    int64_t vpos;
+    uint8_t *page_buf;
+    size_t page_cap;
+    pq_rle_decoder rle;
+    pq_delta_decoder delta;
+    pq_dlba_decoder dlba;
+    pq_dba_decoder dba;
+    bool dba_live;
+    uint8_t *scratch;
+    size_t scratch_cap;
+    int64_t bytes_decompressed;
+} pq_colreader;
+
+int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
+                      const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err);
+/* Appends exactly `records` records of the leaf to `column` (the top-level array holding the
+ * leaf). ECORRUPT when the chunk holds fewer. */
+int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err);
+void pq_colreader_dispose(pq_colreader *cr);
+
+struct hudi_parquet_scan {
+    hudi_parquet_file *f;
+    hudi_parquet_scan_options opts;
+    hudi_field schema;        /* projected STRUCT */
+    int32_t n_cols;
+    int32_t *cols;            /* file column index of each batch column */
+    int32_t n_rgs;
+    int32_t *rgs;             /* row groups to visit, in order */
+    int32_t rg_pos;           /* next entry of rgs */
+    int32_t cur_rg;
+    int64_t rg_rows_left;
+    int32_t n_readers;
+    pq_colreader *readers;    /* one per projected leaf */
+    int32_t *reader_col;      /* batch column of each reader */
+    pq_codec_ctx *codec;
+    hudi_batch *batch;
+    hudi_parquet_predicate *preds;
+    hudi_parquet_scan_stats stats;
+};
+
+/* reader_skip.c: row-group skipping from statistics, and exact row filtering. */
+bool pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg);
+int pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err);
+
+#endif

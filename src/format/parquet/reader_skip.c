@@ -1,0 +1,252 @@
+/* reader_skip.c - using predicates: skip row groups whose statistics prove no row can match
+ * (spec/parquet.md §6.1-6.3, trust rules in stats.c), and drop non-matching rows from a
+ * decoded batch. Skipping is conservative: a row group is skipped only on proof; filtering
+ * is exact (SQL semantics: a comparison with NULL is not true). */
+#include "format/parquet/reader_int.h"
+#include "format/parquet/stats.h"
+
+/* The leaf of a top-level primitive column, or NULL for nested columns. */
+static const pq_leaf *flat_leaf(const pq_schema *ps, int32_t column) {
+    int32_t first = ps->column_leaves[column];
+    if (ps->column_leaves[column + 1] - first != 1) return NULL;
+    const pq_leaf *l = &ps->leaves[first];
+    return l->depth == 1 ? l : NULL;
+}
+
+/* Writes the PLAIN bytes of `v` for `leaf` into buf; returns the length, or -1 when the
+ * constant cannot be expressed in the column's physical type (then nothing is skipped). */
+static int plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32], hudi_slice *out) {
+    const hudi_field *f = leaf->field;
+    switch (leaf->physical_type) {
+    case PQ_BOOLEAN: buf[0] = v->i64 != 0; *out = HUDI_SLICE(buf, 1); return 1;
+    case PQ_INT32: {
+        int64_t x = f->type == HUDI_TYPE_DECIMAL ? (int64_t)v->dec : v->i64;
+        if (x < INT32_MIN || x > (int64_t)UINT32_MAX) return -1;
+        hudi_store_u32le(buf, (uint32_t)x);
+        *out = HUDI_SLICE(buf, 4);
+        return 4;
+    }
+    case PQ_INT64: {
+        int64_t x = f->type == HUDI_TYPE_DECIMAL ? (int64_t)v->dec : v->i64;
+        hudi_store_u64le(buf, (uint64_t)x);
+        *out = HUDI_SLICE(buf, 8);
+        return 8;
+    }
+    case PQ_FLOAT: {
+        float x = (float)v->f64;
+        if ((double)x != v->f64) return -1; /* not representable: no safe bound */
+        memcpy(buf, &x, 4);
+        *out = HUDI_SLICE(buf, 4);
+        return 4;
+    }
+    case PQ_DOUBLE: memcpy(buf, &v->f64, 8); *out = HUDI_SLICE(buf, 8); return 8;
+    case PQ_BYTE_ARRAY:
+    case PQ_FIXED_LEN_BYTE_ARRAY:
+        if (f->type == HUDI_TYPE_DECIMAL) {
+            int len = leaf->physical_type == PQ_FIXED_LEN_BYTE_ARRAY ? leaf->type_length : 16;
+            if (len <= 0 || len > 16) return -1;
+            unsigned __int128 u = (unsigned __int128)v->dec;
+            for (int i = len - 1; i >= 0; i--, u >>= 8) buf[i] = (uint8_t)u;
+            *out = HUDI_SLICE(buf, (size_t)len);
+            return len;
+        }
+        *out = v->bytes;
+        return (int)HUDI_MIN(v->bytes.len, (size_t)INT32_MAX);
+    default:
+        return -1;
+    }
+}
+
+/* True when the chunk statistics leave room for a match. */
+static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, const pq_leaf *leaf,
+                      int64_t rows) {
+    if (p->op == HUDI_CMP_IS_NULL) return !(sv->has_null_count && sv->null_count == 0);
+    if (sv->has_null_count && sv->null_count >= rows && rows > 0) return false; /* all null */
+    if (p->op == HUDI_CMP_IS_NOT_NULL) return true;
+    if (p->value.is_null) return false;
+    uint8_t buf[32];
+    hudi_slice c;
+    if (sv->kind == PQ_SORT_NONE || plain_constant(leaf, &p->value, buf, &c) < 0) return true;
+    int lo = sv->has_min ? pq_stats_compare(sv->kind, c, sv->min) : 1;  /* c vs min */
+    int hi = sv->has_max ? pq_stats_compare(sv->kind, c, sv->max) : -1; /* c vs max */
+    switch (p->op) {
+    case HUDI_CMP_EQ: return !(sv->has_min && lo < 0) && !(sv->has_max && hi > 0);
+    case HUDI_CMP_LT: return !(sv->has_min && lo <= 0);
+    case HUDI_CMP_LE: return !(sv->has_min && lo < 0);
+    case HUDI_CMP_GT: return !(sv->has_max && hi >= 0);
+    case HUDI_CMP_GE: return !(sv->has_max && hi > 0);
+    case HUDI_CMP_NE:
+        return !(sv->has_min && sv->has_max && sv->min_exact && sv->max_exact && lo == 0 && hi == 0 &&
+                 sv->has_null_count);
+    default: return true;
+    }
+}
+
+bool pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg) {
+    if (!s->opts.use_statistics || s->opts.n_predicates == 0) return true;
+    const hudi_parquet_file *f = s->f;
+    pq_writer_version wv;
+    pq_writer_version_parse(&wv, f->meta.has_created_by, f->meta.created_by);
+    const pq_row_group *g = &f->meta.row_groups[rg];
+    for (int32_t i = 0; i < s->opts.n_predicates; i++) {
+        const hudi_parquet_predicate *p = &s->opts.predicates[i];
+        const pq_leaf *leaf = flat_leaf(&f->schema, p->column);
+        if (!leaf) continue;
+        const pq_column_meta *cm = &g->columns[leaf->index].meta_data;
+        int order = f->meta.n_column_orders > leaf->index ? f->meta.column_orders[leaf->index]
+                                                          : PQ_STATS_ORDER_ABSENT;
+        pq_stats_view sv;
+        pq_stats_view_init(&sv, &wv, leaf->element, order, cm->has_statistics ? &cm->statistics : NULL);
+        if (!may_match(&sv, p, leaf, g->num_rows)) return false;
+    }
+    return true;
+}
+
+/* ---- exact filtering ----------------------------------------------------------------------- */
+
+static int cmp3_i64(int64_t a, int64_t b) { return (a > b) - (a < b); }
+static int cmp3_u64(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
+
+static bool apply_op(hudi_cmp_op op, int c) {
+    switch (op) {
+    case HUDI_CMP_EQ: return c == 0;
+    case HUDI_CMP_NE: return c != 0;
+    case HUDI_CMP_LT: return c < 0;
+    case HUDI_CMP_LE: return c <= 0;
+    case HUDI_CMP_GT: return c > 0;
+    case HUDI_CMP_GE: return c >= 0;
+    default: return false;
+    }
+}
+
+/* Clears keep[i] for rows of `a` that fail `p`. */
+static int eval_predicate(const hudi_array *a, const hudi_parquet_predicate *p, uint8_t *keep,
+                          hudi_error *err) {
+    int64_t n = a->length;
+    const hudi_field *f = a->field;
+    if (p->op == HUDI_CMP_IS_NULL || p->op == HUDI_CMP_IS_NOT_NULL) {
+        bool want_null = p->op == HUDI_CMP_IS_NULL;
+        for (int64_t i = 0; i < n; i++)
+            if (hudi_array_is_valid(a, i) == want_null) keep[i] = 0;
+        return 0;
+    }
+    if (p->value.is_null) {
+        memset(keep, 0, (size_t)n);
+        return 0;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (!keep[i]) continue;
+        if (!hudi_array_is_valid(a, i)) {
+            keep[i] = 0;
+            continue;
+        }
+        int c;
+        switch (f->type) {
+        case HUDI_TYPE_BOOL: c = cmp3_i64(hudi_bit_get(a->values, i), p->value.i64 != 0); break;
+        case HUDI_TYPE_INT8: c = cmp3_i64(((const int8_t *)a->values)[i], p->value.i64); break;
+        case HUDI_TYPE_INT16: c = cmp3_i64(((const int16_t *)a->values)[i], p->value.i64); break;
+        case HUDI_TYPE_INT32: case HUDI_TYPE_DATE:
+            c = cmp3_i64(((const int32_t *)a->values)[i], p->value.i64);
+            break;
+        case HUDI_TYPE_TIME:
+            c = hudi_type_width(f) == 4 ? cmp3_i64(((const int32_t *)a->values)[i], p->value.i64)
+                                        : cmp3_i64(((const int64_t *)a->values)[i], p->value.i64);
+            break;
+        case HUDI_TYPE_INT64: case HUDI_TYPE_TIMESTAMP:
+            c = cmp3_i64(((const int64_t *)a->values)[i], p->value.i64);
+            break;
+        case HUDI_TYPE_UINT8: c = cmp3_u64(((const uint8_t *)a->values)[i], (uint64_t)p->value.i64); break;
+        case HUDI_TYPE_UINT16: c = cmp3_u64(((const uint16_t *)a->values)[i], (uint64_t)p->value.i64); break;
+        case HUDI_TYPE_UINT32: c = cmp3_u64(((const uint32_t *)a->values)[i], (uint64_t)p->value.i64); break;
+        case HUDI_TYPE_UINT64: c = cmp3_u64(((const uint64_t *)a->values)[i], (uint64_t)p->value.i64); break;
+        case HUDI_TYPE_FLOAT: case HUDI_TYPE_DOUBLE: {
+            double x = f->type == HUDI_TYPE_FLOAT ? ((const float *)a->values)[i] : ((const double *)a->values)[i];
+            if (x != x || p->value.f64 != p->value.f64) { /* NaN compares false, except != */
+                if (p->op != HUDI_CMP_NE) keep[i] = 0;
+                continue;
+            }
+            c = (x > p->value.f64) - (x < p->value.f64);
+            break;
+        }
+        case HUDI_TYPE_DECIMAL: {
+            __int128 x;
+            memcpy(&x, (const uint8_t *)a->values + i * 16, 16);
+            c = (x > p->value.dec) - (x < p->value.dec);
+            break;
+        }
+        case HUDI_TYPE_STRING: case HUDI_TYPE_BINARY: case HUDI_TYPE_FIXED_BINARY: {
+            const uint8_t *d;
+            size_t len;
+            if (f->type == HUDI_TYPE_FIXED_BINARY) {
+                d = (const uint8_t *)a->values + i * f->byte_width;
+                len = (size_t)f->byte_width;
+            } else {
+                d = a->data + a->offsets[i];
+                len = (size_t)(a->offsets[i + 1] - a->offsets[i]);
+            }
+            size_t m = HUDI_MIN(len, p->value.bytes.len);
+            c = m ? memcmp(d, p->value.bytes.data, m) : 0;
+            if (c == 0) c = (len > p->value.bytes.len) - (len < p->value.bytes.len);
+            else c = c < 0 ? -1 : 1;
+            break;
+        }
+        default:
+            return hudi_error_set(err, HUDI_EUNSUPPORTED, "cannot filter on a %s column",
+                                  hudi_type_name(f->type));
+        }
+        if (!apply_op(p->op, c)) keep[i] = 0;
+    }
+    return 0;
+}
+
+/* Replaces each column by the rows whose keep flag is set (copied run by run). */
+static int compact(hudi_batch *b, const uint8_t *keep, hudi_error *err) {
+    for (int32_t c = 0; c < b->n_columns; c++) {
+        hudi_array *old = b->columns[c], *fresh = NULL;
+        int rc = hudi_array_new(&fresh, old->field, err);
+        for (int64_t i = 0; rc == 0 && i < b->num_rows;) {
+            if (!keep[i]) {
+                i++;
+                continue;
+            }
+            int64_t j = i;
+            while (j < b->num_rows && keep[j]) j++;
+            rc = hudi_array_append_range(fresh, old, i, j - i, err);
+            i = j;
+        }
+        if (rc < 0) {
+            hudi_array_free(fresh);
+            return rc;
+        }
+        b->columns[c] = fresh;
+        hudi_array_free(old);
+    }
+    return 0;
+}
+
+int pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err) {
+    uint8_t *keep = hudi_malloc((size_t)b->num_rows + 1);
+    int rc = 0;
+    if (!keep) return hudi_error_oom(err);
+    memset(keep, 1, (size_t)b->num_rows);
+    for (int32_t i = 0; rc == 0 && i < s->opts.n_predicates; i++) {
+        const hudi_parquet_predicate *p = &s->opts.predicates[i];
+        int32_t col = -1;
+        for (int32_t k = 0; k < s->n_cols; k++)
+            if (s->cols[k] == p->column) col = k;
+        if (col < 0) {
+            rc = hudi_error_set(err, HUDI_EINVAL, "%s: a filtered column must be among the columns read",
+                                s->f->path);
+            break;
+        }
+        rc = eval_predicate(b->columns[col], p, keep, err);
+    }
+    int64_t kept = 0;
+    for (int64_t i = 0; i < b->num_rows; i++) kept += keep[i];
+    if (rc == 0 && kept < b->num_rows) {
+        rc = compact(b, keep, err);
+        b->num_rows = kept;
+    }
+    hudi_free(keep);
+    return rc;
+}

@@ -1,0 +1,524 @@
+/* writer.c - the Parquet file writer: hudi_parquet_writer_* (spec/parquet.md §1.1, §1.8, §6.5-6.7,
+ * §7.7, Appendix B "Writer - must").
+ *
+ * File layout written:
+ *   "PAR1"
+ *   per row group, per leaf column: [dictionary page] data pages...
+ *   every ColumnIndex (row group by row group, column by column), then every OffsetIndex,
+ *   then the bloom filters (parquet-mr's placement), then FileMetaData, u32le length, "PAR1".
+ *
+ * Invariants: bytes reach storage only through the sink (large sequential writes) and the
+ * file is published only by hudi_writer_close after the footer; any failure aborts the
+ * storage writer, so a half-written file never appears under `path`. Columns hold at most
+ * one row group of encoded pages (writer_column.c); the page indexes and blooms of finished
+ * row groups are kept encoded until close (small: a few dozen bytes per page). */
+#include <stdio.h>
+
+#include "format/parquet/writer_int.h"
+
+#ifndef HUDI_GIT_SHA
+#define HUDI_GIT_SHA "unknown"
+#endif
+
+#define HUDI_CREATED_BY "hudic version " HUDI_VERSION_STRING " (build " HUDI_GIT_SHA ")"
+
+#define SINK_BUFFER_BYTES (1u << 20) /* output is gathered into writes of about this size */
+#define SINK_DIRECT_BYTES (256u << 10) /* pieces this large go to storage as they are */
+#define SLICE_ROWS 65536 /* rows shredded at a time: bounds the per-column scratch */
+
+struct hudi_parquet_writer {
+    hudi_fs *fs;
+    char *path;
+    hudi_writer *out;
+    hudi_field schema;          /* our copy of the caller's schema */
+    hudi_arena arena;           /* schema elements, footer metadata, key/values */
+    pq_schema_element *elems;
+    int32_t n_elems;
+    pq_schema ps;               /* leaves and level plans of `elems` */
+    pq_wctx cx;
+    pq_wcol *cols;
+    int32_t n_cols;
+
+    hudi_buf obuf;              /* pending output */
+    int64_t pos;                /* file offset of the next byte */
+
+    hudi_vec rgs;               /* pq_row_group of the flushed row groups */
+    int64_t rg_rows;            /* rows in the open row group */
+    int64_t num_rows;           /* rows in flushed row groups */
+    hudi_buf ci_all, oi_all, bloom_all; /* encoded indexes and blooms, offsets relative */
+    hudi_vec kvs;               /* pq_key_value, strings in arena */
+    int failed;                 /* first error: the file can no longer be completed */
+};
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static int sink_flush(hudi_parquet_writer *w, hudi_error *err) {
+    if (w->obuf.len == 0) return 0;
+    int rc = hudi_writer_write(w->out, w->obuf.data, w->obuf.len, err);
+    hudi_buf_clear(&w->obuf);
+    return rc;
+}
+
+static int sink(hudi_parquet_writer *w, const void *p, size_t n, hudi_error *err) {
+    if (n == 0) return 0;
+    int rc;
+    if (n >= SINK_DIRECT_BYTES) {
+        if ((rc = sink_flush(w, err)) < 0) return rc;
+        if ((rc = hudi_writer_write(w->out, p, n, err)) < 0) return rc;
+    } else {
+        hudi_buf_append(&w->obuf, p, n);
+        if (hudi_buf_failed(&w->obuf)) return hudi_error_oom(err);
+        if (w->obuf.len >= SINK_BUFFER_BYTES && (rc = sink_flush(w, err)) < 0) return rc;
+    }
+    w->pos += (int64_t)n;
+    return 0;
+}
+
+/* ---- options and schema ------------------------------------------------------------------------ */
+
+static int resolve_options(hudi_parquet_write_options *o, const hudi_parquet_write_options *in,
+                           hudi_error *err) {
+    hudi_parquet_write_options def = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    *o = in ? *in : def;
+    if (o->version != HUDI_PARQUET_WRITE_OPTIONS_VERSION)
+        return hudi_error_set(err, HUDI_EINVAL, "parquet write options: unknown version %d",
+                              o->version);
+    switch (o->codec) {
+    case PQ_CODEC_UNCOMPRESSED:
+    case PQ_CODEC_SNAPPY:
+    case PQ_CODEC_GZIP:
+    case PQ_CODEC_ZSTD:
+    case PQ_CODEC_LZ4_RAW: break;
+    default:
+        /* LZ4 (Hadoop framing), LZO and BROTLI are not readable by parquet-mr: never write */
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "parquet writer: codec %s not supported",
+                              pq_codec_name(o->codec));
+    }
+    if (o->dictionary_page_bytes <= 0) o->dictionary_page_bytes = def.dictionary_page_bytes;
+    if (o->page_bytes <= 0) o->page_bytes = def.page_bytes;
+    if (o->page_rows <= 0) o->page_rows = def.page_rows;
+    if (o->page_rows > INT32_MAX) o->page_rows = INT32_MAX;
+    if (o->row_group_bytes <= 0) o->row_group_bytes = def.row_group_bytes;
+    if (o->row_group_rows < 0) o->row_group_rows = 0;
+    if (o->stats_truncate_bytes < 0) o->stats_truncate_bytes = def.stats_truncate_bytes;
+    if (!(o->bloom_fpp > 0 && o->bloom_fpp < 1)) o->bloom_fpp = def.bloom_fpp;
+    if (o->n_bloom_filter_columns < 0 || (o->n_bloom_filter_columns > 0 && !o->bloom_filter_columns))
+        return hudi_error_set(err, HUDI_EINVAL, "parquet write options: bad bloom filter columns");
+    return 0;
+}
+
+static bool wants_bloom(const hudi_parquet_write_options *o, const char *name) {
+    for (int32_t i = 0; i < o->n_bloom_filter_columns; i++)
+        if (o->bloom_filter_columns[i] && strcmp(o->bloom_filter_columns[i], name) == 0) return true;
+    return false;
+}
+
+/* The leaf's field in the writer's own schema: the array children mirror the field children,
+ * so the level plan's child indices walk both. */
+static const hudi_field *leaf_field(const hudi_field *root, const pq_leaf *leaf) {
+    const hudi_field *f = &root->children[leaf->column];
+    for (int32_t i = 0; i + 1 < leaf->depth; i++) f = &f->children[leaf->levels[i].child];
+    return f;
+}
+
+static int setup_columns(hudi_parquet_writer *w, hudi_error *err) {
+    const hudi_parquet_write_options *o = &w->cx.o;
+    for (int32_t i = 0; i < o->n_bloom_filter_columns; i++) {
+        const char *nm = o->bloom_filter_columns[i];
+        bool found = false;
+        for (int32_t c = 0; nm && c < w->schema.n_children; c++)
+            found |= strcmp(w->schema.children[c].name, nm) == 0;
+        if (!found)
+            return hudi_error_set(err, HUDI_EINVAL, "%s: bloom filter column %s not in schema",
+                                  w->path, nm ? nm : "(null)");
+    }
+    w->cols = hudi_calloc((size_t)(w->ps.n_leaves ? w->ps.n_leaves : 1), sizeof(pq_wcol));
+    if (!w->cols) return hudi_error_oom(err);
+    for (int32_t i = 0; i < w->ps.n_leaves; i++) {
+        const pq_leaf *lf = &w->ps.leaves[i];
+        const hudi_field *top = &w->schema.children[lf->column];
+        int rc = pq_wcol_init(&w->cols[i], &w->cx, lf, leaf_field(&w->schema, lf),
+                              wants_bloom(o, top->name), err);
+        if (rc < 0) return rc;
+        w->n_cols = i + 1;
+    }
+    return 0;
+}
+
+static void writer_free(hudi_parquet_writer *w) {
+    if (!w) return;
+    for (int32_t i = 0; i < w->n_cols; i++) pq_wcol_dispose(&w->cols[i]);
+    hudi_free(w->cols);
+    pq_schema_dispose(&w->ps);
+    hudi_field_dispose(&w->schema);
+    pq_codec_ctx_free(w->cx.codec);
+    hudi_buf_dispose(&w->cx.page);
+    hudi_buf_dispose(&w->cx.comp);
+    hudi_buf_dispose(&w->cx.lv);
+    hudi_free(w->cx.dense);
+    hudi_free(w->cx.offs);
+    hudi_free(w->cx.data);
+    hudi_free(w->cx.hashes);
+    hudi_buf_dispose(&w->obuf);
+    hudi_vec_dispose(&w->rgs);
+    hudi_vec_dispose(&w->kvs);
+    hudi_buf_dispose(&w->ci_all);
+    hudi_buf_dispose(&w->oi_all);
+    hudi_buf_dispose(&w->bloom_all);
+    hudi_arena_dispose(&w->arena);
+    hudi_free(w->path);
+    hudi_free(w);
+}
+
+int hudi_parquet_writer_open(hudi_parquet_writer **out, hudi_fs *fs, const char *path,
+                             const hudi_field *schema, const hudi_parquet_write_options *opts,
+                             hudi_error *err) {
+    *out = NULL;
+    if (!fs || !path || !schema || schema->type != HUDI_TYPE_STRUCT)
+        return hudi_error_set(err, HUDI_EINVAL, "parquet writer: need a file system, a path and "
+                                                "a STRUCT schema");
+    hudi_parquet_writer *w = hudi_calloc(1, sizeof(*w));
+    if (!w) return hudi_error_oom(err);
+    w->rgs = (hudi_vec)HUDI_VEC_INIT(pq_row_group);
+    w->kvs = (hudi_vec)HUDI_VEC_INIT(pq_key_value);
+    w->fs = fs;
+    int rc;
+    if (!(w->path = hudi_strdup(path))) {
+        rc = hudi_error_oom(err);
+        goto fail;
+    }
+    if ((rc = resolve_options(&w->cx.o, opts, err)) < 0) goto fail;
+    if (hudi_field_copy(&w->schema, schema) < 0) {
+        rc = hudi_error_oom(err);
+        goto fail;
+    }
+    pq_schema_write_options so = PQ_SCHEMA_WRITE_OPTIONS_INIT;
+    so.two_level_lists = w->cx.o.legacy_list_format;
+    so.decimal_as_flba = w->cx.o.decimal_as_fixed;
+    if ((rc = pq_schema_write(&w->elems, &w->n_elems, &w->arena, &w->schema, &so, err)) < 0 ||
+        (rc = pq_schema_read(&w->ps, w->elems, w->n_elems, NULL, err)) < 0) {
+        hudi_error_wrap(err, "%s", path);
+        goto fail;
+    }
+    if ((rc = pq_codec_ctx_new(&w->cx.codec, err)) < 0) goto fail;
+    if ((rc = setup_columns(w, err)) < 0) goto fail;
+    if ((rc = hudi_fs_create(fs, path, HUDI_CREATE_OVERWRITE, &w->out, err)) < 0) goto fail;
+    if ((rc = sink(w, "PAR1", 4, err)) < 0) goto fail;
+    *out = w;
+    return 0;
+fail:
+    hudi_writer_abort(w->out);
+    writer_free(w);
+    return rc;
+}
+
+int hudi_parquet_writer_add_kv(hudi_parquet_writer *w, const char *key, const char *value,
+                               hudi_error *err) {
+    if (!w || !key) return hudi_error_set(err, HUDI_EINVAL, "parquet writer: key/value needs a key");
+    char *k = hudi_arena_strdup(&w->arena, key);
+    char *v = value ? hudi_arena_strdup(&w->arena, value) : NULL;
+    if (!k || (value && !v)) return hudi_error_oom(err);
+    pq_key_value *kv = NULL;
+    for (size_t i = 0; i < w->kvs.len; i++) {
+        pq_key_value *e = &hudi_vec_at(&w->kvs, pq_key_value, i);
+        if (hudi_slice_eq(e->key, hudi_slice_cstr(key))) kv = e; /* a later add replaces */
+    }
+    if (!kv && !(kv = hudi_vec_push(&w->kvs))) return hudi_error_oom(err);
+    kv->key = hudi_slice_cstr(k);
+    kv->has_value = value != NULL;
+    kv->value = v ? hudi_slice_cstr(v) : HUDI_SLICE(NULL, 0);
+    return 0;
+}
+
+/* ---- batches ------------------------------------------------------------------------------------ */
+
+/* Same shape: types, children, and everything that changes the stored bytes. */
+static int check_shape(const hudi_field *want, const hudi_field *got, const char *path,
+                       hudi_error *err) {
+    bool same = want->type == got->type && want->n_children == got->n_children;
+    if (same && want->type == HUDI_TYPE_FIXED_BINARY) same = want->byte_width == got->byte_width;
+    if (same && want->type == HUDI_TYPE_DECIMAL)
+        same = want->precision == got->precision && want->scale == got->scale;
+    if (same && (want->type == HUDI_TYPE_TIME || want->type == HUDI_TYPE_TIMESTAMP))
+        same = want->unit == got->unit;
+    if (!same) {
+        hudi_buf a = HUDI_BUF_INIT, b = HUDI_BUF_INIT;
+        hudi_field_describe(&a, want);
+        hudi_field_describe(&b, got);
+        int rc = hudi_error_set(err, HUDI_EINVAL, "column %s: batch has %s, writer expects %s",
+                                path, b.data ? b.data : "?", a.data ? a.data : "?");
+        hudi_buf_dispose(&a);
+        hudi_buf_dispose(&b);
+        return rc;
+    }
+    for (int32_t i = 0; i < want->n_children; i++) {
+        char sub[512];
+        snprintf(sub, sizeof(sub), "%s.%s", path, want->children[i].name);
+        int rc = check_shape(&want->children[i], &got->children[i], sub, err);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+static int check_batch(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *err) {
+    const hudi_field *s = &w->schema;
+    if (!b->schema || b->n_columns != s->n_children || b->schema->n_children != s->n_children)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: batch has %d columns, writer expects %d",
+                              w->path, (int)b->n_columns, (int)s->n_children);
+    for (int32_t i = 0; i < s->n_children; i++) {
+        int rc = check_shape(&s->children[i], &b->schema->children[i], s->children[i].name, err);
+        if (rc < 0) return rc;
+        const hudi_array *a = b->columns[i];
+        if (!a || a->length != b->num_rows)
+            return hudi_error_set(err, HUDI_EINVAL, "column %s: %lld rows in a batch of %lld",
+                                  s->children[i].name, a ? (long long)a->length : 0LL,
+                                  (long long)b->num_rows);
+        if (!s->children[i].nullable && a->null_count > 0)
+            return hudi_error_set(err, HUDI_EINVAL, "column %s: not nullable but holds nulls",
+                                  s->children[i].name);
+    }
+    return 0;
+}
+
+static int64_t buffered_bytes(const hudi_parquet_writer *w) {
+    int64_t n = 0;
+    for (int32_t i = 0; i < w->n_cols; i++) n += pq_wcol_buffered(&w->cols[i]);
+    return n;
+}
+
+static hudi_slice arena_slice(hudi_arena *a, hudi_slice s, bool *oom) {
+    if (s.len == 0) return HUDI_SLICE("", 0);
+    uint8_t *p = hudi_arena_alloc(a, s.len);
+    if (!p) {
+        *oom = true;
+        return HUDI_SLICE("", 0);
+    }
+    memcpy(p, s.data, s.len);
+    return HUDI_SLICE(p, s.len);
+}
+
+/* Fills the chunk's ColumnMetaData (everything but offsets into the index areas). */
+static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int64_t chunk_start,
+                      int64_t data_start, hudi_error *err) {
+    const hudi_parquet_write_options *o = &w->cx.o;
+    bool has_dict = c->dict_page.len > 0, v2 = o->data_page_v2;
+    bool bool_rle = v2 && c->leaf->physical_type == PQ_BOOLEAN;
+    m->type = c->leaf->physical_type;
+    m->encodings = hudi_arena_alloc(&w->arena, 3 * sizeof(int32_t));
+    m->encoding_stats = hudi_arena_alloc(&w->arena, 3 * sizeof(pq_page_encoding_stats));
+    if (!m->encodings || !m->encoding_stats) return hudi_error_oom(err);
+    if (has_dict || (c->n_plain_pages > 0 && !bool_rle)) m->encodings[m->n_encodings++] = PQ_ENC_PLAIN;
+    if (c->leaf->max_def > 0 || c->leaf->max_rep > 0 || bool_rle)
+        m->encodings[m->n_encodings++] = PQ_ENC_RLE;
+    if (c->n_dict_pages > 0) m->encodings[m->n_encodings++] = PQ_ENC_RLE_DICTIONARY;
+    int32_t dpt = v2 ? PQ_PAGE_DATA_V2 : PQ_PAGE_DATA;
+    if (has_dict)
+        m->encoding_stats[m->n_encoding_stats++] =
+            (pq_page_encoding_stats){PQ_PAGE_DICTIONARY, PQ_ENC_PLAIN, 1};
+    if (c->n_dict_pages > 0)
+        m->encoding_stats[m->n_encoding_stats++] =
+            (pq_page_encoding_stats){dpt, PQ_ENC_RLE_DICTIONARY, c->n_dict_pages};
+    if (c->n_plain_pages > 0)
+        m->encoding_stats[m->n_encoding_stats++] = (pq_page_encoding_stats){
+            dpt, bool_rle ? PQ_ENC_RLE : PQ_ENC_PLAIN, c->n_plain_pages};
+    m->n_path = c->leaf->path_len;
+    m->path_in_schema = c->leaf->path; /* names live in w->arena with the schema elements */
+    m->codec = o->codec;
+    m->num_values = c->num_values;
+    m->total_uncompressed_size = c->uncompressed;
+    m->total_compressed_size = (int64_t)(c->dict_page.len + c->chunk.len);
+    m->data_page_offset = data_start;
+    m->has_dictionary_page_offset = has_dict;
+    m->dictionary_page_offset = has_dict ? chunk_start : 0;
+    if (o->write_statistics) {
+        pq_statistics st;
+        int rc = pq_wcol_statistics(c, &st, err);
+        if (rc < 0) return rc;
+        bool oom = false;
+        st.min = arena_slice(&w->arena, st.min, &oom);
+        st.max = arena_slice(&w->arena, st.max, &oom);
+        st.min_value = arena_slice(&w->arena, st.min_value, &oom);
+        st.max_value = arena_slice(&w->arena, st.max_value, &oom);
+        if (oom) return hudi_error_oom(err);
+        m->has_statistics = true;
+        m->statistics = st;
+    }
+    return 0;
+}
+
+static int flush_row_group(hudi_parquet_writer *w, hudi_error *err) {
+    const hudi_parquet_write_options *o = &w->cx.o;
+    size_t ordinal = w->rgs.len;
+    pq_column_chunk *cols = hudi_arena_alloc(&w->arena, (size_t)(w->n_cols ? w->n_cols : 1) *
+                                                            sizeof(pq_column_chunk));
+    if (!cols) return hudi_error_oom(err);
+    int64_t total_u = 0, total_c = 0, first = w->pos;
+    int rc;
+    for (int32_t i = 0; i < w->n_cols; i++) {
+        pq_wcol *c = &w->cols[i];
+        if ((rc = pq_wcol_finish(&w->cx, c, err)) < 0) return rc;
+        int64_t chunk_start = w->pos;
+        if ((rc = sink(w, c->dict_page.data, c->dict_page.len, err)) < 0) return rc;
+        int64_t data_start = w->pos;
+        if ((rc = sink(w, c->chunk.data, c->chunk.len, err)) < 0) return rc;
+        pq_column_chunk *cc = &cols[i];
+        cc->file_offset = 0;
+        cc->has_meta_data = true;
+        pq_column_meta *m = &cc->meta_data;
+        if ((rc = chunk_meta(w, c, m, chunk_start, data_start, err)) < 0) return rc;
+        if (o->write_page_index) {
+            size_t ci0 = w->ci_all.len, oi0 = w->oi_all.len;
+            bool has_ci;
+            if ((rc = pq_wcol_page_index(c, data_start, &w->ci_all, &has_ci, &w->oi_all, err)) < 0)
+                return rc;
+            cc->has_column_index = has_ci && o->write_statistics;
+            if (!o->write_statistics) hudi_buf_truncate(&w->ci_all, ci0); /* no bounds, no index */
+            cc->column_index_offset = (int64_t)ci0; /* relative until close */
+            cc->column_index_length = (int32_t)(w->ci_all.len - ci0);
+            cc->has_offset_index = true;
+            cc->offset_index_offset = (int64_t)oi0;
+            cc->offset_index_length = (int32_t)(w->oi_all.len - oi0);
+        }
+        if (c->want_bloom) {
+            size_t b0 = w->bloom_all.len;
+            if ((rc = pq_wcol_bloom(c, o->bloom_fpp, &w->bloom_all, err)) < 0) return rc;
+            m->has_bloom_filter_offset = m->has_bloom_filter_length = true;
+            m->bloom_filter_offset = (int64_t)b0; /* relative until close */
+            m->bloom_filter_length = (int32_t)(w->bloom_all.len - b0);
+        }
+        total_u += m->total_uncompressed_size;
+        total_c += m->total_compressed_size;
+        pq_wcol_reset(c);
+    }
+    pq_row_group *rg = hudi_vec_push(&w->rgs);
+    if (!rg) return hudi_error_oom(err);
+    rg->n_columns = w->n_cols;
+    rg->columns = cols;
+    rg->total_byte_size = total_u;
+    rg->num_rows = w->rg_rows;
+    rg->n_sorting_columns = -1;
+    rg->has_file_offset = true;
+    rg->file_offset = first;
+    rg->has_total_compressed_size = true;
+    rg->total_compressed_size = total_c;
+    rg->has_ordinal = ordinal <= INT16_MAX; /* an i16: omitted past 32767 row groups */
+    rg->ordinal = (int16_t)(rg->has_ordinal ? ordinal : 0);
+    w->num_rows += w->rg_rows;
+    w->rg_rows = 0;
+    return 0;
+}
+
+static int write_rows(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *err) {
+    const hudi_parquet_write_options *o = &w->cx.o;
+    int rc;
+    for (int64_t r = 0; r < b->num_rows;) {
+        int64_t n = HUDI_MIN(b->num_rows - r, SLICE_ROWS);
+        if (o->row_group_rows > 0) n = HUDI_MIN(n, o->row_group_rows - w->rg_rows);
+        for (int32_t i = 0; i < w->n_cols; i++) {
+            pq_wcol *c = &w->cols[i];
+            if ((rc = pq_wcol_write(&w->cx, c, b->columns[c->leaf->column], r, n, err)) < 0)
+                return rc;
+        }
+        w->rg_rows += n;
+        r += n;
+        if ((o->row_group_rows > 0 && w->rg_rows >= o->row_group_rows) ||
+            buffered_bytes(w) >= o->row_group_bytes) {
+            if ((rc = flush_row_group(w, err)) < 0) return rc;
+        }
+    }
+    return 0;
+}
+
+static int failed_again(hudi_parquet_writer *w, hudi_error *err) {
+    return hudi_error_set(err, w->failed, "%s: an earlier error left the parquet file unusable",
+                          w->path);
+}
+
+int hudi_parquet_writer_write(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *err) {
+    if (!w || !b) return hudi_error_set(err, HUDI_EINVAL, "parquet writer: no writer or batch");
+    if (w->failed) return failed_again(w, err);
+    int rc = check_batch(w, b, err);
+    if (rc < 0) return rc; /* nothing was written: the file is still usable */
+    if ((rc = write_rows(w, b, err)) < 0) {
+        w->failed = rc;
+        hudi_error_wrap(err, "%s", w->path);
+    }
+    return rc;
+}
+
+/* ---- closing -------------------------------------------------------------------------------- */
+
+static int write_tail(hudi_parquet_writer *w, hudi_error *err) {
+    int rc;
+    if (w->rg_rows > 0 && (rc = flush_row_group(w, err)) < 0) return rc;
+    int64_t ci_base = w->pos;
+    if ((rc = sink(w, w->ci_all.data, w->ci_all.len, err)) < 0) return rc;
+    int64_t oi_base = w->pos;
+    if ((rc = sink(w, w->oi_all.data, w->oi_all.len, err)) < 0) return rc;
+    int64_t bloom_base = w->pos;
+    if ((rc = sink(w, w->bloom_all.data, w->bloom_all.len, err)) < 0) return rc;
+    pq_row_group *rgs = w->rgs.data;
+    for (size_t g = 0; g < w->rgs.len; g++) {
+        for (int32_t i = 0; i < rgs[g].n_columns; i++) {
+            pq_column_chunk *cc = &rgs[g].columns[i];
+            if (cc->has_column_index) cc->column_index_offset += ci_base;
+            if (cc->has_offset_index) cc->offset_index_offset += oi_base;
+            if (cc->meta_data.has_bloom_filter_offset) cc->meta_data.bloom_filter_offset += bloom_base;
+        }
+    }
+    int32_t *orders = hudi_arena_alloc(&w->arena, (size_t)(w->n_cols ? w->n_cols : 1) * 4);
+    if (!orders) return hudi_error_oom(err);
+    for (int32_t i = 0; i < w->n_cols; i++) orders[i] = PQ_ORDER_TYPE;
+    pq_file_meta fm;
+    memset(&fm, 0, sizeof(fm));
+    fm.version = 1;
+    fm.n_schema = w->n_elems;
+    fm.schema = w->elems;
+    fm.num_rows = w->num_rows;
+    fm.n_row_groups = (int32_t)w->rgs.len;
+    fm.row_groups = rgs;
+    fm.n_key_value = w->kvs.len > 0 ? (int32_t)w->kvs.len : -1;
+    fm.key_value = w->kvs.data;
+    fm.has_created_by = true;
+    fm.created_by = hudi_slice_cstr(HUDI_CREATED_BY);
+    fm.n_column_orders = w->n_cols;
+    fm.column_orders = orders;
+    hudi_buf footer = HUDI_BUF_INIT;
+    if ((rc = pq_encode_file_meta(&footer, &fm, err)) < 0) goto done;
+    if (footer.len > UINT32_MAX) {
+        rc = hudi_error_set(err, HUDI_EINVAL, "footer too large");
+        goto done;
+    }
+    uint8_t tail[8];
+    hudi_store_u32le(tail, (uint32_t)footer.len);
+    memcpy(tail + 4, "PAR1", 4);
+    if ((rc = sink(w, footer.data, footer.len, err)) < 0) goto done;
+    if ((rc = sink(w, tail, 8, err)) < 0) goto done;
+    rc = sink_flush(w, err);
+done:
+    hudi_buf_dispose(&footer);
+    return rc;
+}
+
+int hudi_parquet_writer_close(hudi_parquet_writer *w, int64_t *size_bytes, hudi_error *err) {
+    if (size_bytes) *size_bytes = 0;
+    if (!w) return hudi_error_set(err, HUDI_EINVAL, "parquet writer: no writer");
+    int rc = w->failed ? failed_again(w, err) : write_tail(w, err);
+    if (rc < 0) {
+        if (!w->failed) hudi_error_wrap(err, "%s", w->path);
+        hudi_writer_abort(w->out);
+    } else {
+        hudi_writer *out = w->out;
+        if ((rc = hudi_writer_close(out, err)) == 0 && size_bytes) *size_bytes = w->pos;
+    }
+    w->out = NULL;
+    writer_free(w);
+    return rc;
+}
+
+void hudi_parquet_writer_abort(hudi_parquet_writer *w) {
+    if (!w) return;
+    hudi_writer_abort(w->out);
+    w->out = NULL;
+    writer_free(w);
+}
