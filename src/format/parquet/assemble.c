@@ -30,11 +30,11 @@ static const char *leaf_name(const pq_leaf *leaf, char *buf, size_t cap) {
     return buf;
 }
 
-#define CORRUPT(...)                                                                              \
-    do {                                                                                          \
-        char nb_[200];                                                                            \
-        const char *col_ = leaf_name(leaf, nb_, sizeof(nb_));                                     \
-        return hudi_error_set(err, HUDI_ECORRUPT, __VA_ARGS__);                                   \
+#define CORRUPT(...)                                                                               \
+    do {                                                                                           \
+        char nb_[200];                                                                             \
+        const char *col_ = leaf_name(leaf, nb_, sizeof(nb_));                                      \
+        return hudi_error_set(err, HUDI_ECORRUPT, __VA_ARGS__);                                    \
     } while (0)
 
 int pq_assemble_reserve(hudi_array *column, const pq_leaf *leaf, int64_t n_entries,
@@ -137,8 +137,8 @@ static int assemble_nested(hudi_array *column, const pq_leaf *leaf, const int16_
     for (int64_t e = 0; e < n; e++) {
         int16_t r = rep ? rep[e] : 0, d = def ? def[e] : 0;
         if (r > 0 && prev_d < def_for_rep[r])
-            CORRUPT("column %s: entry %lld repeats a list that the previous entry left empty",
-                    col_, (long long)e);
+            CORRUPT("column %s: entry %lld repeats a list that the previous entry left empty", col_,
+                    (long long)e);
         prev_d = d;
         for (int32_t i = 0; i < depth; i++) {
             const pq_level *l = &lv[i];
@@ -166,7 +166,8 @@ static int assemble_nested(hudi_array *column, const pq_leaf *leaf, const int16_
             if (l->owned) {
                 if (l->kind == PQ_NODE_LIST) a->offsets[a->length + 1] = a->offsets[a->length];
                 if ((rc = add_slot(a, valid, err)) < 0) return rc;
-                if (l->null_child >= 0 && (rc = add_slot(a->children[l->null_child], false, err)) < 0)
+                if (l->null_child >= 0 &&
+                    (rc = add_slot(a->children[l->null_child], false, err)) < 0)
                     return rc;
             }
             if (!valid) {

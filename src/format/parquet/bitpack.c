@@ -51,13 +51,14 @@ typedef void (*unpack32_u64_fn)(const uint8_t *in, uint64_t *out);
     }
 /* Widths 1..64, spelled without leading zeros. */
 #define WIDTHS_1_32(D)                                                                             \
-    D(1) D(2) D(3) D(4) D(5) D(6) D(7) D(8) D(9) D(10) D(11) D(12) D(13) D(14) D(15) D(16)        \
-    D(17) D(18) D(19) D(20) D(21) D(22) D(23) D(24) D(25) D(26) D(27) D(28) D(29) D(30) D(31)     \
-    D(32)
+    D(1)                                                                                           \
+    D(2) D(3) D(4) D(5) D(6) D(7) D(8) D(9) D(10) D(11) D(12) D(13) D(14) D(15) D(16) D(17) D(18)  \
+        D(19) D(20) D(21) D(22) D(23) D(24) D(25) D(26) D(27) D(28) D(29) D(30) D(31) D(32)
 #define WIDTHS_33_64(D)                                                                            \
-    D(33) D(34) D(35) D(36) D(37) D(38) D(39) D(40) D(41) D(42) D(43) D(44) D(45) D(46) D(47)     \
-    D(48) D(49) D(50) D(51) D(52) D(53) D(54) D(55) D(56) D(57) D(58) D(59) D(60) D(61) D(62)     \
-    D(63) D(64)
+    D(33)                                                                                          \
+    D(34) D(35) D(36) D(37) D(38) D(39) D(40) D(41) D(42) D(43) D(44) D(45) D(46) D(47) D(48)      \
+        D(49) D(50) D(51) D(52) D(53) D(54) D(55) D(56) D(57) D(58) D(59) D(60) D(61) D(62) D(63)  \
+            D(64)
 
 WIDTHS_1_32(DEF32)
 WIDTHS_1_32(DEF64)
@@ -66,8 +67,7 @@ WIDTHS_33_64(DEF64)
 #define REF32(W) unpack32_u32_##W,
 #define REF64(W) unpack32_u64_##W,
 static const unpack32_u32_fn unpack32_u32_tab[33] = {NULL, WIDTHS_1_32(REF32)};
-static const unpack32_u64_fn unpack32_u64_tab[65] = {NULL, WIDTHS_1_32(REF64)
-                                                               WIDTHS_33_64(REF64)};
+static const unpack32_u64_fn unpack32_u64_tab[65] = {NULL, WIDTHS_1_32(REF64) WIDTHS_33_64(REF64)};
 
 void pq_unpack32_u32(const uint8_t *in, size_t in_len, uint32_t *out, int w) {
     if (w == 0) {
@@ -255,14 +255,18 @@ void pq_fill_bits(uint8_t *dst, int64_t dst_bit, int64_t n, bool value) {
     dst += dst_bit >> 3;
     int d = (int)(dst_bit & 7);
     for (; d != 0 && n > 0; n--) {
-        if (value) *dst |= (uint8_t)(1u << d);
-        else *dst &= (uint8_t) ~(1u << d);
+        if (value)
+            *dst |= (uint8_t)(1u << d);
+        else
+            *dst &= (uint8_t) ~(1u << d);
         if (++d == 8) d = 0, dst++;
     }
     memset(dst, value ? 0xff : 0, (size_t)(n >> 3));
     dst += n >> 3;
     for (int i = 0; i < (n & 7); i++) {
-        if (value) *dst |= (uint8_t)(1u << i);
-        else *dst &= (uint8_t) ~(1u << i);
+        if (value)
+            *dst |= (uint8_t)(1u << i);
+        else
+            *dst &= (uint8_t) ~(1u << i);
     }
 }

@@ -38,8 +38,10 @@ uint32_t pq_bloom_optimal_bytes(uint64_t ndv, double fpp, uint32_t max_bytes) {
 int pq_bloom_init(pq_bloom *bf, uint32_t num_bytes, hudi_error *err) {
     memset(bf, 0, sizeof(*bf));
     if (num_bytes == 0 || num_bytes % 32 != 0 || num_bytes > PQ_BLOOM_HARD_MAX_BYTES)
-        return hudi_error_set(err, HUDI_EINVAL, "bloom filter size %u is not a multiple of 32 in "
-                              "32..%u", num_bytes, PQ_BLOOM_HARD_MAX_BYTES);
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "bloom filter size %u is not a multiple of 32 in "
+                              "32..%u",
+                              num_bytes, PQ_BLOOM_HARD_MAX_BYTES);
     bf->bits = hudi_calloc(1, num_bytes);
     if (!bf->bits) return hudi_error_oom(err);
     bf->num_bytes = num_bytes;
@@ -56,10 +58,18 @@ void pq_bloom_hash_fixed(uint64_t *out, const void *values, size_t width, size_t
     const uint8_t *p = values;
     /* Constant widths let the inlined XXH64 drop its length loop. */
     switch (width) {
-    case 4: for (size_t i = 0; i < n; i++) out[i] = XXH64(p + 4 * i, 4, 0); break;
-    case 8: for (size_t i = 0; i < n; i++) out[i] = XXH64(p + 8 * i, 8, 0); break;
-    case 12: for (size_t i = 0; i < n; i++) out[i] = XXH64(p + 12 * i, 12, 0); break;
-    default: for (size_t i = 0; i < n; i++) out[i] = XXH64(p + width * i, width, 0); break;
+    case 4:
+        for (size_t i = 0; i < n; i++) out[i] = XXH64(p + 4 * i, 4, 0);
+        break;
+    case 8:
+        for (size_t i = 0; i < n; i++) out[i] = XXH64(p + 8 * i, 8, 0);
+        break;
+    case 12:
+        for (size_t i = 0; i < n; i++) out[i] = XXH64(p + 12 * i, 12, 0);
+        break;
+    default:
+        for (size_t i = 0; i < n; i++) out[i] = XXH64(p + width * i, width, 0);
+        break;
     }
 }
 
@@ -91,7 +101,8 @@ bool pq_bloom_check(const pq_bloom *bf, uint64_t hash) {
     const uint8_t *blk = block_of(bf, hash);
     uint32_t x = (uint32_t)hash;
     uint32_t miss = 0;
-    for (int i = 0; i < 8; i++) miss |= ~hudi_load_u32le(blk + 4 * i) & (1u << ((x * SALT[i]) >> 27));
+    for (int i = 0; i < 8; i++)
+        miss |= ~hudi_load_u32le(blk + 4 * i) & (1u << ((x * SALT[i]) >> 27));
     return miss == 0;
 }
 
@@ -106,14 +117,16 @@ int pq_bloom_parse(pq_bloom *out, hudi_slice in, size_t *consumed, hudi_error *e
                               "bloom filter: algorithm %d, hash %d, compression %d (only "
                               "BLOCK/XXHASH/UNCOMPRESSED are read)",
                               (int)h.algorithm, (int)h.hash, (int)h.compression);
-    if (h.num_bytes <= 0 || h.num_bytes % 32 != 0 || (uint32_t)h.num_bytes > PQ_BLOOM_HARD_MAX_BYTES)
+    if (h.num_bytes <= 0 || h.num_bytes % 32 != 0 ||
+        (uint32_t)h.num_bytes > PQ_BLOOM_HARD_MAX_BYTES)
         return hudi_error_set(err, HUDI_ECORRUPT,
                               "bloom filter: numBytes %d is not a multiple of 32 in 32..%u",
                               (int)h.num_bytes, PQ_BLOOM_HARD_MAX_BYTES);
     if ((size_t)h.num_bytes > in.len - hlen)
-        return hudi_error_set(err, HUDI_ECORRUPT,
-                              "bloom filter: bitset of %d bytes but only %zu bytes follow the header",
-                              (int)h.num_bytes, in.len - hlen);
+        return hudi_error_set(
+            err, HUDI_ECORRUPT,
+            "bloom filter: bitset of %d bytes but only %zu bytes follow the header",
+            (int)h.num_bytes, in.len - hlen);
     out->bits = (uint8_t *)in.data + hlen; /* borrowed; never written through (not owned) */
     out->num_bytes = (uint32_t)h.num_bytes;
     out->owned = false;
@@ -124,8 +137,8 @@ int pq_bloom_parse(pq_bloom *out, hudi_slice in, size_t *consumed, hudi_error *e
 int pq_bloom_serialize(const pq_bloom *bf, hudi_buf *out, hudi_error *err) {
     if (!bf->bits || bf->num_bytes == 0 || bf->num_bytes % 32 != 0)
         return hudi_error_set(err, HUDI_EINVAL, "bloom filter: nothing to serialise");
-    pq_bloom_header h = {.num_bytes = (int32_t)bf->num_bytes, .algorithm = 1, .hash = 1,
-                         .compression = 1};
+    pq_bloom_header h = {
+        .num_bytes = (int32_t)bf->num_bytes, .algorithm = 1, .hash = 1, .compression = 1};
     int rc = pq_encode_bloom_header(out, &h, err);
     if (rc < 0) return rc;
     hudi_buf_append(out, bf->bits, bf->num_bytes);

@@ -11,8 +11,8 @@
 #include "base/base.h"
 
 #define PQ_BLOOM_MIN_BYTES 32u
-#define PQ_BLOOM_DEFAULT_MAX_BYTES (1u << 20)  /* parquet-mr's default cap, 1 MiB */
-#define PQ_BLOOM_HARD_MAX_BYTES (128u << 20)   /* parquet-mr's upper bound; we refuse above */
+#define PQ_BLOOM_DEFAULT_MAX_BYTES (1u << 20) /* parquet-mr's default cap, 1 MiB */
+#define PQ_BLOOM_HARD_MAX_BYTES (128u << 20)  /* parquet-mr's upper bound; we refuse above */
 
 typedef struct pq_bloom {
     uint8_t *bits;      /* the bitset; owned iff `owned` */

@@ -49,9 +49,18 @@ static void *zlib_alloc(void *opaque, uInt items, uInt size) {
     if (hudi_mul_overflow(items, size, &total)) return Z_NULL;
     return hudi_malloc(total);
 }
-static void zlib_free(void *opaque, void *p) { (void)opaque; hudi_free(p); }
-static void *hook_alloc(void *opaque, size_t size) { (void)opaque; return hudi_malloc(size); }
-static void hook_free(void *opaque, void *p) { (void)opaque; hudi_free(p); }
+static void zlib_free(void *opaque, void *p) {
+    (void)opaque;
+    hudi_free(p);
+}
+static void *hook_alloc(void *opaque, size_t size) {
+    (void)opaque;
+    return hudi_malloc(size);
+}
+static void hook_free(void *opaque, void *p) {
+    (void)opaque;
+    hudi_free(p);
+}
 static const ZSTD_customMem zstd_mem = {hook_alloc, hook_free, NULL};
 
 /* ---- context -------------------------------------------------------------------------- */
@@ -128,7 +137,8 @@ static int gzip_dec(pq_codec_ctx *ctx, hudi_slice in, uint8_t *out, size_t out_l
         /* 15 + 32: 32 KiB window, accept gzip or zlib headers (auto-detect). */
         int zrc = inflateInit2(zs, 15 + 32);
         if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
-        if (zrc != Z_OK) return hudi_error_set(err, HUDI_EIO, "GZIP: inflateInit2 failed (%d)", zrc);
+        if (zrc != Z_OK)
+            return hudi_error_set(err, HUDI_EIO, "GZIP: inflateInit2 failed (%d)", zrc);
         ctx->inflate_ready = true;
     } else if (inflateReset(zs) != Z_OK) {
         return hudi_error_set(err, HUDI_EIO, "GZIP: inflateReset failed");
@@ -148,15 +158,18 @@ static int gzip_dec(pq_codec_ctx *ctx, hudi_slice in, uint8_t *out, size_t out_l
             zs->avail_out = 1;
         }
         int zrc = inflate(zs, Z_NO_FLUSH);
-        if (spilling && zs->avail_out == 0) return size_mismatch(err, PQ_CODEC_GZIP, out_len + 1, out_len);
+        if (spilling && zs->avail_out == 0)
+            return size_mismatch(err, PQ_CODEC_GZIP, out_len + 1, out_len);
         if (zrc == Z_STREAM_END) {
             if (zs->avail_in == 0) break;
-            if (inflateReset(zs) != Z_OK) return hudi_error_set(err, HUDI_EIO, "GZIP: inflateReset failed");
+            if (inflateReset(zs) != Z_OK)
+                return hudi_error_set(err, HUDI_EIO, "GZIP: inflateReset failed");
             continue;
         }
         if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
         if (zrc == Z_OK && zs->avail_in > 0) continue;
-        if (zrc == Z_OK || zrc == Z_BUF_ERROR) return corrupt(err, PQ_CODEC_GZIP, "truncated stream");
+        if (zrc == Z_OK || zrc == Z_BUF_ERROR)
+            return corrupt(err, PQ_CODEC_GZIP, "truncated stream");
         return corrupt(err, PQ_CODEC_GZIP, zs->msg ? zs->msg : "inflate failed");
     }
     if (!spilling) produced = out_len - zs->avail_out;
@@ -188,8 +201,8 @@ static int lz4_raw_dec(int codec, hudi_slice in, uint8_t *out, size_t out_len, h
     if (in.len > INT_MAX || out_len > INT_MAX)
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: page larger than 2 GiB",
                               pq_codec_name(codec));
-    int n = LZ4_decompress_safe((const char *)in.data, out_len ? (char *)out : &dummy,
-                                (int)in.len, (int)out_len);
+    int n = LZ4_decompress_safe((const char *)in.data, out_len ? (char *)out : &dummy, (int)in.len,
+                                (int)out_len);
     if (n < 0) return corrupt(err, codec, "invalid block or output larger than page");
     return (size_t)n == out_len ? 0 : size_mismatch(err, codec, (size_t)n, out_len);
 }
@@ -288,7 +301,8 @@ static int brotli_dec(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *e
         rc = corrupt(err, PQ_CODEC_BROTLI, "truncated stream");
     } else if (r == BROTLI_DECODER_RESULT_ERROR) {
         BrotliDecoderErrorCode ec = BrotliDecoderGetErrorCode(st);
-        rc = ec <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES && ec >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES
+        rc = ec <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES &&
+                     ec >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES
                  ? hudi_error_oom(err)
                  : corrupt(err, PQ_CODEC_BROTLI, BrotliDecoderErrorString(ec));
     } else if (avail_in != 0) {
@@ -354,7 +368,8 @@ static int gzip_enc(pq_codec_ctx *ctx, int level, hudi_slice in, hudi_buf *out, 
         /* windowBits 15 + 16: a gzip member (RFC 1952), which is what parquet-mr expects. */
         int zrc = deflateInit2(zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
         if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
-        if (zrc != Z_OK) return hudi_error_set(err, HUDI_EIO, "GZIP: deflateInit2 failed (%d)", zrc);
+        if (zrc != Z_OK)
+            return hudi_error_set(err, HUDI_EIO, "GZIP: deflateInit2 failed (%d)", zrc);
         ctx->deflate_ready = true;
         ctx->deflate_level = level;
     } else if (deflateReset(zs) != Z_OK) {
@@ -427,8 +442,8 @@ static int lz4_raw_enc(hudi_slice in, hudi_buf *out, hudi_error *err) {
 static int brotli_enc(int level, hudi_slice in, hudi_buf *out, hudi_error *err) {
     if (level == PQ_CODEC_LEVEL_DEFAULT) level = BROTLI_DEFAULT_LEVEL;
     if (level < BROTLI_MIN_QUALITY || level > BROTLI_MAX_QUALITY)
-        return hudi_error_set(err, HUDI_EINVAL, "BROTLI: compression level %d not in %d..%d",
-                              level, BROTLI_MIN_QUALITY, BROTLI_MAX_QUALITY);
+        return hudi_error_set(err, HUDI_EINVAL, "BROTLI: compression level %d not in %d..%d", level,
+                              BROTLI_MIN_QUALITY, BROTLI_MAX_QUALITY);
     size_t bound = BrotliEncoderMaxCompressedSize(in.len);
     if (bound == 0) return hudi_error_set(err, HUDI_EUNSUPPORTED, "BROTLI: page too large");
     if (hudi_buf_grow(out, bound) < 0) return hudi_error_oom(err);

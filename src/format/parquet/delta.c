@@ -85,9 +85,8 @@ static int load_chunk(pq_delta_decoder *d, hudi_error *err) {
     return 0;
 }
 
-static inline __attribute__((always_inline)) int next_values(pq_delta_decoder *d, void *out,
-                                                             int64_t n, bool out32,
-                                                             hudi_error *err) {
+static inline __attribute__((always_inline)) int
+next_values(pq_delta_decoder *d, void *out, int64_t n, bool out32, hudi_error *err) {
     if (n < 0 || (uint64_t)n > d->total - d->produced)
         return hudi_error_set(err, HUDI_ECORRUPT,
                               "DELTA_BINARY_PACKED holds %llu more values, %lld wanted",
@@ -95,8 +94,10 @@ static inline __attribute__((always_inline)) int next_values(pq_delta_decoder *d
     int64_t i = 0;
     uint64_t last = d->last;
     if (n > 0 && d->produced == 0) {
-        if (out32) ((int32_t *)out)[0] = (int32_t)(uint32_t)last;
-        else ((int64_t *)out)[0] = (int64_t)last;
+        if (out32)
+            ((int32_t *)out)[0] = (int32_t)(uint32_t)last;
+        else
+            ((int64_t *)out)[0] = (int64_t)last;
         i = 1;
     }
     while (i < n) {
@@ -147,8 +148,7 @@ int pq_delta_stream_len(const uint8_t *data, size_t len, bool is32, size_t *out_
     while (left > 0) {
         uint64_t zz;
         if (!pq_read_uleb(&d.p, d.end, 10, &zz) || (size_t)(d.end - d.p) < d.miniblocks)
-            return hudi_error_set(err, HUDI_ECORRUPT,
-                                  "DELTA_BINARY_PACKED block header truncated");
+            return hudi_error_set(err, HUDI_ECORRUPT, "DELTA_BINARY_PACKED block header truncated");
         const uint8_t *widths = d.p;
         d.p += d.miniblocks;
         for (uint32_t m = 0; m < d.miniblocks && left > 0; m++) {
@@ -306,8 +306,7 @@ int pq_dba_next(pq_dba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err
     return 0;
 }
 
-int pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out,
-                      hudi_error *err) {
+int pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out, hudi_error *err) {
     int32_t pre[256], suf[256];
     const uint8_t *prev = d->prev;
     int64_t prev_len = (int64_t)d->prev_len;

@@ -129,18 +129,17 @@ typedef struct pq_rle_decoder {
     const uint8_t *p;   /* next unread byte: a run header or the rest of a packed run */
     const uint8_t *end; /* end of the stream */
     int bit_width;
-    int value_bytes;     /* ceil(bit_width / 8): bytes of an RLE run's value */
-    uint32_t rle_value;  /* value of the current RLE run */
-    int64_t rle_left;    /* values left in the current RLE run */
-    int64_t packed_left; /* values (multiple of 8, padding included) left in a packed run */
+    int value_bytes;          /* ceil(bit_width / 8): bytes of an RLE run's value */
+    uint32_t rle_value;       /* value of the current RLE run */
+    int64_t rle_left;         /* values left in the current RLE run */
+    int64_t packed_left;      /* values (multiple of 8, padding included) left in a packed run */
     int32_t buf_pos, buf_len; /* buffered values of a partly consumed packed group */
     uint32_t buf[32];
 } pq_rle_decoder;
 
 /** Starts decoding `len` bytes at `data` (no length prefix) with `bit_width` bits per value.
  *  Fails with ECORRUPT "bit width 54 > 32" for widths above 32. */
-int pq_rle_init(pq_rle_decoder *d, const uint8_t *data, size_t len, int bit_width,
-                hudi_error *err);
+int pq_rle_init(pq_rle_decoder *d, const uint8_t *data, size_t len, int bit_width, hudi_error *err);
 /** Dictionary-index data pages: reads the leading bit-width byte of `data`, then inits. */
 int pq_rle_init_dict(pq_rle_decoder *d, const uint8_t *data, size_t len, hudi_error *err);
 /** Next `n` values as uint32 (dictionary indices). ECORRUPT if the stream runs short. */
@@ -148,8 +147,7 @@ int pq_rle_next_u32(pq_rle_decoder *d, uint32_t *out, int64_t n, hudi_error *err
 /** Next `n` values as int16 (repetition/definition levels; width must be <= 15). */
 int pq_rle_next_i16(pq_rle_decoder *d, int16_t *out, int64_t n, hudi_error *err);
 /** Next `n` values as booleans (width 1) into bitmap `out` at bit `out_bit`. */
-int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n,
-                     hudi_error *err);
+int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n, hudi_error *err);
 /** Skips `n` values. */
 int pq_rle_skip(pq_rle_decoder *d, int64_t n, hudi_error *err);
 /** Fast path "no nulls": if the next `n` values are all `value` and stored as RLE runs,
@@ -205,24 +203,23 @@ int pq_rle_encode_bool(hudi_buf *out, const uint8_t *bits, int64_t bit_offset, i
 /** Streaming DELTA_BINARY_PACKED decoder. */
 typedef struct pq_delta_decoder {
     const uint8_t *p, *end, *start;
-    bool is32;               /* INT32 column: widths <= 32, results wrap at 32 bits */
-    uint32_t block_size;     /* values per block */
-    uint32_t miniblocks;     /* miniblocks per block */
-    uint32_t mini_size;      /* values per miniblock (multiple of 32) */
-    uint64_t total;          /* total_value_count from the header */
-    uint64_t produced;       /* values handed out so far */
-    uint64_t last;           /* previous value, wrapping */
-    uint64_t min_delta;      /* current block */
-    const uint8_t *widths;   /* current block's miniblock bit widths */
-    uint32_t mini_index;     /* next miniblock of the current block */
-    uint32_t mini_left;      /* values left in the current miniblock (unpacked or not) */
+    bool is32;             /* INT32 column: widths <= 32, results wrap at 32 bits */
+    uint32_t block_size;   /* values per block */
+    uint32_t miniblocks;   /* miniblocks per block */
+    uint32_t mini_size;    /* values per miniblock (multiple of 32) */
+    uint64_t total;        /* total_value_count from the header */
+    uint64_t produced;     /* values handed out so far */
+    uint64_t last;         /* previous value, wrapping */
+    uint64_t min_delta;    /* current block */
+    const uint8_t *widths; /* current block's miniblock bit widths */
+    uint32_t mini_index;   /* next miniblock of the current block */
+    uint32_t mini_left;    /* values left in the current miniblock (unpacked or not) */
     int32_t buf_pos, buf_len;
-    uint64_t buf[32];        /* unpacked deltas of the current 32-value chunk */
+    uint64_t buf[32]; /* unpacked deltas of the current 32-value chunk */
 } pq_delta_decoder;
 
 /** Parses the header at `data`. `is32` selects INT32 semantics. */
-int pq_delta_init(pq_delta_decoder *d, const uint8_t *data, size_t len, bool is32,
-                  hudi_error *err);
+int pq_delta_init(pq_delta_decoder *d, const uint8_t *data, size_t len, bool is32, hudi_error *err);
 /** Next `n` values. ECORRUPT when the stream holds fewer than asked or is malformed. */
 int pq_delta_next_i32(pq_delta_decoder *d, int32_t *out, int64_t n, hudi_error *err);
 int pq_delta_next_i64(pq_delta_decoder *d, int64_t *out, int64_t n, hudi_error *err);
@@ -258,8 +255,7 @@ int pq_dba_init(pq_dba_decoder *d, const uint8_t *data, size_t len, hudi_error *
 /** Next `n` BYTE_ARRAY values appended to `out`. */
 int pq_dba_next(pq_dba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err);
 /** Next `n` FIXED_LEN_BYTE_ARRAY values of `width` bytes into `out` (each must be `width`). */
-int pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out,
-                      hudi_error *err);
+int pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out, hudi_error *err);
 void pq_dba_dispose(pq_dba_decoder *d);
 
 /** DELTA_BINARY_PACKED encoders: block 128, 4 miniblocks of 32, wrapping deltas. */

@@ -54,8 +54,7 @@ int pq_plain_decode_bytes(const uint8_t *in, size_t len, int64_t n, pq_bytes_out
     for (int64_t i = 0; i < n; i++) {
         if (len - pos < 4)
             return hudi_error_set(err, HUDI_ECORRUPT,
-                                  "PLAIN byte array %lld: length runs past page end",
-                                  (long long)i);
+                                  "PLAIN byte array %lld: length runs past page end", (long long)i);
         uint32_t l = hudi_load_u32le(in + pos);
         if (l > len - pos - 4)
             return hudi_error_set(err, HUDI_ECORRUPT,

@@ -147,6 +147,7 @@ void hudi_parquet_scan_free(hudi_parquet_scan *s) {
     hudi_free(s->cols);
     hudi_free(s->rgs);
     hudi_free(s->preds);
+    hudi_free(s->ranges);
     pq_codec_ctx_free(s->codec);
     hudi_free(s);
 }
@@ -238,14 +239,17 @@ static int open_row_group(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
     const pq_schema *ps = &s->f->schema;
     close_readers(s);
     s->cur_rg = rg;
-    s->rg_rows_left = s->f->meta.row_groups[rg].num_rows;
+    s->range_idx = 0;
+    s->row_pos = 0;
+    int rc = pq_scan_select_rows(s, rg, err);
+    if (rc < 0 || s->n_ranges == 0) return rc; /* nothing to read in this row group */
     int32_t k = 0;
     for (int32_t i = 0; i < s->n_cols; i++) {
         int32_t c = s->cols[i];
         for (int32_t l = ps->column_leaves[c]; l < ps->column_leaves[c + 1]; l++, k++) {
             s->reader_col[k] = i;
-            int rc = pq_colreader_init(&s->readers[k], s->f, rg, &ps->leaves[l], s->codec, err);
-            if (rc < 0) return rc;
+            if ((rc = pq_colreader_init(&s->readers[k], s->f, rg, &ps->leaves[l], s->codec, err)) < 0)
+                return rc;
         }
     }
     return 0;
@@ -256,25 +260,32 @@ int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *e
     *out = NULL;
     if (!s->batch && (rc = hudi_batch_new(&s->batch, &s->schema, err)) < 0) return rc;
     for (;;) {
-        while (s->rg_rows_left == 0) {
+        while (s->cur_rg < 0 || s->range_idx >= s->n_ranges) {
             if (s->rg_pos >= s->n_rgs) {
                 close_readers(s);
                 return 0;
             }
             if ((rc = open_row_group(s, s->rgs[s->rg_pos++], err)) < 0) return rc;
         }
-        int64_t n = HUDI_MIN(s->opts.batch_rows, s->rg_rows_left);
+        int64_t start = s->ranges[2 * s->range_idx], end = s->ranges[2 * s->range_idx + 1];
+        if (s->row_pos < start) { /* a gap the page index ruled out */
+            for (int32_t i = 0; i < s->n_readers; i++)
+                if ((rc = pq_colreader_skip(&s->readers[i], start - s->row_pos, err)) < 0) return rc;
+            s->row_pos = start;
+        }
+        int64_t n = HUDI_MIN(s->opts.batch_rows, end - s->row_pos);
         hudi_batch_clear(s->batch);
         for (int32_t i = 0; i < s->n_readers; i++) {
             rc = pq_colreader_read(&s->readers[i], s->batch->columns[s->reader_col[i]], n, err);
             if (rc < 0) return rc;
         }
+        s->row_pos += n;
+        if (s->row_pos == end) s->range_idx++;
         for (int32_t i = 0; i < s->n_readers; i++) {
             s->stats.bytes_decompressed += s->readers[i].bytes_decompressed;
             s->readers[i].bytes_decompressed = 0;
         }
         s->batch->num_rows = n;
-        s->rg_rows_left -= n;
         s->stats.rows_read += n;
         if (s->opts.filter_rows && s->opts.n_predicates > 0) {
             if ((rc = pq_scan_filter_batch(s, s->batch, err)) < 0) return rc;

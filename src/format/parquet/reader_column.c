@@ -723,5 +723,67 @@ void pq_colreader_dispose(pq_colreader *cr) {
     hudi_free(cr->page_buf);
     hudi_free(cr->scratch);
     if (cr->dba_live) pq_dba_dispose(&cr->dba);
+    hudi_array_free(cr->trash);
     memset(cr, 0, sizeof(*cr));
+}
+
+/* ---- skipping ------------------------------------------------------------------------------ */
+
+/* A flat column's next page is a data page of at most `records` rows: step over it without
+ * decompressing or decoding anything. Returns 1 when skipped, 0 when not possible here. */
+static int skip_whole_page(pq_colreader *cr, int64_t records, int64_t *skipped, hudi_error *err) {
+    hudi_arena arena = HUDI_ARENA_INIT;
+    pq_page_header h;
+    size_t hlen = 0;
+    if (cr->entries_seen >= cr->cm->num_values || cr->pos >= cr->chunk_len) return 0;
+    int rc = pq_decode_page_header(&h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos),
+                                   &hlen, err);
+    hudi_arena_dispose(&arena);
+    if (rc < 0) return col_wrap(cr, err, rc);
+    int64_t n = h.type == PQ_PAGE_DATA && h.has_data_page_header       ? h.data_page_header.num_values
+                : h.type == PQ_PAGE_DATA_V2 && h.has_data_page_header_v2 ? h.data_page_header_v2.num_values
+                                                                      : -1;
+    if (n < 0 || n > records || h.compressed_page_size < 0 ||
+        (size_t)h.compressed_page_size > cr->chunk_len - cr->pos - hlen)
+        return 0; /* a dictionary page, or a page we must decode: let next_page handle it */
+    cr->pos += hlen + (size_t)h.compressed_page_size;
+    cr->entries_seen += n;
+    cr->data_pages++;
+    *skipped = n;
+    return 1;
+}
+
+int pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
+    const pq_leaf *leaf = cr->leaf;
+    int rc;
+    if (records <= 0) return 0;
+    if (!cr->trash) {
+        /* Decoded-and-dropped rows land in a private array of the column's type. */
+        if ((rc = hudi_array_new(&cr->trash, leaf->levels[0].field, err)) < 0) return rc;
+    }
+    if (leaf->depth > 1) {
+        rc = pq_colreader_read(cr, cr->trash, records, err);
+        hudi_array_clear(cr->trash);
+        return rc;
+    }
+    while (records > 0) {
+        if (!cr->page_loaded || cr->entry_pos == cr->n_entries) {
+            int64_t n = 0;
+            cr->page_loaded = false;
+            if ((rc = skip_whole_page(cr, records, &n, err)) < 0) return rc;
+            if (rc == 1) {
+                records -= n;
+                continue;
+            }
+            if ((rc = next_page(cr, err)) < 0) return rc;
+            if (rc == 0) return col_error(cr, err, HUDI_ECORRUPT, "column chunk has fewer values than the row group has rows");
+            continue;
+        }
+        int64_t m = HUDI_MIN(cr->n_entries - cr->entry_pos, records);
+        rc = emit_flat(cr, cr->trash, m, err);
+        hudi_array_clear(cr->trash);
+        if (rc < 0) return rc;
+        records -= m;
+    }
+    return 0;
 }

@@ -65,6 +65,7 @@ typedef struct pq_colreader {
     uint8_t *scratch;
     size_t scratch_cap;
     int64_t bytes_decompressed;
+    hudi_array *trash; /* rows decoded only to be skipped */
 } pq_colreader;
 
 int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
@@ -72,6 +73,9 @@ int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
 /* Appends exactly `records` records of the leaf to `column` (the top-level array holding the
  * leaf). ECORRUPT when the chunk holds fewer. */
 int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err);
+/* Skips `records` records: whole pages of flat columns are stepped over without being
+ * decompressed; partial pages are decoded and dropped. */
+int pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err);
 void pq_colreader_dispose(pq_colreader *cr);
 
 struct hudi_parquet_scan {
@@ -84,7 +88,6 @@ struct hudi_parquet_scan {
     int32_t *rgs;             /* row groups to visit, in order */
     int32_t rg_pos;           /* next entry of rgs */
     int32_t cur_rg;
-    int64_t rg_rows_left;
     int32_t n_readers;
     pq_colreader *readers;    /* one per projected leaf */
     int32_t *reader_col;      /* batch column of each reader */
@@ -92,10 +95,20 @@ struct hudi_parquet_scan {
     hudi_batch *batch;
     hudi_parquet_predicate *preds;
     hudi_parquet_scan_stats stats;
+    int64_t *ranges;          /* [start, end) row pairs of the current row group to read */
+    int32_t n_ranges, range_idx;
+    int64_t row_pos;          /* next row of the current row group the readers stand at */
 };
 
 /* reader_skip.c: row-group skipping from statistics, and exact row filtering. */
 bool pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg);
+/* The leaf of a top-level primitive column, or NULL for a nested column. */
+const pq_leaf *pq_flat_leaf(const pq_schema *ps, int32_t column);
+/* PLAIN bytes of a predicate constant in the leaf's physical type (into buf, or borrowing the
+ * constant's bytes); -1 when it has no exact physical form (nothing may then be pruned). */
+int pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32], hudi_slice *out);
+/* reader_pageindex.c: the row ranges of row group `rg` that may match (s->ranges). */
+int pq_scan_select_rows(hudi_parquet_scan *s, int32_t rg, hudi_error *err);
 int pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err);
 
 #endif

@@ -6,7 +6,7 @@
 #include "format/parquet/stats.h"
 
 /* The leaf of a top-level primitive column, or NULL for nested columns. */
-static const pq_leaf *flat_leaf(const pq_schema *ps, int32_t column) {
+const pq_leaf *pq_flat_leaf(const pq_schema *ps, int32_t column) {
     int32_t first = ps->column_leaves[column];
     if (ps->column_leaves[column + 1] - first != 1) return NULL;
     const pq_leaf *l = &ps->leaves[first];
@@ -15,7 +15,7 @@ static const pq_leaf *flat_leaf(const pq_schema *ps, int32_t column) {
 
 /* Writes the PLAIN bytes of `v` for `leaf` into buf; returns the length, or -1 when the
  * constant cannot be expressed in the column's physical type (then nothing is skipped). */
-static int plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32], hudi_slice *out) {
+int pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32], hudi_slice *out) {
     const hudi_field *f = leaf->field;
     switch (leaf->physical_type) {
     case PQ_BOOLEAN: buf[0] = v->i64 != 0; *out = HUDI_SLICE(buf, 1); return 1;
@@ -66,7 +66,7 @@ static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, 
     if (p->value.is_null) return false;
     uint8_t buf[32];
     hudi_slice c;
-    if (sv->kind == PQ_SORT_NONE || plain_constant(leaf, &p->value, buf, &c) < 0) return true;
+    if (sv->kind == PQ_SORT_NONE || pq_plain_constant(leaf, &p->value, buf, &c) < 0) return true;
     int lo = sv->has_min ? pq_stats_compare(sv->kind, c, sv->min) : 1;  /* c vs min */
     int hi = sv->has_max ? pq_stats_compare(sv->kind, c, sv->max) : -1; /* c vs max */
     switch (p->op) {
@@ -90,7 +90,7 @@ bool pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg) {
     const pq_row_group *g = &f->meta.row_groups[rg];
     for (int32_t i = 0; i < s->opts.n_predicates; i++) {
         const hudi_parquet_predicate *p = &s->opts.predicates[i];
-        const pq_leaf *leaf = flat_leaf(&f->schema, p->column);
+        const pq_leaf *leaf = pq_flat_leaf(&f->schema, p->column);
         if (!leaf) continue;
         const pq_column_meta *cm = &g->columns[leaf->index].meta_data;
         int order = f->meta.n_column_orders > leaf->index ? f->meta.column_orders[leaf->index]

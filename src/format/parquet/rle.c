@@ -34,7 +34,8 @@ static int read_header(pq_rle_decoder *d, hudi_error *err) {
     if (d->p >= d->end)
         return hudi_error_set(err, HUDI_ECORRUPT, "RLE/bit-packed data ends before all values");
     if (!pq_read_uleb(&d->p, d->end, 5, &h))
-        return hudi_error_set(err, HUDI_ECORRUPT, "RLE/bit-packed run header truncated or too long");
+        return hudi_error_set(err, HUDI_ECORRUPT,
+                              "RLE/bit-packed run header truncated or too long");
     if (h & 1) {
         if ((h >> 1) == 0)
             return hudi_error_set(err, HUDI_ECORRUPT, "bit-packed run with 0 values");
@@ -157,8 +158,7 @@ int pq_rle_next_i16(pq_rle_decoder *d, int16_t *out, int64_t n, hudi_error *err)
     return 0;
 }
 
-int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n,
-                     hudi_error *err) {
+int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n, hudi_error *err) {
     if (d->bit_width != 1)
         return hudi_error_set(err, HUDI_ECORRUPT, "RLE boolean bit width %d != 1", d->bit_width);
     uint32_t tmp[256];
@@ -185,7 +185,8 @@ int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n
         } else {
             for (int64_t j = 0; j < lit; j++) {
                 int64_t b = out_bit + i + j;
-                out[b >> 3] = (uint8_t)((out[b >> 3] & ~(1u << (b & 7))) | ((tmp[j] & 1u) << (b & 7)));
+                out[b >> 3] =
+                    (uint8_t)((out[b >> 3] & ~(1u << (b & 7))) | ((tmp[j] & 1u) << (b & 7)));
             }
             i += lit;
         }
@@ -245,8 +246,8 @@ int pq_rle_parse_prefix(const uint8_t *in, size_t len, const uint8_t **runs, siz
         return hudi_error_set(err, HUDI_ECORRUPT, "RLE length prefix truncated (%zu bytes)", len);
     uint32_t n = hudi_load_u32le(in);
     if (n > len - 4)
-        return hudi_error_set(err, HUDI_ECORRUPT, "RLE length %u overruns page (%zu bytes left)",
-                              n, len - 4);
+        return hudi_error_set(err, HUDI_ECORRUPT, "RLE length %u overruns page (%zu bytes left)", n,
+                              len - 4);
     *runs = in + 4;
     *runs_len = n;
     if (consumed) *consumed = 4 + (size_t)n;
@@ -362,6 +363,10 @@ int pq_bitpacked_decode_i16(const uint8_t *in, size_t len, int w, int64_t first,
         return hudi_error_set(err, HUDI_ECORRUPT, "BIT_PACKED level bit width %d > 15", w);
     if (first < 0 || n < 0 || pq_bitpacked_size(first + n, w) > len)
         return hudi_error_set(err, HUDI_ECORRUPT, "BIT_PACKED levels overrun page");
+    if (w == 0) {
+        memset(out, 0, (size_t)n * sizeof(int16_t));
+        return 0;
+    }
     const uint32_t mask = (1u << w) - 1;
     for (int64_t i = 0; i < n; i++) {
         uint64_t bit = (uint64_t)(first + i) * (uint64_t)w;
@@ -400,9 +405,8 @@ static inline __attribute__((always_inline)) uint32_t get(const void *src, int k
 
 /* Emits `n` literal values from index `at` as packed runs of <= 63 groups, zero-padding the
  * last group. */
-static inline __attribute__((always_inline)) void put_literals(hudi_buf *out, const void *src,
-                                                               int kind, int64_t at, int64_t n,
-                                                               int w) {
+static inline __attribute__((always_inline)) void
+put_literals(hudi_buf *out, const void *src, int kind, int64_t at, int64_t n, int w) {
     uint32_t tmp[MAX_LITERAL];
     while (n > 0) {
         int64_t k = HUDI_MIN(n, MAX_LITERAL);
@@ -425,9 +429,8 @@ static inline __attribute__((always_inline)) void put_literals(hudi_buf *out, co
  * so before an RLE run the pending literals are topped up to a group boundary with the run's
  * first values. Literals are kept contiguous: they start at `lit` and are `nlit` long. For
  * bitmaps, `src` is pre-offset by whole bytes and `base` is the remaining bit offset. */
-static inline __attribute__((always_inline)) int encode(hudi_buf *out, const void *src,
-                                                        int kind, int64_t base, int64_t n,
-                                                        int w) {
+static inline __attribute__((always_inline)) int encode(hudi_buf *out, const void *src, int kind,
+                                                        int64_t base, int64_t n, int w) {
     int64_t lit = base, nlit = 0, i = base, end = base + n;
     while (i < end) {
         uint32_t x = get(src, kind, i);

@@ -44,7 +44,9 @@ typedef struct read_ctx {
     char name[256];
 } read_ctx;
 
-static bool name_is(hudi_slice name, const char *s) { return hudi_slice_eq(name, hudi_slice_cstr(s)); }
+static bool name_is(hudi_slice name, const char *s) {
+    return hudi_slice_eq(name, hudi_slice_cstr(s));
+}
 
 /* The current element path joined by '.', for error messages only. */
 static const char *path_str(read_ctx *c) {
@@ -108,10 +110,16 @@ static int push_level(read_ctx *c, const hudi_field *f, uint8_t kind, bool nulla
     if (c->n_lv > 0 && c->lv[c->n_lv - 1].kind == PQ_NODE_STRUCT)
         def_slot = c->lv[c->n_lv - 1].def_slot;
     pq_level *l = &c->lv[c->n_lv];
-    *l = (pq_level){.field = f, .kind = kind, .nullable = nullable, .def_slot = (int16_t)def_slot,
-                    .def_valid = (int16_t)dv, .def_elem = (int16_t)dv,
-                    .rep_slot = (int16_t)rep_slot, .rep_elem = (int16_t)rep_slot,
-                    .child = 0, .null_child = -1};
+    *l = (pq_level){.field = f,
+                    .kind = kind,
+                    .nullable = nullable,
+                    .def_slot = (int16_t)def_slot,
+                    .def_valid = (int16_t)dv,
+                    .def_elem = (int16_t)dv,
+                    .rep_slot = (int16_t)rep_slot,
+                    .rep_elem = (int16_t)rep_slot,
+                    .child = 0,
+                    .null_child = -1};
     if (kind == PQ_NODE_LIST) {
         l->def_elem = (int16_t)(dv + 1);
         l->rep_elem = (int16_t)(rep_slot + 1);
@@ -176,11 +184,11 @@ static int set_decimal(read_ctx *c, hudi_field *f, const pq_schema_element *e, i
         return hudi_error_set(c->err, HUDI_EUNSUPPORTED,
                               "column %s: DECIMAL precision %d is above 38", path_str(c),
                               precision);
-    bool ok = pt == PQ_INT32                  ? precision <= 9
-              : pt == PQ_INT64                ? precision <= 18
-              : pt == PQ_FIXED_LEN_BYTE_ARRAY ? (e->type_length > 16 ||
-                                                 precision <= flba_max_precision[e->type_length])
-                                              : pt == PQ_BYTE_ARRAY;
+    bool ok = pt == PQ_INT32   ? precision <= 9
+              : pt == PQ_INT64 ? precision <= 18
+              : pt == PQ_FIXED_LEN_BYTE_ARRAY
+                  ? (e->type_length > 16 || precision <= flba_max_precision[e->type_length])
+                  : pt == PQ_BYTE_ARRAY;
     if (!ok)
         return hudi_error_set(c->err, HUDI_ECORRUPT, "column %s: DECIMAL(%d,%d) does not fit %s",
                               path_str(c), precision, scale, phys_name(pt));
@@ -309,8 +317,7 @@ static int from_logical(read_ctx *c, const pq_schema_element *e, hudi_field *f) 
     case PQ_LT_BSON: return set_bytes(c, f, pt, HUDI_TYPE_BINARY, HUDI_HINT_BSON, "BSON");
     case PQ_LT_GEOMETRY: /* raw WKB: out of scope beyond reading the bytes */
     case PQ_LT_GEOGRAPHY: return set_bytes(c, f, pt, HUDI_TYPE_BINARY, HUDI_HINT_NONE, "GEOMETRY");
-    case PQ_LT_UUID:
-        return set_fixed(c, f, e, 16, HUDI_TYPE_FIXED_BINARY, HUDI_HINT_UUID, "UUID");
+    case PQ_LT_UUID: return set_fixed(c, f, e, 16, HUDI_TYPE_FIXED_BINARY, HUDI_HINT_UUID, "UUID");
     case PQ_LT_FLOAT16: return set_fixed(c, f, e, 2, HUDI_TYPE_FLOAT16, HUDI_HINT_NONE, "FLOAT16");
     case PQ_LT_DECIMAL: return set_decimal(c, f, e, lt->precision, lt->scale);
     case PQ_LT_DATE:
@@ -320,8 +327,7 @@ static int from_logical(read_ctx *c, const pq_schema_element *e, hudi_field *f) 
     case PQ_LT_TIME: return set_time(c, f, pt, false, lt->unit, lt->is_adjusted_to_utc);
     case PQ_LT_TIMESTAMP: return set_time(c, f, pt, true, lt->unit, lt->is_adjusted_to_utc);
     case PQ_LT_INTEGER:
-        if (lt->bit_width != 8 && lt->bit_width != 16 && lt->bit_width != 32 &&
-            lt->bit_width != 64)
+        if (lt->bit_width != 8 && lt->bit_width != 16 && lt->bit_width != 32 && lt->bit_width != 64)
             return hudi_error_set(c->err, HUDI_ECORRUPT, "column %s: INTEGER bit width %d",
                                   path_str(c), lt->bit_width);
         return set_int(c, f, pt, lt->bit_width, lt->is_signed, "INTEGER");
@@ -338,8 +344,9 @@ static int from_logical(read_ctx *c, const pq_schema_element *e, hudi_field *f) 
 }
 
 static bool logical_known_for_leaf(int32_t k) {
-    return (k >= PQ_LT_STRING && k <= PQ_LT_TIMESTAMP) || (k >= PQ_LT_INTEGER && k <= PQ_LT_FLOAT16) ||
-           k == PQ_LT_GEOMETRY || k == PQ_LT_GEOGRAPHY;
+    return (k >= PQ_LT_STRING && k <= PQ_LT_TIMESTAMP) ||
+           (k >= PQ_LT_INTEGER && k <= PQ_LT_FLOAT16) || k == PQ_LT_GEOMETRY ||
+           k == PQ_LT_GEOGRAPHY;
 }
 
 static int leaf_type(read_ctx *c, const pq_schema_element *e, hudi_field *f) {
@@ -361,8 +368,7 @@ static int group_kind(read_ctx *c, const pq_schema_element *e, int *kind) {
     if (lt == PQ_LT_MAP) return (*kind = G_MAP), 0;
     if (logical_known_for_leaf(lt))
         return hudi_error_set(c->err, HUDI_ECORRUPT,
-                              "column %s: a primitive logical type annotates a group",
-                              path_str(c));
+                              "column %s: a primitive logical type annotates a group", path_str(c));
     if (!e->has_converted_type) return 0;
     switch (e->converted_type) {
     case PQ_CT_LIST: *kind = G_LIST; return 0;
@@ -384,12 +390,13 @@ static int convert_element(read_ctx *c, int32_t i, int def, int rep, bool as_ele
 /* §4.5: which element of a LIST group G (element i) with repeated child r is the element. */
 static bool repeated_is_element(read_ctx *c, int32_t g, int32_t r) {
     const pq_schema_element *R = &c->el[r];
-    if (R->num_children == 0) return true; /* rule 1 */
-    if (R->num_children > 1) return true;  /* rule 2 */
+    if (R->num_children == 0) return true;                   /* rule 1 */
+    if (R->num_children > 1) return true;                    /* rule 2 */
     if (c->el[r + 1].repetition == PQ_REPEATED) return true; /* rule 3 */
-    hudi_slice gn = c->el[g].name;         /* rule 4 */
+    hudi_slice gn = c->el[g].name;                           /* rule 4 */
     if (name_is(R->name, "array")) return true;
-    return R->name.len == gn.len + 6 && (gn.len == 0 || memcmp(R->name.data, gn.data, gn.len) == 0) &&
+    return R->name.len == gn.len + 6 &&
+           (gn.len == 0 || memcmp(R->name.data, gn.data, gn.len) == 0) &&
            memcmp(R->name.data + gn.len, "_tuple", 6) == 0;
 }
 
@@ -482,8 +489,7 @@ static int convert_struct(read_ctx *c, int32_t i, int def, int rep, bool nullabl
 }
 
 /* Converts element i whose slot exists at def >= def / rep <= rep (def_slot, rep_slot). */
-static int convert_body(read_ctx *c, int32_t i, int def, int rep, bool nullable,
-                        hudi_field *out) {
+static int convert_body(read_ctx *c, int32_t i, int def, int rep, bool nullable, hudi_field *out) {
     const pq_schema_element *e = &c->el[i];
     int rc, kind;
     if (e->num_children == 0) {
@@ -627,7 +633,7 @@ static void set_phys(pq_schema_element *e, int32_t type, int32_t length) {
 }
 
 static int32_t pq_unit_of(uint8_t unit) {
-    return unit == HUDI_UNIT_MILLIS ? PQ_UNIT_MILLIS
+    return unit == HUDI_UNIT_MILLIS  ? PQ_UNIT_MILLIS
            : unit == HUDI_UNIT_NANOS ? PQ_UNIT_NANOS
                                      : PQ_UNIT_MICROS;
 }
@@ -639,7 +645,10 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
     int bits = 0;
     bool is_signed = true;
     switch (f->type) {
-    case HUDI_TYPE_NULL: set_phys(e, PQ_INT32, 0); annotate(e, PQ_LT_UNKNOWN, -1); return 0;
+    case HUDI_TYPE_NULL:
+        set_phys(e, PQ_INT32, 0);
+        annotate(e, PQ_LT_UNKNOWN, -1);
+        return 0;
     case HUDI_TYPE_BOOL: set_phys(e, PQ_BOOLEAN, 0); return 0;
     case HUDI_TYPE_INT32: set_phys(e, PQ_INT32, 0); return 0;
     case HUDI_TYPE_INT64: set_phys(e, PQ_INT64, 0); return 0;
@@ -658,11 +667,12 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
     case HUDI_TYPE_DECIMAL: {
         int32_t p = f->precision, s = f->scale;
         if (p < 1 || p > 38 || s < 0 || s > p)
-            return hudi_error_set(c->err, HUDI_EINVAL, "column %s: DECIMAL(%d,%d) is invalid",
-                                  name, p, s);
+            return hudi_error_set(c->err, HUDI_EINVAL, "column %s: DECIMAL(%d,%d) is invalid", name,
+                                  p, s);
         if (c->opts->decimal_as_flba || p > 18)
             set_phys(e, PQ_FIXED_LEN_BYTE_ARRAY, pq_decimal_min_bytes(p));
-        else set_phys(e, p <= 9 ? PQ_INT32 : PQ_INT64, 0);
+        else
+            set_phys(e, p <= 9 ? PQ_INT32 : PQ_INT64, 0);
         annotate(e, PQ_LT_DECIMAL, PQ_CT_DECIMAL);
         e->logical_type.precision = p;
         e->logical_type.scale = s;
@@ -671,7 +681,10 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
         e->scale = s;
         return 0;
     }
-    case HUDI_TYPE_DATE: set_phys(e, PQ_INT32, 0); annotate(e, PQ_LT_DATE, PQ_CT_DATE); return 0;
+    case HUDI_TYPE_DATE:
+        set_phys(e, PQ_INT32, 0);
+        annotate(e, PQ_LT_DATE, PQ_CT_DATE);
+        return 0;
     case HUDI_TYPE_TIME:
     case HUDI_TYPE_TIMESTAMP: {
         bool ts = f->type == HUDI_TYPE_TIMESTAMP;
@@ -683,10 +696,10 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
         }
         set_phys(e, (!ts && f->unit == HUDI_UNIT_MILLIS) ? PQ_INT32 : PQ_INT64, 0);
         /* the legacy ConvertedType is written even for local times (§5.3) */
-        int32_t ct = f->unit == HUDI_UNIT_NANOS ? -1
-                     : ts ? (f->unit == HUDI_UNIT_MILLIS ? PQ_CT_TIMESTAMP_MILLIS
-                                                         : PQ_CT_TIMESTAMP_MICROS)
-                          : (f->unit == HUDI_UNIT_MILLIS ? PQ_CT_TIME_MILLIS : PQ_CT_TIME_MICROS);
+        int32_t ct =
+            f->unit == HUDI_UNIT_NANOS ? -1
+            : ts ? (f->unit == HUDI_UNIT_MILLIS ? PQ_CT_TIMESTAMP_MILLIS : PQ_CT_TIMESTAMP_MICROS)
+                 : (f->unit == HUDI_UNIT_MILLIS ? PQ_CT_TIME_MILLIS : PQ_CT_TIME_MICROS);
         annotate(e, ts ? PQ_LT_TIMESTAMP : PQ_LT_TIME, ct);
         e->logical_type.unit = pq_unit_of(f->unit);
         e->logical_type.is_adjusted_to_utc = f->utc;
@@ -694,9 +707,12 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
     }
     case HUDI_TYPE_STRING:
         set_phys(e, PQ_BYTE_ARRAY, 0);
-        if (f->hint == HUDI_HINT_JSON) annotate(e, PQ_LT_JSON, PQ_CT_JSON);
-        else if (f->hint == HUDI_HINT_ENUM) annotate(e, PQ_LT_ENUM, PQ_CT_ENUM);
-        else annotate(e, PQ_LT_STRING, PQ_CT_UTF8);
+        if (f->hint == HUDI_HINT_JSON)
+            annotate(e, PQ_LT_JSON, PQ_CT_JSON);
+        else if (f->hint == HUDI_HINT_ENUM)
+            annotate(e, PQ_LT_ENUM, PQ_CT_ENUM);
+        else
+            annotate(e, PQ_LT_STRING, PQ_CT_UTF8);
         return 0;
     case HUDI_TYPE_BINARY:
         set_phys(e, PQ_BYTE_ARRAY, 0);
@@ -707,7 +723,8 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
             return hudi_error_set(c->err, HUDI_EINVAL, "column %s: fixed_binary width %d", name,
                                   f->byte_width);
         set_phys(e, PQ_FIXED_LEN_BYTE_ARRAY, f->byte_width);
-        if (f->hint == HUDI_HINT_UUID && f->byte_width == 16) annotate(e, PQ_LT_UUID, -1);
+        if (f->hint == HUDI_HINT_UUID && f->byte_width == 16)
+            annotate(e, PQ_LT_UUID, -1);
         else if (f->hint == HUDI_HINT_INTERVAL && f->byte_width == 12)
             annotate(e, PQ_LT_NONE, PQ_CT_INTERVAL);
         return 0;
@@ -717,7 +734,11 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
     }
     /* integers narrower than 32 bits, and unsigned ones */
     set_phys(e, bits == 64 ? PQ_INT64 : PQ_INT32, 0);
-    annotate(e, PQ_LT_INTEGER, int_ct[is_signed][bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3]);
+    annotate(e, PQ_LT_INTEGER,
+             int_ct[is_signed][bits == 8    ? 0
+                               : bits == 16 ? 1
+                               : bits == 32 ? 2
+                                            : 3]);
     e->logical_type.bit_width = bits;
     e->logical_type.is_signed = is_signed;
     return 0;
@@ -787,8 +808,7 @@ static int write_field(write_ctx *c, const hudi_field *f, const char *name, int3
 }
 
 int pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *arena,
-                    const hudi_field *root, const pq_schema_write_options *opts,
-                    hudi_error *err) {
+                    const hudi_field *root, const pq_schema_write_options *opts, hudi_error *err) {
     static const pq_schema_write_options defaults = PQ_SCHEMA_WRITE_OPTIONS_INIT;
     write_ctx c = {HUDI_VEC_INIT(pq_schema_element), arena, opts ? opts : &defaults, err};
     int rc;
@@ -802,8 +822,8 @@ int pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *arena,
     if ((rc = add_element(&c, rname, PQ_REQUIRED, &idx)) < 0) goto done;
     EL(&c, idx)->num_children = root->n_children;
     for (int32_t k = 0; k < root->n_children; k++)
-        if ((rc = write_field(&c, &root->children[k], NULL, repetition_of(&root->children[k]),
-                              1)) < 0)
+        if ((rc = write_field(&c, &root->children[k], NULL, repetition_of(&root->children[k]), 1)) <
+            0)
             goto done;
     pq_schema_element *arr = hudi_arena_alloc(arena, sizeof(*arr) * c.v.len);
     if (!arr) {

@@ -32,36 +32,37 @@ typedef struct pq_level {
     const hudi_field *field; /* the node's field in pq_schema.root */
     uint8_t kind;            /* PQ_NODE_* */
     bool nullable;
-    bool owned;              /* this leaf is the first leaf below the node */
+    bool owned; /* this leaf is the first leaf below the node */
     int16_t def_slot, def_valid, def_elem;
     int16_t rep_slot, rep_elem;
-    int32_t child;           /* index of the next node among this node's array children */
-    int32_t null_child;      /* STRUCT: a child with no leaf (MAP without value field) that the
-                                owner fills with nulls; -1 when none */
+    int32_t child;      /* index of the next node among this node's array children */
+    int32_t null_child; /* STRUCT: a child with no leaf (MAP without value field) that the
+                           owner fills with nulls; -1 when none */
 } pq_level;
 
 /* One leaf column (RowGroup.columns[index]). */
 typedef struct pq_leaf {
-    int32_t index;                     /* leaf number, pre-order */
-    int32_t column;                    /* top-level column (child of the root) it belongs to */
-    const pq_schema_element *element;  /* borrowed from the element array given to read */
-    int32_t physical_type;             /* PQ_BOOLEAN.. */
-    int32_t type_length;               /* FLBA width, else 0 */
+    int32_t index;                    /* leaf number, pre-order */
+    int32_t column;                   /* top-level column (child of the root) it belongs to */
+    const pq_schema_element *element; /* borrowed from the element array given to read */
+    int32_t physical_type;            /* PQ_BOOLEAN.. */
+    int32_t type_length;              /* FLBA width, else 0 */
     int16_t max_def, max_rep;
     int32_t path_len;
-    hudi_slice *path;                  /* element names below the root (path_in_schema) */
-    int32_t depth;                     /* number of levels */
-    pq_level *levels;                  /* levels[0] = top-level column, levels[depth-1] = leaf */
-    const hudi_field *field;           /* == levels[depth-1].field */
+    hudi_slice *path;        /* element names below the root (path_in_schema) */
+    int32_t depth;           /* number of levels */
+    pq_level *levels;        /* levels[0] = top-level column, levels[depth-1] = leaf */
+    const hudi_field *field; /* == levels[depth-1].field */
 } pq_leaf;
 
 typedef struct pq_schema_read_options {
     bool binary_as_string; /* unannotated BYTE_ARRAY -> STRING (Spark binaryAsString) */
 } pq_schema_read_options;
-#define PQ_SCHEMA_READ_OPTIONS_INIT {false}
+#define PQ_SCHEMA_READ_OPTIONS_INIT                                                                \
+    { false }
 
 typedef struct pq_schema {
-    hudi_field root;        /* STRUCT named like the root element; children = columns */
+    hudi_field root; /* STRUCT named like the root element; children = columns */
     int32_t n_leaves;
     pq_leaf *leaves;
     int32_t *column_leaves; /* n_columns + 1 entries: leaves of column c are
@@ -86,11 +87,12 @@ int pq_schema_read(pq_schema *out, const pq_schema_element *elems, int32_t n,
 void pq_schema_dispose(pq_schema *s);
 
 typedef struct pq_schema_write_options {
-    bool two_level_lists;   /* parquet-avro `repeated <T> array` for non-null elements */
-    bool decimal_as_flba;   /* always FLBA(minBytes), as parquet-avro / Spark legacy */
-    bool int96_timestamps;  /* TIMESTAMP fields hinted HUDI_HINT_INT96 are written as INT96 */
+    bool two_level_lists;  /* parquet-avro `repeated <T> array` for non-null elements */
+    bool decimal_as_flba;  /* always FLBA(minBytes), as parquet-avro / Spark legacy */
+    bool int96_timestamps; /* TIMESTAMP fields hinted HUDI_HINT_INT96 are written as INT96 */
 } pq_schema_write_options;
-#define PQ_SCHEMA_WRITE_OPTIONS_INIT {false, false, false}
+#define PQ_SCHEMA_WRITE_OPTIONS_INIT                                                               \
+    { false, false, false }
 
 /* Flattens a STRUCT `root` into schema elements (pre-order, element 0 = root) with
  * LogicalType + ConvertedType (+ scale/precision, type_length) per spec §1.8, §4.5, §4.6, §5.
@@ -98,8 +100,7 @@ typedef struct pq_schema_write_options {
  * NULL-typed fields are written OPTIONAL INT32 with LogicalType UNKNOWN. The array and names
  * live in `arena`. EINVAL for shapes Parquet cannot hold (empty struct, bad decimal). */
 int pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *arena,
-                    const hudi_field *root, const pq_schema_write_options *opts,
-                    hudi_error *err);
+                    const hudi_field *root, const pq_schema_write_options *opts, hudi_error *err);
 
 /* Minimal FLBA width for a decimal precision 1..38 (spec §5.2). */
 int32_t pq_decimal_min_bytes(int32_t precision);
@@ -146,20 +147,21 @@ typedef struct pq_value_run {
 /* Output for one leaf, caller-owned and reused across batches (buffers only grow).
  * Each pq_shred_leaf call REPLACES the contents. */
 typedef struct pq_shredded {
-    int16_t *def;          /* n_levels entries; NULL/unused when max_def == 0 */
-    int16_t *rep;          /* n_levels entries; NULL/unused when max_rep == 0 */
+    int16_t *def; /* n_levels entries; NULL/unused when max_def == 0 */
+    int16_t *rep; /* n_levels entries; NULL/unused when max_rep == 0 */
     int64_t n_levels;
-    pq_value_run *runs;    /* non-null values in order; gather these to get the dense stream */
+    pq_value_run *runs; /* non-null values in order; gather these to get the dense stream */
     int64_t n_runs;
-    int64_t n_values;      /* total length of the runs */
+    int64_t n_values;       /* total length of the runs */
     int64_t *record_starts; /* max_rep > 0: entry index of each row's first entry (rep == 0),
                                n_records entries; with max_rep == 0 entry i is row i */
     int64_t n_records;
-    bool no_nulls;         /* every def == max_def (writer may emit one RLE run) */
+    bool no_nulls; /* every def == max_def (writer may emit one RLE run) */
     int64_t level_cap, run_cap, record_cap;
 } pq_shredded;
 
-#define PQ_SHREDDED_INIT {0}
+#define PQ_SHREDDED_INIT                                                                           \
+    { 0 }
 void pq_shredded_dispose(pq_shredded *s);
 
 /* Shreds rows [row_start, row_start + n_rows) of top-level `column` (built on a field tree

@@ -164,8 +164,10 @@ static int shred_range(shred_ctx *c, int32_t i, const hudi_array *a, int64_t sta
         if (o0 < 0 || o1 < o0 || o1 > child->length)
             return hudi_error_set(c->err, HUDI_EINVAL, "column %s: bad list offsets at row %lld",
                                   a->field->name ? a->field->name : "", (long long)s);
-        if (o0 == o1) rc = put1(c, r, l->def_valid); /* present but empty */
-        else rc = shred_range(c, i + 1, child, o0, o1, r);
+        if (o0 == o1)
+            rc = put1(c, r, l->def_valid); /* present but empty */
+        else
+            rc = shred_range(c, i + 1, child, o0, o1, r);
         if (rc < 0) return rc;
     }
     return 0;
@@ -192,8 +194,8 @@ int pq_shred_leaf(pq_shredded *out, const pq_leaf *leaf, const hudi_array *colum
     if (leaf->max_rep > 0) {
         int64_t zeros = 0;
         for (int64_t i = 0; i < out->n_levels; i++) zeros += out->rep[i] == 0;
-        if ((rc = grow_i64((void **)&out->record_starts, &out->record_cap, zeros,
-                           sizeof(int64_t), err)) < 0)
+        if ((rc = grow_i64((void **)&out->record_starts, &out->record_cap, zeros, sizeof(int64_t),
+                           err)) < 0)
             return rc;
         for (int64_t i = 0; i < out->n_levels; i++)
             if (out->rep[i] == 0) out->record_starts[out->n_records++] = i;

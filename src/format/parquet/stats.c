@@ -73,10 +73,11 @@ void pq_writer_version_parse(pq_writer_version *out, bool has, hudi_slice create
     static const struct {
         const char *name;
         int app;
-    } apps[] = {{"parquet-mr", PQ_APP_PARQUET_MR},     {"parquet-java", PQ_APP_PARQUET_MR},
-                {"parquet-cpp", PQ_APP_PARQUET_CPP},   {"parquet-cpp-arrow", PQ_APP_PARQUET_CPP_ARROW},
-                {"parquet-rs", PQ_APP_PARQUET_RS},     {"DuckDB", PQ_APP_DUCKDB},
-                {"impala", PQ_APP_IMPALA},             {"hudic", PQ_APP_HUDIC}};
+    } apps[] = {
+        {"parquet-mr", PQ_APP_PARQUET_MR},   {"parquet-java", PQ_APP_PARQUET_MR},
+        {"parquet-cpp", PQ_APP_PARQUET_CPP}, {"parquet-cpp-arrow", PQ_APP_PARQUET_CPP_ARROW},
+        {"parquet-rs", PQ_APP_PARQUET_RS},   {"DuckDB", PQ_APP_DUCKDB},
+        {"impala", PQ_APP_IMPALA},           {"hudic", PQ_APP_HUDIC}};
     for (size_t i = 0; i < HUDI_ARRAY_LEN(apps); i++)
         if (slice_is(out->app_name, apps[i].name)) out->app = apps[i].app;
 }
@@ -90,7 +91,8 @@ bool pq_writer_version_older(const pq_writer_version *v, int32_t major, int32_t 
     return v->pre_release;
 }
 
-/* ---- sort kinds ------------------------------------------------------------------------------- */
+/* ---- sort kinds -------------------------------------------------------------------------------
+ */
 
 int pq_stats_sort_kind(const pq_schema_element *leaf, int column_order) {
     if (!leaf || !leaf->has_type) return PQ_SORT_NONE;
@@ -117,7 +119,8 @@ int pq_stats_sort_kind(const pq_schema_element *leaf, int column_order) {
     case PQ_BYTE_ARRAY:
     case PQ_FIXED_LEN_BYTE_ARRAY:
         if (lt == PQ_LT_FLOAT16) {
-            if (leaf->type != PQ_FIXED_LEN_BYTE_ARRAY || leaf->type_length != 2) return PQ_SORT_NONE;
+            if (leaf->type != PQ_FIXED_LEN_BYTE_ARRAY || leaf->type_length != 2)
+                return PQ_SORT_NONE;
             return type_order ? PQ_SORT_FLOAT16 : ieee ? PQ_SORT_FLOAT16_TOTAL : PQ_SORT_NONE;
         }
         if (!type_order) return PQ_SORT_NONE;
@@ -153,7 +156,8 @@ static bool kind_is_float(int kind) {
     return kind == PQ_SORT_FLOAT || kind == PQ_SORT_DOUBLE || kind == PQ_SORT_FLOAT16;
 }
 
-/* ---- comparison -------------------------------------------------------------------------------- */
+/* ---- comparison --------------------------------------------------------------------------------
+ */
 
 #define CMP3(x, y) (((x) > (y)) - ((x) < (y)))
 
@@ -246,7 +250,8 @@ int pq_stats_compare(int kind, hudi_slice a, hudi_slice b) {
     }
 }
 
-/* ---- reading ------------------------------------------------------------------------------------ */
+/* ---- reading ------------------------------------------------------------------------------------
+ */
 
 static const uint8_t NEG_ZERO_F32[4] = {0, 0, 0, 0x80}, POS_ZERO_F32[4] = {0};
 static const uint8_t NEG_ZERO_F64[8] = {0, 0, 0, 0, 0, 0, 0, 0x80}, POS_ZERO_F64[8] = {0};
@@ -291,8 +296,8 @@ static bool signed_order(int kind) {
 
 /* The deprecated min/max: PARQUET-251/297 for binary physical types, and signed order only
  * unless min == max (parquet-mr < 1.10 and parquet-cpp < 1.3 used signed order for all). */
-static bool deprecated_usable(const pq_writer_version *w, const pq_schema_element *leaf,
-                              int kind, const pq_statistics *st) {
+static bool deprecated_usable(const pq_writer_version *w, const pq_schema_element *leaf, int kind,
+                              const pq_statistics *st) {
     if (kind_width(kind) == 12 || kind >= PQ_SORT_FLOAT_TOTAL) return false; /* newer orders */
     bool equal = st->has_min && st->has_max && hudi_slice_eq(st->min, st->max);
     if (!signed_order(kind) && !equal) return false;
@@ -304,8 +309,7 @@ static bool deprecated_usable(const pq_writer_version *w, const pq_schema_elemen
 }
 
 void pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
-                        const pq_schema_element *leaf, int column_order,
-                        const pq_statistics *st) {
+                        const pq_schema_element *leaf, int column_order, const pq_statistics *st) {
     memset(out, 0, sizeof(*out));
     out->kind = pq_stats_sort_kind(leaf, column_order);
     if (!st) return;
@@ -336,22 +340,26 @@ void pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
     if (!kind_is_float(kind)) return;
     /* NaN in a TYPE_ORDER bound (parquet-cpp < 1.4, PARQUET-1222): the other bound was
      * computed by the same broken comparisons, so drop both. */
-    if ((out->has_min && bound_is_nan(kind, out->min)) || (out->has_max && bound_is_nan(kind, out->max))) {
+    if ((out->has_min && bound_is_nan(kind, out->min)) ||
+        (out->has_max && bound_is_nan(kind, out->max))) {
         out->has_min = out->has_max = false;
         return;
     }
     hudi_slice neg, pos;
-    if (out->has_min && bound_is_zero(kind, out->min, &neg, &pos) && !hudi_slice_eq(out->min, neg)) {
+    if (out->has_min && bound_is_zero(kind, out->min, &neg, &pos) &&
+        !hudi_slice_eq(out->min, neg)) {
         out->min = neg; /* the data may hold -0 */
         out->min_exact = false;
     }
-    if (out->has_max && bound_is_zero(kind, out->max, &neg, &pos) && !hudi_slice_eq(out->max, pos)) {
+    if (out->has_max && bound_is_zero(kind, out->max, &neg, &pos) &&
+        !hudi_slice_eq(out->max, pos)) {
         out->max = pos;
         out->max_exact = false;
     }
 }
 
-/* ---- writing: accumulators ------------------------------------------------------------------------ */
+/* ---- writing: accumulators
+ * ------------------------------------------------------------------------ */
 
 static bool is_utf8_leaf(const pq_schema_element *leaf) {
     int lt = leaf->has_logical_type ? leaf->logical_type.kind : PQ_LT_NONE;
@@ -386,35 +394,40 @@ void pq_stats_acc_dispose(pq_stats_acc *acc) {
 
 /* Folding one batch's extremes into the running bounds. */
 static void fold_i(pq_stats_acc *acc, int64_t lo, int64_t hi) {
-    if (!acc->has_minmax) acc->min.i = lo, acc->max.i = hi, acc->has_minmax = true;
+    if (!acc->has_minmax)
+        acc->min.i = lo, acc->max.i = hi, acc->has_minmax = true;
     else {
         if (lo < acc->min.i) acc->min.i = lo;
         if (hi > acc->max.i) acc->max.i = hi;
     }
 }
 static void fold_u(pq_stats_acc *acc, uint64_t lo, uint64_t hi) {
-    if (!acc->has_minmax) acc->min.u = lo, acc->max.u = hi, acc->has_minmax = true;
+    if (!acc->has_minmax)
+        acc->min.u = lo, acc->max.u = hi, acc->has_minmax = true;
     else {
         if (lo < acc->min.u) acc->min.u = lo;
         if (hi > acc->max.u) acc->max.u = hi;
     }
 }
 static void fold_f(pq_stats_acc *acc, float lo, float hi) {
-    if (!acc->has_minmax) acc->min.f = lo, acc->max.f = hi, acc->has_minmax = true;
+    if (!acc->has_minmax)
+        acc->min.f = lo, acc->max.f = hi, acc->has_minmax = true;
     else {
         if (lo < acc->min.f) acc->min.f = lo;
         if (hi > acc->max.f) acc->max.f = hi;
     }
 }
 static void fold_d(pq_stats_acc *acc, double lo, double hi) {
-    if (!acc->has_minmax) acc->min.d = lo, acc->max.d = hi, acc->has_minmax = true;
+    if (!acc->has_minmax)
+        acc->min.d = lo, acc->max.d = hi, acc->has_minmax = true;
     else {
         if (lo < acc->min.d) acc->min.d = lo;
         if (hi > acc->max.d) acc->max.d = hi;
     }
 }
 static void fold_half(pq_stats_acc *acc, uint16_t lo, uint16_t hi) {
-    if (!acc->has_minmax) acc->min.u = lo, acc->max.u = hi, acc->has_minmax = true;
+    if (!acc->has_minmax)
+        acc->min.u = lo, acc->max.u = hi, acc->has_minmax = true;
     else {
         if (half_cmp(lo, (uint16_t)acc->min.u) < 0) acc->min.u = lo;
         if (half_cmp(hi, (uint16_t)acc->max.u) > 0) acc->max.u = hi;
@@ -532,7 +545,8 @@ int pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width, siz
                 acc->nan_count++;
                 continue;
             }
-            if (!any) lo = hi = h, any = true;
+            if (!any)
+                lo = hi = h, any = true;
             else {
                 lo = half_key(h) < half_key(lo) ? h : lo;
                 hi = half_key(h) > half_key(hi) ? h : hi;
@@ -564,8 +578,8 @@ int pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width, siz
     return fold_bytes(acc, v + lo * width, width, v + hi * width, width, err);
 }
 
-int pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data,
-                           size_t n, hudi_error *err) {
+int pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data, size_t n,
+                           hudi_error *err) {
     if (n == 0) return 0;
     int (*cmp)(const uint8_t *, size_t, const uint8_t *, size_t) =
         acc->kind == PQ_SORT_DECIMAL ? decimal_cmp : bytes_cmp;
@@ -576,15 +590,19 @@ int pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint
         for (size_t i = 1; i < n; i++) {
             const uint8_t *x = data + offsets[i];
             size_t xl = (size_t)(offsets[i + 1] - offsets[i]);
-            if (bytes_cmp(x, xl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0) lo = i;
-            if (bytes_cmp(x, xl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0) hi = i;
+            if (bytes_cmp(x, xl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0)
+                lo = i;
+            if (bytes_cmp(x, xl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0)
+                hi = i;
         }
     } else {
         for (size_t i = 1; i < n; i++) {
             const uint8_t *x = data + offsets[i];
             size_t xl = (size_t)(offsets[i + 1] - offsets[i]);
-            if (decimal_cmp(x, xl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0) lo = i;
-            if (decimal_cmp(x, xl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0) hi = i;
+            if (decimal_cmp(x, xl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0)
+                lo = i;
+            if (decimal_cmp(x, xl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0)
+                hi = i;
         }
     }
     acc->var_len = true;
@@ -615,7 +633,8 @@ int pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err
     }
 }
 
-/* ---- truncation (§6.4) ------------------------------------------------------------------------------ */
+/* ---- truncation (§6.4)
+ * ------------------------------------------------------------------------------ */
 
 /* Largest cut <= limit that does not split a UTF-8 sequence (v.len > limit). */
 static size_t utf8_floor(hudi_slice v, size_t limit) {
@@ -646,8 +665,15 @@ static int32_t utf8_decode(const uint8_t *s, size_t n) {
 }
 
 static size_t utf8_encode(int32_t cp, uint8_t *o) {
-    if (cp < 0x80) { o[0] = (uint8_t)cp; return 1; }
-    if (cp < 0x800) { o[0] = (uint8_t)(0xC0 | (cp >> 6)); o[1] = (uint8_t)(0x80 | (cp & 0x3F)); return 2; }
+    if (cp < 0x80) {
+        o[0] = (uint8_t)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (uint8_t)(0xC0 | (cp >> 6));
+        o[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 2;
+    }
     if (cp < 0x10000) {
         o[0] = (uint8_t)(0xE0 | (cp >> 12));
         o[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
@@ -713,7 +739,8 @@ void pq_stats_truncate_max(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf
     out->data[out->len] = '\0';
 }
 
-/* ---- producing Statistics ------------------------------------------------------------------------------ */
+/* ---- producing Statistics
+ * ------------------------------------------------------------------------------ */
 
 static hudi_slice put_scalar(int kind, pq_stats_scalar s, bool is_min, uint8_t *dst) {
     switch (kind) {
@@ -766,8 +793,10 @@ int pq_stats_acc_finish(pq_stats_acc *acc, pq_statistics *out, hudi_error *err) 
         if (acc->kind == PQ_SORT_BYTES && acc->var_len && acc->truncate_bytes > 0) {
             hudi_buf_clear(&acc->out_min_bytes);
             hudi_buf_clear(&acc->out_max_bytes);
-            pq_stats_truncate_min(&acc->out_min_bytes, mn, acc->truncate_bytes, acc->utf8, &min_exact);
-            pq_stats_truncate_max(&acc->out_max_bytes, mx, acc->truncate_bytes, acc->utf8, &max_exact);
+            pq_stats_truncate_min(&acc->out_min_bytes, mn, acc->truncate_bytes, acc->utf8,
+                                  &min_exact);
+            pq_stats_truncate_max(&acc->out_max_bytes, mx, acc->truncate_bytes, acc->utf8,
+                                  &max_exact);
             if (hudi_buf_failed(&acc->out_min_bytes) || hudi_buf_failed(&acc->out_max_bytes))
                 return hudi_error_oom(err);
             mn = HUDI_SLICE(acc->out_min_bytes.data, acc->out_min_bytes.len);

@@ -14,8 +14,16 @@
 
 /* ---- who wrote the file ------------------------------------------------------------------ */
 
-enum { PQ_APP_OTHER = 0, PQ_APP_PARQUET_MR, PQ_APP_PARQUET_CPP, PQ_APP_PARQUET_CPP_ARROW,
-       PQ_APP_PARQUET_RS, PQ_APP_DUCKDB, PQ_APP_IMPALA, PQ_APP_HUDIC };
+enum {
+    PQ_APP_OTHER = 0,
+    PQ_APP_PARQUET_MR,
+    PQ_APP_PARQUET_CPP,
+    PQ_APP_PARQUET_CPP_ARROW,
+    PQ_APP_PARQUET_RS,
+    PQ_APP_DUCKDB,
+    PQ_APP_IMPALA,
+    PQ_APP_HUDIC
+};
 
 /** FileMetaData.created_by, parsed tolerantly as
  *  `<application>[ version [v]<major>[.<minor>[.<patch>]][<suffix>]][ (build <hash>)]`. */
@@ -25,7 +33,7 @@ typedef struct pq_writer_version {
     hudi_slice app_name; /* text before " version" (or all of it), trimmed; borrowed */
     bool has_version;    /* at least a major number followed " version" */
     int32_t major, minor, patch;
-    bool pre_release;    /* a "-SNAPSHOT"-style suffix: orders before the release itself */
+    bool pre_release; /* a "-SNAPSHOT"-style suffix: orders before the release itself */
 } pq_writer_version;
 
 /** Parses `created_by` (pass has = false when the field is absent). Never fails: every
@@ -41,19 +49,19 @@ bool pq_writer_version_older(const pq_writer_version *v, int32_t major, int32_t 
 
 /** Sort kinds: how two PLAIN values of a column compare (§6.2). */
 enum {
-    PQ_SORT_NONE = 0,       /* undefined order (INT96 under TYPE_ORDER, INTERVAL, ...): no bounds */
-    PQ_SORT_BOOL,           /* 1 byte, false < true */
-    PQ_SORT_INT32,          /* 4 bytes LE, signed */
-    PQ_SORT_UINT32,         /* 4 bytes LE, unsigned (UINT_8/16/32, INT(n,false)) */
-    PQ_SORT_INT64,          /* 8 bytes LE, signed */
-    PQ_SORT_UINT64,         /* 8 bytes LE, unsigned */
-    PQ_SORT_FLOAT,          /* 4 bytes LE, numeric (-0 == +0) */
-    PQ_SORT_DOUBLE,         /* 8 bytes LE, numeric */
-    PQ_SORT_FLOAT16,        /* 2 bytes LE (FLBA(2) FLOAT16), numeric */
-    PQ_SORT_BYTES,          /* unsigned lexicographic, shorter prefix first */
-    PQ_SORT_DECIMAL,        /* big-endian two's complement, any lengths (FLBA and BYTE_ARRAY) */
-    PQ_SORT_INT96,          /* INT96_TIMESTAMP_ORDER: signed day, then signed nanos */
-    PQ_SORT_FLOAT_TOTAL,    /* IEEE_754_TOTAL_ORDER: -NaN < -inf < .. < -0 < +0 < .. < +NaN */
+    PQ_SORT_NONE = 0,    /* undefined order (INT96 under TYPE_ORDER, INTERVAL, ...): no bounds */
+    PQ_SORT_BOOL,        /* 1 byte, false < true */
+    PQ_SORT_INT32,       /* 4 bytes LE, signed */
+    PQ_SORT_UINT32,      /* 4 bytes LE, unsigned (UINT_8/16/32, INT(n,false)) */
+    PQ_SORT_INT64,       /* 8 bytes LE, signed */
+    PQ_SORT_UINT64,      /* 8 bytes LE, unsigned */
+    PQ_SORT_FLOAT,       /* 4 bytes LE, numeric (-0 == +0) */
+    PQ_SORT_DOUBLE,      /* 8 bytes LE, numeric */
+    PQ_SORT_FLOAT16,     /* 2 bytes LE (FLBA(2) FLOAT16), numeric */
+    PQ_SORT_BYTES,       /* unsigned lexicographic, shorter prefix first */
+    PQ_SORT_DECIMAL,     /* big-endian two's complement, any lengths (FLBA and BYTE_ARRAY) */
+    PQ_SORT_INT96,       /* INT96_TIMESTAMP_ORDER: signed day, then signed nanos */
+    PQ_SORT_FLOAT_TOTAL, /* IEEE_754_TOTAL_ORDER: -NaN < -inf < .. < -0 < +0 < .. < +NaN */
     PQ_SORT_DOUBLE_TOTAL,
     PQ_SORT_FLOAT16_TOTAL,
 };
@@ -72,14 +80,15 @@ int pq_stats_sort_kind(const pq_schema_element *leaf, int column_order);
  *  pq_stats_view_init). Values of the wrong width fall back to a byte compare (no UB). */
 int pq_stats_compare(int kind, hudi_slice a, hudi_slice b);
 
-/* ---- reading: the usable part of a Statistics struct ------------------------------------------ */
+/* ---- reading: the usable part of a Statistics struct ------------------------------------------
+ */
 
 typedef struct pq_stats_view {
-    int kind;               /* PQ_SORT_*: compare min/max (and predicate constants) with this */
-    bool has_min, has_max;  /* false: that bound is unusable (may be one-sided) */
-    hudi_slice min, max;    /* PLAIN bytes, borrowed from the statistics (or static constants) */
+    int kind;                  /* PQ_SORT_*: compare min/max (and predicate constants) with this */
+    bool has_min, has_max;     /* false: that bound is unusable (may be one-sided) */
+    hudi_slice min, max;       /* PLAIN bytes, borrowed from the statistics (or static constants) */
     bool min_exact, max_exact; /* the bound is an actual value (else truncated/widened) */
-    bool has_null_count;    /* absent means unknown, not 0 */
+    bool has_null_count;       /* absent means unknown, not 0 */
     int64_t null_count;
     bool has_nan_count;
     int64_t nan_count;
@@ -92,10 +101,10 @@ typedef struct pq_stats_view {
  *  drop both bounds; float zero bounds are widened (+0 min -> -0, -0 max -> +0); bounds of
  *  the wrong width are dropped; negative counts are treated as absent. */
 void pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
-                        const pq_schema_element *leaf, int column_order,
-                        const pq_statistics *st);
+                        const pq_schema_element *leaf, int column_order, const pq_statistics *st);
 
-/* ---- writing: running min/max per column chunk or page ------------------------------------------ */
+/* ---- writing: running min/max per column chunk or page ------------------------------------------
+ */
 
 typedef union pq_stats_scalar {
     int64_t i;  /* INT32 (sign-extended), INT64, BOOL */
@@ -111,7 +120,7 @@ typedef struct pq_stats_acc {
     bool has_minmax;         /* some non-null, non-NaN value was seen */
     int64_t null_count, nan_count;
     pq_stats_scalar min, max;
-    bool var_len;            /* byte bounds came from BYTE_ARRAY values (truncation allowed) */
+    bool var_len; /* byte bounds came from BYTE_ARRAY values (truncation allowed) */
     hudi_buf min_bytes, max_bytes; /* byte kinds: exact current bounds (owned) */
     /* Output storage for pq_stats_acc_finish (valid until the next call on the acc). */
     uint8_t out_min[8], out_max[8];
@@ -139,8 +148,8 @@ void pq_stats_update_bool(pq_stats_acc *acc, const uint8_t *bits, size_t bit_off
 int pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width, size_t n,
                           hudi_error *err);
 /** BYTE_ARRAY values in Arrow layout: value i is data[offsets[i], offsets[i+1]). */
-int pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data,
-                           size_t n, hudi_error *err);
+int pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data, size_t n,
+                           hudi_error *err);
 /** Folds `from` (e.g. a page) into `into` (e.g. the chunk). Same kind required. */
 int pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err);
 
@@ -148,7 +157,8 @@ int pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err
  *  min_value/max_value (with -0.0 as a zero min, +0.0 as a zero max, byte bounds truncated
  *  and is_*_value_exact set) when any value was seen and, for float kinds, no NaN was (as
  *  parquet-mr does: Spark sorts NaN above all numbers, so NaN-free bounds would mislead its
- *  pushed-down filters); the deprecated min/max too for signed-order kinds (§6.7). Slices point into `acc` and stay valid until it changes. */
+ *  pushed-down filters); the deprecated min/max too for signed-order kinds (§6.7). Slices point
+ * into `acc` and stay valid until it changes. */
 int pq_stats_acc_finish(pq_stats_acc *acc, pq_statistics *out, hudi_error *err);
 
 /* Exposed for tests and the page index: truncation of one byte-array bound (§6.4).

@@ -18,8 +18,7 @@ static int feed_i32(hudi_array *col, const pq_leaf *leaf, const int16_t *def, co
 }
 
 static int feed_str(hudi_array *col, const pq_leaf *leaf, const int16_t *def, const int16_t *rep,
-                    int64_t n, const char *const *vals, int64_t nv, bool starts,
-                    hudi_error *err) {
+                    int64_t n, const char *const *vals, int64_t nv, bool starts, hudi_error *err) {
     hudi_array *la = NULL;
     cr_assert_eq(pq_assemble_reserve(col, leaf, n, &la, err), 0, "%s", err->message);
     for (int64_t k = 0; k < nv; k++) {
@@ -41,7 +40,9 @@ static void expect_equal(const hudi_array *got, const hudi_array *want) {
     hudi_buf_dispose(&why);
 }
 
-static void app_i32(hudi_array *a, int32_t v) { cr_assert_eq(hudi_array_append_fixed(a, &v, NULL), 0); }
+static void app_i32(hudi_array *a, int32_t v) {
+    cr_assert_eq(hudi_array_append_fixed(a, &v, NULL), 0);
+}
 static void app_str(hudi_array *a, const char *s) {
     cr_assert_eq(hudi_array_append_bytes(a, s, strlen(s), NULL), 0);
 }
@@ -103,17 +104,17 @@ static void list_schema(pq_schema *s) {
 
 static hudi_array *list_expected(const pq_schema *s) {
     hudi_array *w = new_col(s, 0), *e = w->children[0];
-    app_null(w);                 /* null */
-    app_nested(w, 0);            /* [] */
+    app_null(w);      /* null */
+    app_nested(w, 0); /* [] */
     app_null(e);
-    app_nested(w, 1);            /* [null] */
+    app_nested(w, 1); /* [null] */
     app_str(e, "a");
     app_str(e, "b");
-    app_nested(w, 2);            /* ["a","b"] */
+    app_nested(w, 2); /* ["a","b"] */
     app_str(e, "a");
     app_null(e);
     app_str(e, "c");
-    app_nested(w, 3);            /* ["a",null,"c"] */
+    app_nested(w, 3); /* ["a",null,"c"] */
     return w;
 }
 
@@ -166,8 +167,7 @@ Test(pq_assemble, pages_split_anywhere) {
 /* optional group m (MAP) { repeated group key_value { required binary key (STRING);
  * optional int32 value; } } */
 Test(pq_assemble, map_example) {
-    pq_schema_element el[] = {el_group("r", -1, 1),
-                              el_lt(el_group("m", PQ_OPTIONAL, 1), PQ_LT_MAP),
+    pq_schema_element el[] = {el_group("r", -1, 1), el_lt(el_group("m", PQ_OPTIONAL, 1), PQ_LT_MAP),
                               el_group("key_value", PQ_REPEATED, 2),
                               el_lt(el_leaf("key", PQ_REQUIRED, PQ_BYTE_ARRAY), PQ_LT_STRING),
                               el_leaf("value", PQ_OPTIONAL, PQ_INT32)};
@@ -201,8 +201,7 @@ Test(pq_assemble, map_example) {
 }
 
 Test(pq_assemble, map_without_value_field) {
-    pq_schema_element el[] = {el_group("r", -1, 1),
-                              el_ct(el_group("m", PQ_REQUIRED, 1), PQ_CT_MAP),
+    pq_schema_element el[] = {el_group("r", -1, 1), el_ct(el_group("m", PQ_REQUIRED, 1), PQ_CT_MAP),
                               el_group("key_value", PQ_REPEATED, 1),
                               el_leaf("key", PQ_REQUIRED, PQ_INT32)};
     pq_schema s;
@@ -225,12 +224,14 @@ Test(pq_assemble, map_without_value_field) {
 
 /* a: list<list<list<string>>>, 3-level, optional everywhere (nested_lists.snappy.parquet) */
 Test(pq_assemble, nested_lists) {
-    pq_schema_element el[] = {
-        el_group("r", -1, 1),
-        el_ct(el_group("a", PQ_OPTIONAL, 1), PQ_CT_LIST), el_group("list", PQ_REPEATED, 1),
-        el_ct(el_group("element", PQ_OPTIONAL, 1), PQ_CT_LIST), el_group("list", PQ_REPEATED, 1),
-        el_ct(el_group("element", PQ_OPTIONAL, 1), PQ_CT_LIST), el_group("list", PQ_REPEATED, 1),
-        el_ct(el_leaf("element", PQ_OPTIONAL, PQ_BYTE_ARRAY), PQ_CT_UTF8)};
+    pq_schema_element el[] = {el_group("r", -1, 1),
+                              el_ct(el_group("a", PQ_OPTIONAL, 1), PQ_CT_LIST),
+                              el_group("list", PQ_REPEATED, 1),
+                              el_ct(el_group("element", PQ_OPTIONAL, 1), PQ_CT_LIST),
+                              el_group("list", PQ_REPEATED, 1),
+                              el_ct(el_group("element", PQ_OPTIONAL, 1), PQ_CT_LIST),
+                              el_group("list", PQ_REPEATED, 1),
+                              el_ct(el_leaf("element", PQ_OPTIONAL, PQ_BYTE_ARRAY), PQ_CT_UTF8)};
     pq_schema s;
     READ_SCHEMA(s, el);
     cr_assert_eq(s.leaves[0].max_def, 7);
@@ -311,8 +312,10 @@ Test(pq_assemble, flat_columns) {
     app_str(want, "x");
     app_str(want, "yy");
     for (int i = 0, k = 0; i < 10; i++)
-        if (d2[i]) app_str(want, s2[k++]);
-        else app_null(want);
+        if (d2[i])
+            app_str(want, s2[k++]);
+        else
+            app_null(want);
     expect_equal(opt, want);
     cr_assert_eq(opt->null_count, 3);
     int16_t dn[] = {0, 0, 0};

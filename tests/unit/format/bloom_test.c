@@ -12,7 +12,8 @@ static uint64_t hash_str(const char *s) { return pq_bloom_hash(s, strlen(s)); }
 
 Test(bloom, xxhash_fixture) {
     size_t len = 0;
-    uint8_t *file = test_read_file(fixture_path("parquet-testing/data/bloom_filter.xxhash.bin"), &len);
+    uint8_t *file =
+        test_read_file(fixture_path("parquet-testing/data/bloom_filter.xxhash.bin"), &len);
     cr_assert_not_null(file);
     pq_bloom bf;
     size_t consumed = 0;
@@ -23,8 +24,10 @@ Test(bloom, xxhash_fixture) {
     cr_assert_eq(consumed, len);
     const char *yes[] = {"hello", "parquet", "bloom", "filter"};
     const char *no[] = {"nope", "world", "Hello"};
-    for (size_t i = 0; i < HUDI_ARRAY_LEN(yes); i++) cr_assert(pq_bloom_check(&bf, hash_str(yes[i])), "%s", yes[i]);
-    for (size_t i = 0; i < HUDI_ARRAY_LEN(no); i++) cr_assert(!pq_bloom_check(&bf, hash_str(no[i])), "%s", no[i]);
+    for (size_t i = 0; i < HUDI_ARRAY_LEN(yes); i++)
+        cr_assert(pq_bloom_check(&bf, hash_str(yes[i])), "%s", yes[i]);
+    for (size_t i = 0; i < HUDI_ARRAY_LEN(no); i++)
+        cr_assert(!pq_bloom_check(&bf, hash_str(no[i])), "%s", no[i]);
 
     /* Re-building the same filter by inserting the four words gives identical bytes. */
     pq_bloom mine;
@@ -55,7 +58,8 @@ Test(bloom, xxhash_fixture) {
 
 Test(bloom, truncated_fixture_rejected) {
     size_t len = 0;
-    uint8_t *file = test_read_file(fixture_path("parquet-testing/data/bloom_filter.xxhash.bin"), &len);
+    uint8_t *file =
+        test_read_file(fixture_path("parquet-testing/data/bloom_filter.xxhash.bin"), &len);
     cr_assert_not_null(file);
     pq_bloom bf;
     hudi_error err = HUDI_ERROR_INIT;

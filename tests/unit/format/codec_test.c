@@ -71,7 +71,8 @@ Test(codec, round_trip_all_sizes_with_ctx) {
 }
 
 Test(codec, round_trip_without_ctx) {
-    for (size_t c = 0; c < HUDI_ARRAY_LEN(all_codecs); c++) round_trip(NULL, all_codecs[c], 5000, false);
+    for (size_t c = 0; c < HUDI_ARRAY_LEN(all_codecs); c++)
+        round_trip(NULL, all_codecs[c], 5000, false);
 }
 
 Test(codec, levels) {
@@ -80,20 +81,23 @@ Test(codec, levels) {
     uint8_t *src = make_input(50000, false);
     hudi_error err = HUDI_ERROR_INIT;
     /* Changing the GZIP level re-initialises the cached deflate stream. */
-    const int levels[][2] = {{PQ_CODEC_GZIP, 1}, {PQ_CODEC_GZIP, 9}, {PQ_CODEC_ZSTD, 1},
+    const int levels[][2] = {{PQ_CODEC_GZIP, 1},  {PQ_CODEC_GZIP, 9},  {PQ_CODEC_ZSTD, 1},
                              {PQ_CODEC_ZSTD, 19}, {PQ_CODEC_ZSTD, -5}, {PQ_CODEC_BROTLI, 1}};
     for (size_t i = 0; i < HUDI_ARRAY_LEN(levels); i++) {
         hudi_buf comp = HUDI_BUF_INIT;
-        cr_assert_eq(pq_compress(ctx, levels[i][0], levels[i][1], HUDI_SLICE(src, 50000), &comp, &err), 0,
-                     "%s", err.message);
+        cr_assert_eq(
+            pq_compress(ctx, levels[i][0], levels[i][1], HUDI_SLICE(src, 50000), &comp, &err), 0,
+            "%s", err.message);
         uint8_t *dst = malloc(50000);
-        cr_assert_eq(pq_decompress(ctx, levels[i][0], HUDI_SLICE(comp.data, comp.len), dst, 50000, &err), 0);
+        cr_assert_eq(
+            pq_decompress(ctx, levels[i][0], HUDI_SLICE(comp.data, comp.len), dst, 50000, &err), 0);
         cr_assert_eq(memcmp(dst, src, 50000), 0);
         free(dst);
         hudi_buf_dispose(&comp);
     }
     hudi_buf comp = HUDI_BUF_INIT;
-    cr_assert_eq(pq_compress(ctx, PQ_CODEC_GZIP, 10, HUDI_SLICE(src, 10), &comp, &err), HUDI_EINVAL);
+    cr_assert_eq(pq_compress(ctx, PQ_CODEC_GZIP, 10, HUDI_SLICE(src, 10), &comp, &err),
+                 HUDI_EINVAL);
     cr_assert_eq(comp.len, 0);
     free(src);
     pq_codec_ctx_free(ctx);
@@ -102,11 +106,13 @@ Test(codec, levels) {
 Test(codec, compress_appends) {
     hudi_buf out = HUDI_BUF_INIT;
     hudi_buf_append(&out, "HDR", 3);
-    cr_assert_eq(pq_compress(NULL, PQ_CODEC_ZSTD, 0, hudi_slice_cstr("hello hello hello"), &out, NULL), 0);
+    cr_assert_eq(
+        pq_compress(NULL, PQ_CODEC_ZSTD, 0, hudi_slice_cstr("hello hello hello"), &out, NULL), 0);
     cr_assert_eq(memcmp(out.data, "HDR", 3), 0);
     char dst[17];
     cr_assert_eq(pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(out.data + 3, out.len - 3),
-                               (uint8_t *)dst, 17, NULL), 0);
+                               (uint8_t *)dst, 17, NULL),
+                 0);
     cr_assert_eq(memcmp(dst, "hello hello hello", 17), 0);
     hudi_buf_dispose(&out);
 }
@@ -115,13 +121,16 @@ Test(codec, unsupported_and_names) {
     hudi_error err = HUDI_ERROR_INIT;
     uint8_t b[4] = {1, 2, 3, 4};
     hudi_buf out = HUDI_BUF_INIT;
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZO, HUDI_SLICE(b, 4), b, 4, &err), HUDI_EUNSUPPORTED);
+    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZO, HUDI_SLICE(b, 4), b, 4, &err),
+                 HUDI_EUNSUPPORTED);
     cr_assert_str_eq(err.message, "LZO");
     cr_assert_eq(pq_decompress(NULL, 9, HUDI_SLICE(b, 4), b, 4, &err), HUDI_EUNSUPPORTED);
     cr_assert_str_eq(err.message, "compression codec 9");
     cr_assert_eq(pq_decompress(NULL, -1, HUDI_SLICE(b, 4), b, 4, &err), HUDI_EUNSUPPORTED);
-    cr_assert_eq(pq_compress(NULL, PQ_CODEC_LZ4, 0, HUDI_SLICE(b, 4), &out, &err), HUDI_EUNSUPPORTED);
-    cr_assert_eq(pq_compress(NULL, PQ_CODEC_LZO, 0, HUDI_SLICE(b, 4), &out, &err), HUDI_EUNSUPPORTED);
+    cr_assert_eq(pq_compress(NULL, PQ_CODEC_LZ4, 0, HUDI_SLICE(b, 4), &out, &err),
+                 HUDI_EUNSUPPORTED);
+    cr_assert_eq(pq_compress(NULL, PQ_CODEC_LZO, 0, HUDI_SLICE(b, 4), &out, &err),
+                 HUDI_EUNSUPPORTED);
     cr_assert_eq(pq_compress(NULL, 9, 0, HUDI_SLICE(b, 4), &out, &err), HUDI_EUNSUPPORTED);
     cr_assert_str_eq(err.message, "compression codec 9");
     cr_assert_eq(out.len, 0);
@@ -137,7 +146,8 @@ Test(codec, empty_input) {
         /* 0 bytes expecting 0: success without touching the codec (not a valid snappy block). */
         cr_assert_eq(pq_decompress(NULL, c, HUDI_SLICE(NULL, 0), NULL, 0, &err), 0, "%d", c);
         uint8_t out[4];
-        cr_assert_eq(pq_decompress(NULL, c, HUDI_SLICE(NULL, 0), out, 4, &err), HUDI_ECORRUPT, "%d", c);
+        cr_assert_eq(pq_decompress(NULL, c, HUDI_SLICE(NULL, 0), out, 4, &err), HUDI_ECORRUPT, "%d",
+                     c);
     }
 }
 
@@ -180,7 +190,8 @@ Test(codec, corrupt_input) {
 }
 
 static void put_be32(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8),
+    p[3] = (uint8_t)v;
 }
 
 /* Builds Hadoop framing: blocks of `block` input bytes each, and within each block
@@ -223,7 +234,8 @@ Test(codec, lz4_hadoop_framing_raw_and_frame) {
                      HUDI_ECORRUPT);
     }
     /* A raw block (old parquet-cpp) under codec 5: the framing does not add up. */
-    int c = LZ4_compress_default((const char *)src, (char *)comp, (int)n, LZ4_compressBound((int)n));
+    int c =
+        LZ4_compress_default((const char *)src, (char *)comp, (int)n, LZ4_compressBound((int)n));
     cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, (size_t)c), dst, n, &err), 0,
                  "%s", err.message);
     cr_assert_eq(memcmp(dst, src, n), 0);
@@ -342,9 +354,12 @@ static bool read_page_header(hudi_slice in, page_info *pi, size_t *hdr_len) {
     hudi_thrift_struct_begin(&r);
     while (hudi_thrift_read_field(&r, &f)) {
         if (f.id >= 1 && f.id <= 3 && f.type != HUDI_THRIFT_I32) return false;
-        if (f.id == 1) pi->type = hudi_thrift_read_i32(&r);
-        else if (f.id == 2) pi->uncompressed = hudi_thrift_read_i32(&r);
-        else if (f.id == 3) pi->compressed = hudi_thrift_read_i32(&r);
+        if (f.id == 1)
+            pi->type = hudi_thrift_read_i32(&r);
+        else if (f.id == 2)
+            pi->uncompressed = hudi_thrift_read_i32(&r);
+        else if (f.id == 3)
+            pi->compressed = hudi_thrift_read_i32(&r);
         else if (f.id == 8 && f.type == HUDI_THRIFT_STRUCT) {
             hudi_thrift_field g;
             hudi_thrift_struct_begin(&r);
@@ -353,10 +368,12 @@ static bool read_page_header(hudi_slice in, page_info *pi, size_t *hdr_len) {
                     pi->v2_levels += hudi_thrift_read_i32(&r);
                 else if (g.id == 7 && (g.type == HUDI_THRIFT_TRUE || g.type == HUDI_THRIFT_FALSE))
                     pi->v2_compressed = g.type == HUDI_THRIFT_TRUE;
-                else hudi_thrift_skip(&r, g.type);
+                else
+                    hudi_thrift_skip(&r, g.type);
             }
             hudi_thrift_struct_end(&r);
-        } else hudi_thrift_skip(&r, f.type);
+        } else
+            hudi_thrift_skip(&r, f.type);
     }
     hudi_thrift_struct_end(&r);
     *hdr_len = hudi_thrift_reader_pos(&r);
@@ -397,8 +414,8 @@ static int decode_file_pages(const char *name, int codec) {
         size_t out_len = (size_t)pi.uncompressed - skip;
         uint8_t *out = malloc(out_len + 1);
         hudi_error err = HUDI_ERROR_INIT;
-        int rc = pq_decompress(ctx, c, HUDI_SLICE(payload + skip, (size_t)pi.compressed - skip), out,
-                               out_len, &err);
+        int rc = pq_decompress(ctx, c, HUDI_SLICE(payload + skip, (size_t)pi.compressed - skip),
+                               out, out_len, &err);
         cr_assert_eq(rc, 0, "%s page %d at %zu: %s", name, pages, pos, err.message);
         free(out);
         pages++;
@@ -432,7 +449,8 @@ Test(codec, fixture_pages) {
  * value section (after the uncompressed levels) is several gzip members. */
 Test(codec, concatenated_gzip_members_values) {
     size_t len = 0;
-    uint8_t *file = test_read_file(fixture_path("parquet-testing/data/concatenated_gzip_members.parquet"), &len);
+    uint8_t *file = test_read_file(
+        fixture_path("parquet-testing/data/concatenated_gzip_members.parquet"), &len);
     cr_assert_not_null(file);
     page_info pi;
     size_t hl;
@@ -474,7 +492,10 @@ static void *failing_realloc(void *ptr, size_t n, void *p) {
     if (fail_after > 0) fail_after--;
     return realloc(ptr, n);
 }
-static void plain_free(void *ptr, void *p) { (void)p; free(ptr); }
+static void plain_free(void *ptr, void *p) {
+    (void)p;
+    free(ptr);
+}
 
 Test(codec, allocation_failures) {
     static const int codecs[] = {PQ_CODEC_GZIP, PQ_CODEC_ZSTD, PQ_CODEC_BROTLI, PQ_CODEC_SNAPPY};
@@ -493,11 +514,12 @@ Test(codec, allocation_failures) {
             hudi_buf out = HUDI_BUF_INIT;
             fail_after = k;
             int rc1 = pq_compress(NULL, codecs[c], 0, HUDI_SLICE(src, n), &out, &err);
-            cr_assert(rc1 == 0 || rc1 == HUDI_ENOMEM, "%s compress k=%d: %d", pq_codec_name(codecs[c]), k, rc1);
+            cr_assert(rc1 == 0 || rc1 == HUDI_ENOMEM, "%s compress k=%d: %d",
+                      pq_codec_name(codecs[c]), k, rc1);
             fail_after = k;
             int rc2 = pq_decompress(NULL, codecs[c], HUDI_SLICE(comp.data, comp.len), dst, n, &err);
-            cr_assert(rc2 == 0 || rc2 == HUDI_ENOMEM, "%s decompress k=%d: %d %s", pq_codec_name(codecs[c]), k, rc2,
-                      err.message);
+            cr_assert(rc2 == 0 || rc2 == HUDI_ENOMEM, "%s decompress k=%d: %d %s",
+                      pq_codec_name(codecs[c]), k, rc2, err.message);
             if (rc2 == 0) cr_assert_eq(memcmp(dst, src, n), 0);
             finished = rc1 == 0 && rc2 == 0;
             fail_after = -1;

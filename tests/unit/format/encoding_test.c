@@ -84,7 +84,8 @@ Test(bitpack, all_widths_match_reference) {
             uint8_t *exact = malloc(bytes ? bytes : 1);
             memcpy(exact, packed, bytes);
             pq_unpack_u64(exact, bytes, back, n, w);
-            for (int64_t i = 0; i < n; i++) cr_assert_eq(back[i], v[i], "w=%d i=%lld", w, (long long)i);
+            for (int64_t i = 0; i < n; i++)
+                cr_assert_eq(back[i], v[i], "w=%d i=%lld", w, (long long)i);
             if (w <= 32) {
                 uint32_t *v32 = malloc((size_t)(n + 1) * 4), *b32 = malloc((size_t)(n + 1) * 4);
                 for (int64_t i = 0; i < n; i++) v32[i] = (uint32_t)v[i];
@@ -111,8 +112,8 @@ Test(bitpack, copy_and_fill_bits) {
         pq_copy_bits(dst, db, src, sb, n);
         for (int64_t i = 0; i < n; i++) {
             int bit = (src[(sb + i) >> 3] >> ((sb + i) & 7)) & 1;
-            ref[(db + i) >> 3] = (uint8_t)((ref[(db + i) >> 3] & ~(1 << ((db + i) & 7))) |
-                                           (bit << ((db + i) & 7)));
+            ref[(db + i) >> 3] =
+                (uint8_t)((ref[(db + i) >> 3] & ~(1 << ((db + i) & 7))) | (bit << ((db + i) & 7)));
         }
         cr_assert_arr_eq(dst, ref, 16, "sb=%lld db=%lld n=%lld", (long long)sb, (long long)db,
                          (long long)n);
@@ -125,13 +126,15 @@ Test(bitpack, copy_and_fill_bits) {
     }
 }
 
-/* ---- RLE / bit-packed hybrid: worked examples ------------------------------------------------- */
+/* ---- RLE / bit-packed hybrid: worked examples -------------------------------------------------
+ */
 
 Test(rle, spec_v1_def_levels_one_rle_run) {
     const uint8_t page[] = {0x02, 0x00, 0x00, 0x00, 0x10, 0x01};
     const uint8_t *runs;
     size_t runs_len, consumed;
-    cr_assert_eq(pq_rle_parse_prefix(page, sizeof(page), &runs, &runs_len, &consumed, &E), 0, "%s", E.message);
+    cr_assert_eq(pq_rle_parse_prefix(page, sizeof(page), &runs, &runs_len, &consumed, &E), 0, "%s",
+                 E.message);
     cr_assert(runs_len == 2 && consumed == 6 && runs == page + 4);
     pq_rle_decoder d;
     int16_t lv[8];
@@ -208,6 +211,10 @@ Test(rle, spec_bit_packed_msb_first) {
     cr_assert(v[0] == 5 && v[1] == 6 && v[2] == 7);
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(pq_bitpacked_decode_i16(s, 3, 3, 5, 4, v, &err), HUDI_ECORRUPT);
+    cr_assert_eq(pq_bitpacked_decode_i16(s, 3, 16, 0, 1, v, &err), HUDI_ECORRUPT);
+    /* Width 0: no bytes at all, every level 0. */
+    cr_assert_eq(pq_bitpacked_decode_i16(s, 0, 0, 3, 8, v, &E), 0, "%s", E.message);
+    for (int i = 0; i < 8; i++) cr_assert_eq(v[i], 0);
 }
 
 /* ---- RLE: round trips ----------------------------------------------------------------------- */
@@ -218,7 +225,8 @@ static void fill_levels(uint32_t *v, int64_t n, int w) {
     for (int64_t i = 0; i < n;) {
         int64_t run = (rnd() % 3 == 0) ? (int64_t)(rnd() % 40) + 1 : 1;
         uint32_t x = (uint32_t)(rnd() & m);
-        for (int64_t j = 0; j < run && i < n; j++, i++) v[i] = (rnd() % 4 == 0 && run == 1) ? (uint32_t)(rnd() & m) : x;
+        for (int64_t j = 0; j < run && i < n; j++, i++)
+            v[i] = (rnd() % 4 == 0 && run == 1) ? (uint32_t)(rnd() & m) : x;
     }
 }
 
@@ -240,7 +248,8 @@ Test(rle, round_trip_all_widths_and_sizes) {
             for (int64_t i = 0; i < n;) {
                 int64_t k = batch(n - i, 100);
                 if (rnd() % 5 == 0) k = HUDI_MIN(n - i, 64);
-                cr_assert_eq(pq_rle_next_u32(&d, back + i, k, NULL), 0, "w=%d n=%lld", w, (long long)n);
+                cr_assert_eq(pq_rle_next_u32(&d, back + i, k, NULL), 0, "w=%d n=%lld", w,
+                             (long long)n);
                 i += k;
             }
             for (int64_t i = 0; i < n; i++)
@@ -252,7 +261,8 @@ Test(rle, round_trip_all_widths_and_sizes) {
                 cr_assert_eq(pq_rle_encode_i16(&b2, lv, n, w, true), 0);
                 const uint8_t *runs;
                 size_t rl, used;
-                cr_assert_eq(pq_rle_parse_prefix((uint8_t *)b2.data, b2.len, &runs, &rl, &used, &E), 0, "%s", E.message);
+                cr_assert_eq(pq_rle_parse_prefix((uint8_t *)b2.data, b2.len, &runs, &rl, &used, &E),
+                             0, "%s", E.message);
                 cr_assert_eq(used, b2.len);
                 cr_assert(rl == b.len && (rl == 0 || memcmp(runs, b.data, rl) == 0),
                           "i16 and u32 encoders agree");
@@ -327,7 +337,8 @@ Test(rle, booleans_round_trip_at_bit_offsets) {
         cr_assert_eq(pq_rle_encode_bool(&b, bits, off, n, true), 0);
         const uint8_t *runs;
         size_t rl, used;
-        cr_assert_eq(pq_rle_parse_prefix((uint8_t *)b.data, b.len, &runs, &rl, &used, &E), 0, "%s", E.message);
+        cr_assert_eq(pq_rle_parse_prefix((uint8_t *)b.data, b.len, &runs, &rl, &used, &E), 0, "%s",
+                     E.message);
         pq_rle_decoder d;
         cr_assert_eq(pq_rle_init(&d, runs, rl, 1, &E), 0, "%s", E.message);
         memset(back, 0xA5, sizeof(back));
@@ -357,7 +368,8 @@ Test(rle, skip_and_consume_run) {
     uint32_t got[600];
     cr_assert_eq(pq_rle_init(&d, (uint8_t *)b.data, b.len, 2, &E), 0, "%s", E.message);
     cr_assert_eq(pq_rle_consume_run(&d, 100, 3, NULL), 1);
-    cr_assert_eq(pq_rle_consume_run(&d, 201, 3, &E), 0, "%s", E.message); /* crosses into packed data */
+    cr_assert_eq(pq_rle_consume_run(&d, 201, 3, &E), 0, "%s",
+                 E.message); /* crosses into packed data */
     cr_assert_eq(pq_rle_consume_run(&d, 200, 3, NULL), 1);
     cr_assert_eq(pq_rle_skip(&d, 37, &E), 0, "%s", E.message);
     cr_assert_eq(pq_rle_next_u32(&d, got, 263, &E), 0, "%s", E.message);
@@ -415,7 +427,8 @@ Test(rle, dictionary_gather_random) {
         pq_dict dd12 = {.n = dn, .width = 12, .values = d12};
         cr_assert_eq(pq_rle_init_dict(&d, (uint8_t *)b.data, b.len, &E), 0, "%s", E.message);
         cr_assert_eq(pq_rle_gather_fixed(&d, &dd12, n, o12, &E), 0, "%s", E.message);
-        for (int64_t i = 0; i < n; i++) cr_assert_eq(memcmp(o12 + i * 12, d12 + idx[i] * 12, 12), 0);
+        for (int64_t i = 0; i < n; i++)
+            cr_assert_eq(memcmp(o12 + i * 12, d12 + idx[i] * 12, 12), 0);
         int32_t *offs = malloc((size_t)(dn + 1) * 4);
         offs[0] = 0;
         for (int64_t i = 0; i < dn; i++) offs[i + 1] = offs[i] + (int32_t)(i % 5);
@@ -505,8 +518,8 @@ Test(rle, malformed_inputs_fail_cleanly) {
 /* ---- PLAIN ---------------------------------------------------------------------------------- */
 
 Test(plain, fixed_widths_and_int96_passthrough) {
-    const uint8_t int96[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                             21, 22, 23, 24};
+    const uint8_t int96[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                             13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
     uint8_t out[24];
     size_t used;
     cr_assert_eq(pq_plain_decode_fixed(int96, 24, 12, 2, out, &used, &E), 0, "%s", E.message);
@@ -519,7 +532,8 @@ Test(plain, fixed_widths_and_int96_passthrough) {
     cr_assert_eq(pq_plain_encode_fixed(&b, vals, 8, 3), 0);
     const uint8_t want0[] = {0, 0, 0, 0, 0, 0, 0, 0x80};
     cr_assert_eq(memcmp(b.data, want0, 8), 0);
-    cr_assert_eq(pq_plain_decode_fixed((uint8_t *)b.data, b.len, 8, 3, (uint8_t *)back, NULL, &E), 0, "%s", E.message);
+    cr_assert_eq(pq_plain_decode_fixed((uint8_t *)b.data, b.len, 8, 3, (uint8_t *)back, NULL, &E),
+                 0, "%s", E.message);
     cr_assert_arr_eq(back, vals, sizeof(vals));
     hudi_buf_dispose(&b);
 }
@@ -547,7 +561,8 @@ Test(plain, byte_arrays) {
     bytes_sink s;
     sink_init(&s, 3);
     size_t used;
-    cr_assert_eq(pq_plain_decode_bytes(page, sizeof(page), 3, &s.out, &used, &E), 0, "%s", E.message);
+    cr_assert_eq(pq_plain_decode_bytes(page, sizeof(page), 3, &s.out, &used, &E), 0, "%s",
+                 E.message);
     cr_assert_eq(used, 17);
     cr_assert(sink_eq(&s, 0, "abc", 3) && sink_eq(&s, 1, "", 0) && sink_eq(&s, 2, "xy", 2));
     hudi_buf b = HUDI_BUF_INIT;
@@ -584,8 +599,8 @@ Test(delta, spec_examples_with_block_128) {
     assert_buf(&b, e1, sizeof(e1));
     /* 7,5,3,1,2,3,4,5: min -2, relative 0,0,0,3,3,3,3 in width 2. */
     const int32_t v2[] = {7, 5, 3, 1, 2, 3, 4, 5};
-    const uint8_t e2[] = {0x80, 0x01, 0x04, 0x08, 0x0E, 0x03, 0x02, 0, 0, 0,
-                          0xC0, 0x3F, 0, 0, 0, 0, 0, 0};
+    const uint8_t e2[] = {0x80, 0x01, 0x04, 0x08, 0x0E, 0x03, 0x02, 0, 0,
+                          0,    0xC0, 0x3F, 0,    0,    0,    0,    0, 0};
     hudi_buf_clear(&b);
     cr_assert_eq(pq_delta_encode_i32(&b, v2, 8), 0);
     assert_buf(&b, e2, sizeof(e2));
@@ -622,7 +637,8 @@ Test(delta, header_only_for_zero_and_one_values) {
     cr_assert_eq(pq_delta_encode_i64(&b, NULL, 0), 0);
     cr_assert_eq(b.len, 5); /* 80 01 04 00 00 */
     size_t len;
-    cr_assert_eq(pq_delta_stream_len((uint8_t *)b.data, b.len, false, &len, &E), 0, "%s", E.message);
+    cr_assert_eq(pq_delta_stream_len((uint8_t *)b.data, b.len, false, &len, &E), 0, "%s",
+                 E.message);
     cr_assert_eq(len, 5);
     hudi_buf_dispose(&b);
 }
@@ -653,7 +669,8 @@ static void check_i64_round_trip(const int64_t *v, int64_t n) {
         cr_assert_eq(pq_delta_next_i64(&d, back + i, k, &E), 0, "%s", E.message);
         i += k;
     }
-    for (int64_t i = 0; i < n; i++) cr_assert_eq(back[i], v[i], "n=%lld i=%lld", (long long)n, (long long)i);
+    for (int64_t i = 0; i < n; i++)
+        cr_assert_eq(back[i], v[i], "n=%lld i=%lld", (long long)n, (long long)i);
     free(back);
     free(enc);
     hudi_buf_dispose(&b);
@@ -695,7 +712,8 @@ Test(delta, wrapping_extremes) {
 Test(delta, round_trip_int32_random) {
     int32_t v[2000], back[2000];
     for (int w = 0; w <= 32; w += 4) {
-        for (int i = 0; i < 2000; i++) v[i] = (int32_t)(rnd() & mask_of(w ? w : 1)) * (i % 2 ? 1 : -1);
+        for (int i = 0; i < 2000; i++)
+            v[i] = (int32_t)(rnd() & mask_of(w ? w : 1)) * (i % 2 ? 1 : -1);
         for (int64_t n = 0; n <= 2000; n += 333) {
             hudi_buf b = HUDI_BUF_INIT;
             cr_assert_eq(pq_delta_encode_i32(&b, v, n), 0);
@@ -738,14 +756,15 @@ Test(delta, malformed_inputs_fail_cleanly) {
     cr_assert_eq(pq_delta_init(&d, no_widths, sizeof(no_widths), true, &E), 0, "%s", E.message);
     cr_assert_eq(pq_delta_next_i32(&d, o, 5, &err), HUDI_ECORRUPT);
     cr_assert_eq(pq_delta_init(&d, no_widths, 5, true, &E), 0, "%s", E.message);
-    cr_assert_eq(pq_delta_next_i32(&d, o, 1, &E), 0, "%s", E.message); /* the first value is in the header */
+    cr_assert_eq(pq_delta_next_i32(&d, o, 1, &E), 0, "%s",
+                 E.message); /* the first value is in the header */
     cr_assert_eq(pq_delta_next_i32(&d, o, 1, &err), HUDI_ECORRUPT);
     /* Asking for more than the header announces. */
     cr_assert_eq(pq_delta_init(&d, no_widths, 5, true, &E), 0, "%s", E.message);
     cr_assert_eq(pq_delta_next_i32(&d, o, 6, &err), HUDI_ECORRUPT);
     /* A huge count with no data cannot make stream_len loop. */
-    const uint8_t huge[] = {0x80, 0x01, 0x04, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-                            0x01, 0x00, 0x00, 0, 0, 0, 0};
+    const uint8_t huge[] = {0x80, 0x01, 0x04, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                            0xff, 0xff, 0x01, 0x00, 0x00, 0,    0,    0,    0};
     cr_assert_eq(pq_delta_stream_len(huge, sizeof(huge), false, &len, &err), HUDI_ECORRUPT);
 }
 
@@ -768,9 +787,9 @@ Test(delta, spec_delta_length_byte_array) {
     hudi_buf b = HUDI_BUF_INIT;
     cr_assert_eq(pq_dlba_encode(&b, offs, data, 4), 0);
     /* lengths 5,5,6,6: deltas 0,1,0, min 0, width 1, then the bytes. */
-    const uint8_t want[] = {0x80, 0x01, 0x04, 0x04, 0x0A, 0x00, 0x01, 0, 0, 0, 0x02, 0, 0, 0,
-                            'H', 'e', 'l', 'l', 'o', 'W', 'o', 'r', 'l', 'd', 'F', 'o', 'o', 'b',
-                            'a', 'r', 'A', 'B', 'C', 'D', 'E', 'F'};
+    const uint8_t want[] = {0x80, 0x01, 0x04, 0x04, 0x0A, 0x00, 0x01, 0,   0,   0,   0x02, 0,
+                            0,    0,    'H',  'e',  'l',  'l',  'o',  'W', 'o', 'r', 'l',  'd',
+                            'F',  'o',  'o',  'b',  'a',  'r',  'A',  'B', 'C', 'D', 'E',  'F'};
     assert_buf(&b, want, sizeof(want));
     pq_dlba_decoder d;
     bytes_sink out;
@@ -844,9 +863,12 @@ Test(delta, byte_arrays_round_trip_random) {
     }
     for (int kind = 0; kind < 3; kind++) {
         hudi_buf b = HUDI_BUF_INIT;
-        if (kind == 0) cr_assert_eq(pq_dlba_encode(&b, offs, data, N), 0);
-        else if (kind == 1) cr_assert_eq(pq_dba_encode(&b, offs, data, 0, N), 0);
-        else cr_assert_eq(pq_plain_encode_bytes(&b, offs, data, N), 0);
+        if (kind == 0)
+            cr_assert_eq(pq_dlba_encode(&b, offs, data, N), 0);
+        else if (kind == 1)
+            cr_assert_eq(pq_dba_encode(&b, offs, data, 0, N), 0);
+        else
+            cr_assert_eq(pq_plain_encode_bytes(&b, offs, data, N), 0);
         uint8_t *enc = malloc(b.len);
         memcpy(enc, b.data, b.len);
         bytes_sink out;
@@ -859,9 +881,13 @@ Test(delta, byte_arrays_round_trip_random) {
         for (int64_t i = 0; i < N;) {
             int64_t k = batch(N - i, 700);
             size_t used = 0;
-            if (kind == 0) cr_assert_eq(pq_dlba_next(&dl, k, &out.out, &E), 0, "%s", E.message);
-            else if (kind == 1) cr_assert_eq(pq_dba_next(&db, k, &out.out, &E), 0, "%s", E.message);
-            else cr_assert_eq(pq_plain_decode_bytes(enc + pos, b.len - pos, k, &out.out, &used, &E), 0, "%s", E.message);
+            if (kind == 0)
+                cr_assert_eq(pq_dlba_next(&dl, k, &out.out, &E), 0, "%s", E.message);
+            else if (kind == 1)
+                cr_assert_eq(pq_dba_next(&db, k, &out.out, &E), 0, "%s", E.message);
+            else
+                cr_assert_eq(pq_plain_decode_bytes(enc + pos, b.len - pos, k, &out.out, &used, &E),
+                             0, "%s", E.message);
             pos += used;
             i += k;
         }
@@ -928,8 +954,10 @@ Test(bss, round_trip_widths) {
             cr_assert_eq(pq_bss_encode(&b, v, w, n), 0);
             cr_assert_eq(b.len, (size_t)(n * w));
             int64_t first = n ? (int64_t)(rnd() % (uint64_t)n) : 0;
-            cr_assert_eq(pq_bss_decode((uint8_t *)b.data, b.len, w, first, n - first, back, &E), 0, "%s", E.message);
-            cr_assert(n == 0 || memcmp(back, v + first * w, (size_t)((n - first) * w)) == 0, "w=%d", w);
+            cr_assert_eq(pq_bss_decode((uint8_t *)b.data, b.len, w, first, n - first, back, &E), 0,
+                         "%s", E.message);
+            cr_assert(n == 0 || memcmp(back, v + first * w, (size_t)((n - first) * w)) == 0, "w=%d",
+                      w);
             free(v);
             free(back);
             hudi_buf_dispose(&b);

@@ -62,11 +62,12 @@ static inline bool field_same(const hudi_field *a, const hudi_field *b, hudi_buf
         a->hint != b->hint || a->precision != b->precision || a->scale != b->scale ||
         a->byte_width != b->byte_width || a->field_id != b->field_id ||
         a->n_children != b->n_children) {
-        hudi_buf_printf(why, "%s(%s nullable=%d unit=%d utc=%d hint=%d p=%d s=%d w=%d id=%d n=%d) != "
-                             "%s(%s nullable=%d unit=%d utc=%d hint=%d p=%d s=%d w=%d id=%d n=%d)",
+        hudi_buf_printf(why,
+                        "%s(%s nullable=%d unit=%d utc=%d hint=%d p=%d s=%d w=%d id=%d n=%d) != "
+                        "%s(%s nullable=%d unit=%d utc=%d hint=%d p=%d s=%d w=%d id=%d n=%d)",
                         a->name, hudi_type_name(a->type), a->nullable, a->unit, a->utc, a->hint,
-                        a->precision, a->scale, a->byte_width, a->field_id, a->n_children,
-                        b->name, hudi_type_name(b->type), b->nullable, b->unit, b->utc, b->hint,
+                        a->precision, a->scale, a->byte_width, a->field_id, a->n_children, b->name,
+                        hudi_type_name(b->type), b->nullable, b->unit, b->utc, b->hint,
                         b->precision, b->scale, b->byte_width, b->field_id, b->n_children);
         return false;
     }
@@ -130,18 +131,20 @@ static inline void put_dense(hudi_array *dst, int64_t k, const hudi_array *src, 
     const hudi_field *f = dst->field;
     int64_t at = dst->length + k;
     if (f->type == HUDI_TYPE_BOOL) {
-        if (hudi_bit_get(src->values, i)) hudi_bit_set(dst->values, at);
-        else hudi_bit_clear(dst->values, at);
+        if (hudi_bit_get(src->values, i))
+            hudi_bit_set(dst->values, at);
+        else
+            hudi_bit_clear(dst->values, at);
     } else if (f->type == HUDI_TYPE_STRING || f->type == HUDI_TYPE_BINARY) {
         int32_t len = src->offsets[i + 1] - src->offsets[i];
         cr_assert_eq(hudi_array_grow_data(dst, len, NULL), 0);
-        memcpy(dst->data + dst->data_len, src->data + src->offsets[i], (size_t)len);
+        if (len) memcpy(dst->data + dst->data_len, src->data + src->offsets[i], (size_t)len);
         dst->data_len += len;
         dst->offsets[at + 1] = (int32_t)dst->data_len;
     } else if (f->type != HUDI_TYPE_NULL) {
         size_t w = (size_t)hudi_type_width(f);
-        memcpy((uint8_t *)dst->values + (size_t)at * w, (const uint8_t *)src->values + (size_t)i * w,
-               w);
+        memcpy((uint8_t *)dst->values + (size_t)at * w,
+               (const uint8_t *)src->values + (size_t)i * w, w);
     }
 }
 

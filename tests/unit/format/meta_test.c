@@ -786,6 +786,13 @@ Test(meta, missing_required_fields_are_named) {
     cr_assert(slice_is(m.schema[0].name, "r"));
     cr_assert_eq(m.n_key_value, -1);
     cr_assert_eq(m.n_column_orders, -1);
+    /* the same with both forms of the reserved extension field 32767 before the stop */
+    static const uint8_t fm4[] = {0x15, 0x02, 0x19, 0x1C, 0x48, 0x01, 'r',  0x00, 0x16,
+                                  0x00, 0x19, 0x0C, 0x08, 0xFE, 0xFF, 0x03, 0x01, 'x',
+                                  0x08, 0xFF, 0xFF, 0x01, 0x01, 'y',  0x00};
+    cr_assert_eq(pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm4, sizeof(fm4)), &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(m.n_schema, 1);
     hudi_arena_dispose(&arena);
 }
 

@@ -214,20 +214,18 @@ Test(pq_schema, list_rule3_old_list_structure) {
 }
 
 Test(pq_schema, list_rule4_array_and_tuple_names) {
-    pq_schema_element el[] = {el_group("r", -1, 1),
-                              el_ct(el_group("a", PQ_OPTIONAL, 1), PQ_CT_LIST),
-                              el_group("a_tuple", PQ_REPEATED, 1),
-                              el_leaf("x", PQ_OPTIONAL, PQ_INT32)};
+    pq_schema_element el[] = {
+        el_group("r", -1, 1), el_ct(el_group("a", PQ_OPTIONAL, 1), PQ_CT_LIST),
+        el_group("a_tuple", PQ_REPEATED, 1), el_leaf("x", PQ_OPTIONAL, PQ_INT32)};
     check_list(el, 4, HUDI_TYPE_STRUCT, false, "a_tuple", 3, 1);
     el[2].name = hudi_slice_cstr("array");
     check_list(el, 4, HUDI_TYPE_STRUCT, false, "array", 3, 1);
 }
 
 Test(pq_schema, list_rule5_three_level_and_legacy_names) {
-    pq_schema_element el[] = {el_group("r", -1, 1),
-                              el_lt(el_group("a", PQ_OPTIONAL, 1), PQ_LT_LIST),
-                              el_group("list", PQ_REPEATED, 1),
-                              el_leaf("element", PQ_OPTIONAL, PQ_INT32)};
+    pq_schema_element el[] = {
+        el_group("r", -1, 1), el_lt(el_group("a", PQ_OPTIONAL, 1), PQ_LT_LIST),
+        el_group("list", PQ_REPEATED, 1), el_leaf("element", PQ_OPTIONAL, PQ_INT32)};
     check_list(el, 4, HUDI_TYPE_INT32, true, "element", 3, 1);
     /* Spark legacy: repeated group bag { optional int32 array; } */
     el[2].name = hudi_slice_cstr("bag");
@@ -240,8 +238,9 @@ Test(pq_schema, list_rule5_three_level_and_legacy_names) {
 
 Test(pq_schema, list_errors) {
     hudi_error err = HUDI_ERROR_INIT;
-    pq_schema_element two[] = {el_group("r", -1, 1), el_ct(el_group("a", PQ_OPTIONAL, 2), PQ_CT_LIST),
-                               el_leaf("x", PQ_REPEATED, PQ_INT32), el_leaf("y", PQ_REPEATED, PQ_INT32)};
+    pq_schema_element two[] = {
+        el_group("r", -1, 1), el_ct(el_group("a", PQ_OPTIONAL, 2), PQ_CT_LIST),
+        el_leaf("x", PQ_REPEATED, PQ_INT32), el_leaf("y", PQ_REPEATED, PQ_INT32)};
     cr_assert_eq(read_err(two, 4, &err), HUDI_ECORRUPT);
     pq_schema_element notrep[] = {el_group("r", -1, 1),
                                   el_ct(el_group("a", PQ_OPTIONAL, 1), PQ_CT_LIST),
@@ -297,8 +296,7 @@ Test(pq_schema, unannotated_repeated) {
 /* ---- MAP (§4.6) ---- */
 
 Test(pq_schema, map_forms) {
-    pq_schema_element el[] = {el_group("r", -1, 1),
-                              el_ct(el_group("m", PQ_OPTIONAL, 1), PQ_CT_MAP),
+    pq_schema_element el[] = {el_group("r", -1, 1), el_ct(el_group("m", PQ_OPTIONAL, 1), PQ_CT_MAP),
                               el_ct(el_group("map", PQ_REPEATED, 2), PQ_CT_MAP_KEY_VALUE),
                               el_ct(el_leaf("k", PQ_OPTIONAL, PQ_BYTE_ARRAY), PQ_CT_UTF8),
                               el_leaf("v", PQ_OPTIONAL, PQ_INT32)};
@@ -318,10 +316,9 @@ Test(pq_schema, map_forms) {
     pq_schema_dispose(&s);
 
     /* MAP_KEY_VALUE on the outer group, and no value field */
-    pq_schema_element nv[] = {el_group("r", -1, 1),
-                              el_ct(el_group("m", PQ_REQUIRED, 1), PQ_CT_MAP_KEY_VALUE),
-                              el_group("key_value", PQ_REPEATED, 1),
-                              el_leaf("key", PQ_REQUIRED, PQ_INT32)};
+    pq_schema_element nv[] = {
+        el_group("r", -1, 1), el_ct(el_group("m", PQ_REQUIRED, 1), PQ_CT_MAP_KEY_VALUE),
+        el_group("key_value", PQ_REPEATED, 1), el_leaf("key", PQ_REQUIRED, PQ_INT32)};
     READ_SCHEMA(s, nv);
     m = col(&s, 0);
     cr_assert_eq(m->type, HUDI_TYPE_MAP);
@@ -344,10 +341,9 @@ Test(pq_schema, map_forms) {
 static void build_all_types(hudi_field *root) {
     cr_assert_eq(hudi_field_init(root, "hudi_record", HUDI_TYPE_STRUCT, false), 0);
     static const hudi_type_id flat[] = {
-        HUDI_TYPE_BOOL,   HUDI_TYPE_INT8,   HUDI_TYPE_INT16,   HUDI_TYPE_INT32, HUDI_TYPE_INT64,
-        HUDI_TYPE_UINT8,  HUDI_TYPE_UINT16, HUDI_TYPE_UINT32,  HUDI_TYPE_UINT64,
-        HUDI_TYPE_FLOAT16, HUDI_TYPE_FLOAT, HUDI_TYPE_DOUBLE,  HUDI_TYPE_DATE, HUDI_TYPE_STRING,
-        HUDI_TYPE_BINARY};
+        HUDI_TYPE_BOOL,  HUDI_TYPE_INT8,   HUDI_TYPE_INT16,  HUDI_TYPE_INT32,  HUDI_TYPE_INT64,
+        HUDI_TYPE_UINT8, HUDI_TYPE_UINT16, HUDI_TYPE_UINT32, HUDI_TYPE_UINT64, HUDI_TYPE_FLOAT16,
+        HUDI_TYPE_FLOAT, HUDI_TYPE_DOUBLE, HUDI_TYPE_DATE,   HUDI_TYPE_STRING, HUDI_TYPE_BINARY};
     int nflat = (int)HUDI_ARRAY_LEN(flat);
     cr_assert_eq(hudi_field_set_children(root, nflat + 20), 0);
     char name[32];

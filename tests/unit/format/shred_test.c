@@ -4,11 +4,16 @@
  * arbitrary entries. */
 #include "levels_support.h"
 
-static void expect_levels(const pq_shredded *sh, const int16_t *def, const int16_t *rep, int64_t n) {
+static void expect_levels(const pq_shredded *sh, const int16_t *def, const int16_t *rep,
+                          int64_t n) {
     cr_assert_eq(sh->n_levels, n);
     for (int64_t i = 0; i < n; i++) {
-        if (def) cr_assert_eq(sh->def[i], def[i], "def[%lld] = %d, want %d", (long long)i, sh->def[i], def[i]);
-        if (rep) cr_assert_eq(sh->rep[i], rep[i], "rep[%lld] = %d, want %d", (long long)i, sh->rep[i], rep[i]);
+        if (def)
+            cr_assert_eq(sh->def[i], def[i], "def[%lld] = %d, want %d", (long long)i, sh->def[i],
+                         def[i]);
+        if (rep)
+            cr_assert_eq(sh->rep[i], rep[i], "rep[%lld] = %d, want %d", (long long)i, sh->rep[i],
+                         rep[i]);
     }
 }
 
@@ -67,7 +72,8 @@ Test(pq_shred, list_example) {
 }
 
 Test(pq_shred, struct_and_map_examples) {
-    pq_schema_element el[] = {el_group("r", -1, 2), el_group("s", PQ_OPTIONAL, 2),
+    pq_schema_element el[] = {el_group("r", -1, 2),
+                              el_group("s", PQ_OPTIONAL, 2),
                               el_leaf("x", PQ_OPTIONAL, PQ_INT32),
                               el_leaf("y", PQ_REQUIRED, PQ_INT32),
                               el_lt(el_group("m", PQ_OPTIONAL, 1), PQ_LT_MAP),
@@ -136,8 +142,10 @@ Test(pq_shred, flat_fast_paths) {
     hudi_array *req = new_col(&s, 0), *opt = new_col(&s, 1);
     for (int64_t i = 0; i < 100; i++) {
         cr_assert_eq(hudi_array_append_fixed(req, &i, NULL), 0);
-        if (i % 10 == 3) cr_assert_eq(hudi_array_append_null(opt, NULL), 0);
-        else cr_assert_eq(hudi_array_append_fixed(opt, &i, NULL), 0);
+        if (i % 10 == 3)
+            cr_assert_eq(hudi_array_append_null(opt, NULL), 0);
+        else
+            cr_assert_eq(hudi_array_append_fixed(opt, &i, NULL), 0);
     }
     pq_shredded sh = PQ_SHREDDED_INIT;
     hudi_error err = HUDI_ERROR_INIT;

@@ -26,7 +26,8 @@ static pq_schema_element leaf(int type, int type_length, int converted, int logi
 
 static pq_writer_version writer(const char *created_by) {
     pq_writer_version v;
-    pq_writer_version_parse(&v, created_by != NULL, created_by ? hudi_slice_cstr(created_by) : HUDI_SLICE(NULL, 0));
+    pq_writer_version_parse(&v, created_by != NULL,
+                            created_by ? hudi_slice_cstr(created_by) : HUDI_SLICE(NULL, 0));
     return v;
 }
 
@@ -44,8 +45,9 @@ static void load_meta(fixture_meta *fm, const char *name) {
     cr_assert_not_null(fm->file, "%s", name);
     uint32_t flen = hudi_load_u32le(fm->file + len - 8);
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_decode_file_meta(&fm->meta, &fm->arena, HUDI_SLICE(fm->file + len - 8 - flen, flen), &err), 0,
-                 "%s: %s", name, err.message);
+    cr_assert_eq(pq_decode_file_meta(&fm->meta, &fm->arena,
+                                     HUDI_SLICE(fm->file + len - 8 - flen, flen), &err),
+                 0, "%s: %s", name, err.message);
     pq_writer_version_parse(&fm->writer, fm->meta.has_created_by, fm->meta.created_by);
 }
 
@@ -105,29 +107,33 @@ Test(stats, created_by_forms) {
         {"parquet-mr version 1.12.3 (build f8dced182c4c1fbdec6ccb3185537b5a01e6ed6b)", "parquet-mr",
          PQ_APP_PARQUET_MR, true, 1, 12, 3, false},
         {"parquet-mr", "parquet-mr", PQ_APP_PARQUET_MR, false, 0, 0, 0, false},
-        {"parquet-cpp-arrow version 19.0.0-SNAPSHOT", "parquet-cpp-arrow", PQ_APP_PARQUET_CPP_ARROW, true,
-         19, 0, 0, true},
-        {"parquet-cpp version 1.5.1-SNAPSHOT", "parquet-cpp", PQ_APP_PARQUET_CPP, true, 1, 5, 1, true},
+        {"parquet-cpp-arrow version 19.0.0-SNAPSHOT", "parquet-cpp-arrow", PQ_APP_PARQUET_CPP_ARROW,
+         true, 19, 0, 0, true},
+        {"parquet-cpp version 1.5.1-SNAPSHOT", "parquet-cpp", PQ_APP_PARQUET_CPP, true, 1, 5, 1,
+         true},
         {"parquet-rs version 53.2.0", "parquet-rs", PQ_APP_PARQUET_RS, true, 53, 2, 0, false},
         {"DuckDB version v1.5.6 (build 1234abcd)", "DuckDB", PQ_APP_DUCKDB, true, 1, 5, 6, false},
         {"impala version 1.3.0-INTERNAL (build 8a48ddb1eff84592b3fc4c3ac1e1dd2e5a0a8ab8)", "impala",
          PQ_APP_IMPALA, true, 1, 3, 0, true},
         {"Polars", "Polars", PQ_APP_OTHER, false, 0, 0, 0, false},
         {"UrbanLogiq", "UrbanLogiq", PQ_APP_OTHER, false, 0, 0, 0, false},
-        {"HVR 5.3.0/9 (linux_glibc2.5-x64-64bit)", "HVR 5.3.0/9 (linux_glibc2.5-x64-64bit)", PQ_APP_OTHER,
-         false, 0, 0, 0, false},
+        {"HVR 5.3.0/9 (linux_glibc2.5-x64-64bit)", "HVR 5.3.0/9 (linux_glibc2.5-x64-64bit)",
+         PQ_APP_OTHER, false, 0, 0, 0, false},
         {"cpp version BuildInfo:xyz", "cpp", PQ_APP_OTHER, false, 0, 0, 0, false},
-        {"parquet-cpp version(..151-SNAPSHOT", "parquet-cpp", PQ_APP_PARQUET_CPP, false, 0, 0, 0, false},
+        {"parquet-cpp version(..151-SNAPSHOT", "parquet-cpp", PQ_APP_PARQUET_CPP, false, 0, 0, 0,
+         false},
         {"  parquet-mr version 1.8  ", "parquet-mr", PQ_APP_PARQUET_MR, true, 1, 8, 0, false},
-        {"parquet-mr version 1.10.0+build5", "parquet-mr", PQ_APP_PARQUET_MR, true, 1, 10, 0, false},
-        {"parquet-mr version 99999999999999.1.2", "parquet-mr", PQ_APP_PARQUET_MR, true, 999999999, 1, 2, false},
+        {"parquet-mr version 1.10.0+build5", "parquet-mr", PQ_APP_PARQUET_MR, true, 1, 10, 0,
+         false},
+        {"parquet-mr version 99999999999999.1.2", "parquet-mr", PQ_APP_PARQUET_MR, true, 999999999,
+         1, 2, false},
         {"hudic version 0.1.0", "hudic", PQ_APP_HUDIC, true, 0, 1, 0, false},
     };
     for (size_t i = 0; i < HUDI_ARRAY_LEN(cases); i++) {
         pq_writer_version v = writer(cases[i].s);
         cr_assert(v.present, "%s", cases[i].s);
-        cr_assert(hudi_slice_eq(v.app_name, hudi_slice_cstr(cases[i].app)), "%s: app '%.*s'", cases[i].s,
-                  (int)v.app_name.len, v.app_name.data);
+        cr_assert(hudi_slice_eq(v.app_name, hudi_slice_cstr(cases[i].app)), "%s: app '%.*s'",
+                  cases[i].s, (int)v.app_name.len, v.app_name.data);
         cr_assert_eq(v.app, cases[i].app_id, "%s", cases[i].s);
         cr_assert_eq(v.has_version, cases[i].has_version, "%s", cases[i].s);
         if (!cases[i].has_version) continue;
@@ -183,8 +189,8 @@ Test(stats, parquet_251_and_297) {
         {"parquet-mr version 1.8.0-SNAPSHOT", false},
         {"parquet-mr version 1.8.0 (build x)", true},
         {"parquet-mr version 1.12.3", true},
-        {"parquet-mr", false},                         /* version unknown */
-        {NULL, false},                                 /* PARQUET-297 */
+        {"parquet-mr", false}, /* version unknown */
+        {NULL, false},         /* PARQUET-297 */
         {"", false},
         {"Polars", true},
         {"parquet-cpp version 1.2.0", true},
@@ -193,7 +199,8 @@ Test(stats, parquet_251_and_297) {
         pq_writer_version w = writer(cases[i].created_by);
         pq_stats_view v;
         pq_stats_view_init(&v, &w, &str, PQ_ORDER_TYPE, &eq);
-        cr_assert_eq(v.has_min && v.has_max, cases[i].usable, "%s", cases[i].created_by ? cases[i].created_by : "(null)");
+        cr_assert_eq(v.has_min && v.has_max, cases[i].usable, "%s",
+                     cases[i].created_by ? cases[i].created_by : "(null)");
         cr_assert(v.has_null_count);
     }
     /* Unequal deprecated string bounds are signed-ordered: never usable. */
@@ -313,8 +320,10 @@ Test(stats, floating_orders_nan_count_fixture) {
             pq_stats_view v = view_of(&fm, g, c);
             bool ieee = c % 2 == 0;
             static const int typedef_kinds[3] = {PQ_SORT_FLOAT, PQ_SORT_DOUBLE, PQ_SORT_FLOAT16};
-            static const int total_kinds[3] = {PQ_SORT_FLOAT_TOTAL, PQ_SORT_DOUBLE_TOTAL, PQ_SORT_FLOAT16_TOTAL};
-            cr_assert_eq(v.kind, ieee ? total_kinds[c / 2] : typedef_kinds[c / 2], "rg %d col %d", g, c);
+            static const int total_kinds[3] = {PQ_SORT_FLOAT_TOTAL, PQ_SORT_DOUBLE_TOTAL,
+                                               PQ_SORT_FLOAT16_TOTAL};
+            cr_assert_eq(v.kind, ieee ? total_kinds[c / 2] : typedef_kinds[c / 2], "rg %d col %d",
+                         g, c);
             cr_assert(v.has_nan_count);
             int nans = g == 1 ? 4 : g == 2 ? 10 : 0;
             cr_assert_eq(v.nan_count, nans, "rg %d col %d", g, c);
@@ -368,7 +377,8 @@ Test(stats, floating_orders_nan_count_fixture) {
         for (int k = 0; k < 3; k++) {
             pq_statistics mine;
             cr_assert_eq(pq_stats_acc_finish(accs[k], &mine, NULL), 0);
-            const pq_statistics *theirs = &fm.meta.row_groups[g].columns[2 * k + 1].meta_data.statistics;
+            const pq_statistics *theirs =
+                &fm.meta.row_groups[g].columns[2 * k + 1].meta_data.statistics;
             cr_assert_eq(mine.nan_count, theirs->nan_count, "rg %d kind %d", g, k);
             cr_assert_eq(mine.has_min_value, theirs->has_min_value, "rg %d kind %d", g, k);
             if (!mine.has_min_value) continue;
@@ -404,7 +414,8 @@ static int cmp_hex(int kind, const uint8_t *a, size_t la, const uint8_t *b, size
 Test(stats, decimal_compare) {
     /* BYTE_ARRAY decimals have minimal, varying lengths (byte_array_decimal.parquet). */
     const uint8_t d100[] = {0x64}, d200[] = {0x00, 0xC8}, m1[] = {0xFF}, m1w[] = {0xFF, 0xFF};
-    const uint8_t m100[] = {0x9C}, m200[] = {0xFF, 0x38}, zero[] = {0x00}, d100w[] = {0x00, 0x00, 0x64};
+    const uint8_t m100[] = {0x9C}, m200[] = {0xFF, 0x38}, zero[] = {0x00},
+                  d100w[] = {0x00, 0x00, 0x64};
     cr_assert_lt(cmp_hex(PQ_SORT_DECIMAL, d100, 1, d200, 2), 0);
     cr_assert_gt(cmp_hex(PQ_SORT_BYTES, d100, 1, d200, 2), 0, "plain bytes get this wrong");
     cr_assert_lt(cmp_hex(PQ_SORT_DECIMAL, m1, 1, zero, 1), 0);
@@ -439,7 +450,8 @@ Test(stats, typed_compare) {
     cr_assert_gt(cmp_hex(PQ_SORT_UINT64, a, 8, b, 8), 0);
     /* Bytes: unsigned, shorter prefix first. */
     cr_assert_lt(cmp_hex(PQ_SORT_BYTES, (const uint8_t *)"ab", 2, (const uint8_t *)"abc", 3), 0);
-    cr_assert_gt(cmp_hex(PQ_SORT_BYTES, (const uint8_t *)"\xC3\xA9", 2, (const uint8_t *)"z", 1), 0);
+    cr_assert_gt(cmp_hex(PQ_SORT_BYTES, (const uint8_t *)"\xC3\xA9", 2, (const uint8_t *)"z", 1),
+                 0);
     cr_assert_eq(cmp_hex(PQ_SORT_BYTES, NULL, 0, NULL, 0), 0);
     /* Floats: numeric, NaN above everything. */
     cr_assert_lt(pq_stats_compare(PQ_SORT_FLOAT, f32(-1.5f, a), f32(1.0f, b)), 0);
@@ -447,7 +459,8 @@ Test(stats, typed_compare) {
     cr_assert_lt(pq_stats_compare(PQ_SORT_DOUBLE, f64(-INFINITY, a), f64(-1e300, b)), 0);
     cr_assert_gt(pq_stats_compare(PQ_SORT_DOUBLE_TOTAL, f64(-0.0, a), f64(-1e-300, b)), 0);
     /* FLOAT16: -2 < -0 == +0 < 1, NaN on top. */
-    uint8_t h1[2] = {0x00, 0xC0}, h2[2] = {0x00, 0x80}, h3[2] = {0x00, 0x00}, h4[2] = {0x00, 0x3C}, hn[2] = {0x00, 0x7E};
+    uint8_t h1[2] = {0x00, 0xC0}, h2[2] = {0x00, 0x80}, h3[2] = {0x00, 0x00}, h4[2] = {0x00, 0x3C},
+            hn[2] = {0x00, 0x7E};
     cr_assert_lt(cmp_hex(PQ_SORT_FLOAT16, h1, 2, h2, 2), 0);
     cr_assert_eq(cmp_hex(PQ_SORT_FLOAT16, h2, 2, h3, 2), 0);
     cr_assert_lt(cmp_hex(PQ_SORT_FLOAT16_TOTAL, h2, 2, h3, 2), 0);
@@ -466,7 +479,8 @@ Test(stats, typed_compare) {
     pq_schema_element u8 = leaf(PQ_INT32, 0, PQ_CT_UINT_8, -1);
     pq_schema_element i64u = leaf(PQ_INT64, 0, -1, PQ_LT_INTEGER);
     i64u.logical_type.bit_width = 64, i64u.logical_type.is_signed = false;
-    pq_schema_element unk = leaf(PQ_INT64, 0, PQ_CT_UINT_64, PQ_LT_NONE); /* unknown logical member */
+    pq_schema_element unk =
+        leaf(PQ_INT64, 0, PQ_CT_UINT_64, PQ_LT_NONE); /* unknown logical member */
     cr_assert_eq(pq_stats_sort_kind(&u8, PQ_ORDER_TYPE), PQ_SORT_UINT32);
     cr_assert_eq(pq_stats_sort_kind(&i64u, PQ_STATS_ORDER_ABSENT), PQ_SORT_UINT64);
     cr_assert_eq(pq_stats_sort_kind(&unk, PQ_ORDER_TYPE), PQ_SORT_UINT64);
@@ -484,15 +498,17 @@ static void check_trunc(bool is_max, const char *v, size_t vlen, uint32_t limit,
                         const char *want, size_t want_len, bool want_exact) {
     hudi_buf out = HUDI_BUF_INIT;
     bool exact = !want_exact;
-    if (is_max) pq_stats_truncate_max(&out, HUDI_SLICE(v, vlen), limit, utf8, &exact);
-    else pq_stats_truncate_min(&out, HUDI_SLICE(v, vlen), limit, utf8, &exact);
+    if (is_max)
+        pq_stats_truncate_max(&out, HUDI_SLICE(v, vlen), limit, utf8, &exact);
+    else
+        pq_stats_truncate_min(&out, HUDI_SLICE(v, vlen), limit, utf8, &exact);
     cr_assert(hudi_slice_eq(HUDI_SLICE(out.data, out.len), HUDI_SLICE(want, want_len)),
               "%s of '%.*s' limit %u: got '%.*s'", is_max ? "max" : "min", (int)vlen, v, limit,
               (int)out.len, out.data);
     cr_assert_eq(exact, want_exact);
     hudi_buf_dispose(&out);
 }
-#define TRUNC(is_max, v, limit, utf8, want, exact) \
+#define TRUNC(is_max, v, limit, utf8, want, exact)                                                 \
     check_trunc(is_max, v, sizeof(v) - 1, limit, utf8, want, sizeof(want) - 1, exact)
 
 Test(stats, truncation_rules) {
@@ -509,7 +525,7 @@ Test(stats, truncation_rules) {
     TRUNC(false, "\xC3\xA9\xE2\x82\xACx", 4, true, "\xC3\xA9", false); /* cut before € */
     TRUNC(false, "\xF0\x9F\x9A\x80x", 2, true, "\xF0\x9F\x9A\x80x", true);
     TRUNC(true, "abc", 0, false, "abc", true);
-    TRUNC(true, "\xED\x9F\xBFz", 3, true, "\xEE\x80\x80", false);     /* U+D7FF -> U+E000 */
+    TRUNC(true, "\xED\x9F\xBFz", 3, true, "\xEE\x80\x80", false); /* U+D7FF -> U+E000 */
 }
 
 /* binary_truncated_min_max.parquet (parquet-rs, 2-byte truncation): our writer produces the
@@ -524,15 +540,19 @@ Test(stats, binary_truncated_min_max_fixture) {
     v = view_of(&fm, 0, 4);
     cr_assert(v.min_exact && v.max_exact);
 
-    static const char *full[] = {"Blart Versenwald III", "Alice Johnson", "Bob Smith", "Kevin Bacon"};
-    static const char *partial_utf8[] = {"Blart Versenwald III", "Alice Johnson", "\xF0\x9F\x9A\x80Kevin Bacon"};
-    static const char *partial_bin[] = {"Blart Versenwald III", "Alice Johnson", "\xFF\xFF\x01\x02"};
+    static const char *full[] = {"Blart Versenwald III", "Alice Johnson", "Bob Smith",
+                                 "Kevin Bacon"};
+    static const char *partial_utf8[] = {"Blart Versenwald III", "Alice Johnson",
+                                         "\xF0\x9F\x9A\x80Kevin Bacon"};
+    static const char *partial_bin[] = {"Blart Versenwald III", "Alice Johnson",
+                                        "\xFF\xFF\x01\x02"};
     static const char *none[] = {"Blart Versenwald III", "Al", "Bob Smith", "Ke"};
     const struct {
         const char **vals;
         size_t n;
         int col;
-    } cases[] = {{full, 4, 0}, {full, 4, 1}, {partial_utf8, 3, 2}, {partial_bin, 3, 3}, {none, 4, 4}, {none, 4, 5}};
+    } cases[] = {{full, 4, 0},        {full, 4, 1}, {partial_utf8, 3, 2},
+                 {partial_bin, 3, 3}, {none, 4, 4}, {none, 4, 5}};
     for (size_t k = 0; k < HUDI_ARRAY_LEN(cases); k++) {
         const pq_schema_element *el = &fm.meta.schema[1 + cases[k].col];
         pq_stats_acc acc;
@@ -547,10 +567,11 @@ Test(stats, binary_truncated_min_max_fixture) {
         cr_assert_eq(pq_stats_update_binary(&acc, offs, data, cases[k].n, NULL), 0);
         pq_statistics mine;
         cr_assert_eq(pq_stats_acc_finish(&acc, &mine, NULL), 0);
-        const pq_statistics *theirs = &fm.meta.row_groups[0].columns[cases[k].col].meta_data.statistics;
+        const pq_statistics *theirs =
+            &fm.meta.row_groups[0].columns[cases[k].col].meta_data.statistics;
         cr_assert(hudi_slice_eq(mine.min_value, theirs->min_value), "col %d min", cases[k].col);
-        cr_assert(hudi_slice_eq(mine.max_value, theirs->max_value), "col %d max '%.*s'", cases[k].col,
-                  (int)mine.max_value.len, mine.max_value.data);
+        cr_assert(hudi_slice_eq(mine.max_value, theirs->max_value), "col %d max '%.*s'",
+                  cases[k].col, (int)mine.max_value.len, mine.max_value.data);
         cr_assert_eq(mine.is_min_value_exact, theirs->is_min_value_exact, "col %d", cases[k].col);
         cr_assert_eq(mine.is_max_value_exact, theirs->is_max_value_exact, "col %d", cases[k].col);
         cr_assert(!mine.has_min && !mine.has_max, "no deprecated pair for strings");
@@ -574,7 +595,8 @@ Test(stats, accumulators_ints_unsigned_bool_merge) {
     cr_assert_eq(pq_stats_acc_finish(&a, &st, NULL), 0);
     cr_assert_eq((int32_t)hudi_load_u32le(st.min_value.data), INT32_MIN);
     cr_assert_eq((int32_t)hudi_load_u32le(st.max_value.data), 7);
-    cr_assert(st.has_min && st.has_max && hudi_slice_eq(st.min, st.min_value), "signed: deprecated pair too");
+    cr_assert(st.has_min && st.has_max && hudi_slice_eq(st.min, st.min_value),
+              "signed: deprecated pair too");
     cr_assert(st.has_null_count && st.null_count == 2 && !st.has_nan_count);
     cr_assert_eq(pq_stats_acc_finish(&b, &st, NULL), 0);
     cr_assert_eq(hudi_load_u32le(st.min_value.data), 3u);
@@ -649,11 +671,14 @@ Test(stats, accumulators_floats_and_bytes) {
     pq_schema_element dec = leaf(PQ_FIXED_LEN_BYTE_ARRAY, 2, PQ_CT_DECIMAL, -1);
     pq_stats_acc d;
     pq_stats_acc_init(&d, &dec, 1);
-    const uint8_t vals[] = {0x00, 0x64, 0xFF, 0x38, 0x09, 0x60, 0xFF, 0xFF}; /* 100, -200, 2400, -1 */
+    const uint8_t vals[] = {0x00, 0x64, 0xFF, 0x38,
+                            0x09, 0x60, 0xFF, 0xFF}; /* 100, -200, 2400, -1 */
     cr_assert_eq(pq_stats_update_fixed(&d, vals, 2, 4, NULL), 0);
     cr_assert_eq(pq_stats_acc_finish(&d, &st, NULL), 0);
-    cr_assert(st.min_value.len == 2 && st.min_value.data[0] == 0xFF && st.min_value.data[1] == 0x38);
-    cr_assert(st.max_value.len == 2 && st.max_value.data[0] == 0x09, "decimals are never truncated");
+    cr_assert(st.min_value.len == 2 && st.min_value.data[0] == 0xFF &&
+              st.min_value.data[1] == 0x38);
+    cr_assert(st.max_value.len == 2 && st.max_value.data[0] == 0x09,
+              "decimals are never truncated");
     cr_assert(st.is_min_value_exact && st.is_max_value_exact);
     pq_stats_acc_dispose(&d);
 
@@ -726,7 +751,8 @@ Test(stats, accumulators_large_batch) {
 
 Test(stats, int96_conversion) {
     /* int96_from_spark.parquet's overflowing value: day -105,862,232, nanos -32,509,551,616,000. */
-    const uint8_t spark[12] = {0x00, 0x60, 0xB9, 0xC7, 0x6E, 0xE2, 0xFF, 0xFF, 0xA8, 0xAB, 0xB0, 0xF9};
+    const uint8_t spark[12] = {0x00, 0x60, 0xB9, 0xC7, 0x6E, 0xE2,
+                               0xFF, 0xFF, 0xA8, 0xAB, 0xB0, 0xF9};
     cr_assert_eq((int64_t)hudi_load_u64le(spark), INT64_C(-32509551616000));
     cr_assert_eq((int32_t)hudi_load_u32le(spark + 8), -105862232);
     cr_assert_eq(pq_int96_to_micros(spark), INT64_C(9089380393200000000));
@@ -734,9 +760,16 @@ Test(stats, int96_conversion) {
     const uint8_t ap[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0x6C, 0x75, 0x25, 0x00};
     cr_assert_eq(pq_int96_to_micros(ap), INT64_C(1235865600000000));
     /* The file's other values round-trip through the canonical encoding. */
-    const int64_t expect[] = {INT64_C(1704141296123456), INT64_C(1704070800000000), INT64_C(253402225200000000),
-                              INT64_C(1735599600000000), 0, -1, INT64_C(-86400000000), INT64_MIN + 1,
-                              INT64_MAX, INT64_C(-62135596800000000)};
+    const int64_t expect[] = {INT64_C(1704141296123456),
+                              INT64_C(1704070800000000),
+                              INT64_C(253402225200000000),
+                              INT64_C(1735599600000000),
+                              0,
+                              -1,
+                              INT64_C(-86400000000),
+                              INT64_MIN + 1,
+                              INT64_MAX,
+                              INT64_C(-62135596800000000)};
     for (size_t i = 0; i < HUDI_ARRAY_LEN(expect); i++) {
         uint8_t b[12];
         pq_int96_from_micros(expect[i], b);

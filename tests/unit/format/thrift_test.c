@@ -136,6 +136,20 @@ Test(thrift, field_headers_short_and_long_forms) {
     hudi_buf_dispose(&b);
 }
 
+Test(thrift, documented_extension_header_reads_as_negative_id) {
+    /* BinaryProtocolExtensions.md prints field 32767 as 08 FF FF 01 (not zigzag); a zigzag
+     * reader sees id -16384 and skips the binary (§2.3). */
+    RD(r, 0x08, 0xFF, 0xFF, 0x01, 0x01, 'x', 0x00);
+    hudi_thrift_field f;
+    hudi_thrift_struct_begin(&r);
+    cr_assert(hudi_thrift_read_field(&r, &f));
+    cr_assert_eq(f.id, -16384);
+    cr_assert_eq(f.type, HUDI_THRIFT_BINARY);
+    hudi_thrift_skip(&r, f.type);
+    cr_assert_not(hudi_thrift_read_field(&r, &f));
+    cr_assert(hudi_thrift_ok(&r));
+}
+
 Test(thrift, nested_structs_keep_their_own_field_ids) {
     /* field 5 struct { field 1 } then field 6: the outer delta continues from 5. */
     RD(r, 0x5C, 0x15, 0x02, 0x00, 0x15, 0x04, 0x00);
