@@ -1,12 +1,10 @@
-/* local.c - the local-disk backend. Reads use pread (and an optional whole-file mmap for
- * zero-copy views); writes go to a temporary sibling that is renamed into place on close,
+/* local.c - the local-disk backend. Reads use pread; writes go to a temporary sibling that is renamed into place on close,
  * so readers never see a partial file. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,7 +13,6 @@
 typedef struct local_file {
     hudi_file base;
     int fd;
-    void *map; /* whole-file mapping, created on first view */
 } local_file;
 
 typedef struct local_writer {
@@ -54,30 +51,16 @@ static int lf_read_at(hudi_file *f, int64_t off, void *buf, size_t len, hudi_err
     return 0;
 }
 
-static int lf_view(hudi_file *f, int64_t off, size_t len, const uint8_t **out, hudi_error *err) {
-    local_file *lf = (local_file *)f;
-    if (off < 0 || (uint64_t)off > (uint64_t)f->size_bytes || len > (uint64_t)(f->size_bytes - off))
-        return hudi_error_set(err, HUDI_ECORRUPT, "%s: view of %zu bytes at %lld past end",
-                              f->path, len, (long long)off);
-    if (f->size_bytes == 0) return 0;
-    if (!lf->map) {
-        void *m = mmap(NULL, (size_t)f->size_bytes, PROT_READ, MAP_PRIVATE, lf->fd, 0);
-        if (m == MAP_FAILED) return 0; /* fall back to read_at */
-        lf->map = m;
-    }
-    *out = (const uint8_t *)lf->map + off;
-    return 0;
-}
-
 static void lf_close(hudi_file *f) {
     local_file *lf = (local_file *)f;
-    if (lf->map) munmap(lf->map, (size_t)f->size_bytes);
     close(lf->fd);
     hudi_free(f->path);
     hudi_free(lf);
 }
 
-static const hudi_file_ops local_file_ops = {lf_read_at, lf_view, lf_close};
+/* No view: positional reads into the caller's buffers keep resident memory bounded by what
+ * the caller holds (a row group), where a whole-file mapping would grow with the file. */
+static const hudi_file_ops local_file_ops = {lf_read_at, NULL, lf_close};
 
 static int local_open(hudi_fs *fs, const char *path, hudi_file **out, hudi_error *err) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -116,7 +116,9 @@ static int snappy_dec(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *e
     if (snappy_uncompressed_length((const char *)in.data, in.len, &n) != SNAPPY_OK)
         return corrupt(err, PQ_CODEC_SNAPPY, "bad length header");
     if (n != out_len) return size_mismatch(err, PQ_CODEC_SNAPPY, n, out_len);
-    if (snappy_uncompress((const char *)in.data, in.len, (char *)out, &n) != SNAPPY_OK)
+    char dummy;
+    if (snappy_uncompress((const char *)in.data, in.len, out_len ? (char *)out : &dummy, &n) !=
+        SNAPPY_OK)
         return corrupt(err, PQ_CODEC_SNAPPY, "invalid block");
     return n == out_len ? 0 : size_mismatch(err, PQ_CODEC_SNAPPY, n, out_len);
 }

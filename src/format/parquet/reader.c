@@ -133,6 +133,10 @@ bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *va
 
 
 
+static void release_readers(hudi_parquet_scan *s) {
+    for (int32_t i = 0; i < s->n_readers; i++) pq_colreader_release(&s->readers[i]);
+}
+
 static void close_readers(hudi_parquet_scan *s) {
     for (int32_t i = 0; i < s->n_readers; i++) pq_colreader_dispose(&s->readers[i]);
 }
@@ -237,7 +241,7 @@ fail:
 
 static int open_row_group(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
     const pq_schema *ps = &s->f->schema;
-    close_readers(s);
+    release_readers(s);
     s->cur_rg = rg;
     s->range_idx = 0;
     s->row_pos = 0;

@@ -151,7 +151,7 @@ static int convert_bytes_decimal(pq_colreader *cr, const int32_t *offsets, const
 static int grow_array_data(pq_bytes_out *o, int64_t need, hudi_error *err) {
     hudi_array *a = o->payload;
     a->data_len = o->data_len;
-    int rc = hudi_array_reserve_data(a, need, err);
+    int rc = hudi_array_grow_data(a, need - a->data_len, err); /* geometric, not exact */
     if (rc < 0) return rc;
     o->data = a->data;
     o->data_cap = a->data_capacity;
@@ -673,9 +673,29 @@ int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hud
 
 /* ---- setup ---------------------------------------------------------------------------------- */
 
+/* Buffers survive from one row group to the next (pq_colreader_dispose with keep_buffers), so a
+ * scan does not pay page faults for fresh chunk and page buffers at every row group. */
+typedef struct kept_buffers {
+    uint8_t *chunk_owned, *page_buf, *scratch;
+    size_t chunk_cap, page_cap, scratch_cap;
+    int16_t *def, *rep;
+    int64_t level_cap;
+} kept_buffers;
+
 int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
                       const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err) {
+    kept_buffers k = {cr->chunk_owned, cr->page_buf, cr->scratch, cr->chunk_cap, cr->page_cap,
+                      cr->scratch_cap, cr->def, cr->rep, cr->level_cap};
     memset(cr, 0, sizeof(*cr));
+    cr->chunk_owned = k.chunk_owned;
+    cr->chunk_cap = k.chunk_cap;
+    cr->page_buf = k.page_buf;
+    cr->page_cap = k.page_cap;
+    cr->scratch = k.scratch;
+    cr->scratch_cap = k.scratch_cap;
+    cr->def = k.def;
+    cr->rep = k.rep;
+    cr->level_cap = k.level_cap;
     cr->f = f;
     cr->leaf = leaf;
     cr->row_group = row_group;
@@ -706,24 +726,32 @@ int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
     int rc = hudi_file_view(f->file, start, (size_t)len, &cr->chunk, err);
     if (rc < 0) return rc;
     if (!cr->chunk) {
-        if (!(cr->chunk_owned = hudi_malloc((size_t)len))) return hudi_error_oom(err);
+        if (grow_buffer(&cr->chunk_owned, &cr->chunk_cap, (size_t)len) < 0) return hudi_error_oom(err);
         if ((rc = hudi_file_read_at(f->file, start, cr->chunk_owned, (size_t)len, err)) < 0) return rc;
         cr->chunk = cr->chunk_owned;
     }
     return 0;
 }
 
-void pq_colreader_dispose(pq_colreader *cr) {
-    hudi_free(cr->chunk_owned);
+void pq_colreader_release(pq_colreader *cr) {
     hudi_free(cr->dict_values);
     hudi_free(cr->dict_offsets);
     hudi_free(cr->dict_data);
+    cr->dict_values = cr->dict_data = NULL;
+    cr->dict_offsets = NULL;
+    if (cr->dba_live) pq_dba_dispose(&cr->dba);
+    cr->dba_live = false;
+    hudi_array_free(cr->trash);
+    cr->trash = NULL;
+}
+
+void pq_colreader_dispose(pq_colreader *cr) {
+    pq_colreader_release(cr);
+    hudi_free(cr->chunk_owned);
     hudi_free(cr->def);
     hudi_free(cr->rep);
     hudi_free(cr->page_buf);
     hudi_free(cr->scratch);
-    if (cr->dba_live) pq_dba_dispose(&cr->dba);
-    hudi_array_free(cr->trash);
     memset(cr, 0, sizeof(*cr));
 }
 

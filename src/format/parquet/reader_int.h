@@ -33,6 +33,7 @@ typedef struct pq_colreader {
 
     const uint8_t *chunk; /* the chunk's bytes: a view (mmap) or chunk_owned */
     uint8_t *chunk_owned;
+    size_t chunk_cap;
     size_t chunk_len, pos;
     int64_t entries_seen; /* level entries of data pages loaded so far */
     int32_t data_pages;
@@ -68,6 +69,7 @@ typedef struct pq_colreader {
     hudi_array *trash; /* rows decoded only to be skipped */
 } pq_colreader;
 
+/* `cr` must be zeroed or released: its buffers are reused. */
 int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
                       const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err);
 /* Appends exactly `records` records of the leaf to `column` (the top-level array holding the
@@ -76,6 +78,8 @@ int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hud
 /* Skips `records` records: whole pages of flat columns are stepped over without being
  * decompressed; partial pages are decoded and dropped. */
 int pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err);
+/* Ends the chunk but keeps the reusable buffers for the next pq_colreader_init. */
+void pq_colreader_release(pq_colreader *cr);
 void pq_colreader_dispose(pq_colreader *cr);
 
 struct hudi_parquet_scan {

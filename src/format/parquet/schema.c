@@ -99,7 +99,8 @@ static int walk_tree(read_ctx *c, int32_t i, int depth, int32_t *next) {
     return 0;
 }
 
-/* def_base/rep_slot: D and Rp of the parquet parent (§4.4). */
+/* def_slot/rep_slot as passed: D and Rp of the parquet parent (§4.4); a struct parent's own
+ * def_slot replaces def_slot below. */
 static int push_level(read_ctx *c, const hudi_field *f, uint8_t kind, bool nullable, int def_slot,
                       int rep_slot) {
     if (c->n_lv >= MAX_CHAIN)

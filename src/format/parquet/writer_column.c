@@ -470,6 +470,9 @@ static int64_t plain_bytes(const pq_wcol *c, const hudi_array *a, int64_t nv) {
 static int64_t page_est(const pq_wcol *c) {
     int64_t lv = (c->page_levels * (c->def_bits + c->rep_bits) + 7) / 8;
     if (c->width < 0) return lv + (c->page_values + 7) / 8;
+    /* until the first page has decided for the dictionary, count PLAIN bytes: the page may
+     * still be rewritten as PLAIN */
+    if (c->mode == PQ_WMODE_DICT && !c->dict_tried) return lv + c->page_plain;
     if (c->mode == PQ_WMODE_DICT)
         return lv + (c->page_values * HUDI_MAX(1, pq_bit_width(c->dict.n)) + 7) / 8;
     return lv + (int64_t)c->vals.len;
@@ -569,6 +572,7 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
             (rc = dict_reserve(dc, nv, err)) < 0 || (rc = buf_room(&dc->plain, plain, err)) < 0)
             return rc;
         uint32_t *out = c->idx + pv;
+        c->page_plain += (int64_t)plain;
         if (c->width == 0) {
             size_t ocap = dc->offs_cap;
             if ((rc = grow_mem((void **)&dc->offs, &ocap, (size_t)dc->n + (size_t)nv, 4, err)) < 0)
@@ -757,7 +761,7 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     c->uncompressed += (int64_t)(hlen + usize);
     if (dict_page) c->n_dict_pages++;
     else c->n_plain_pages++;
-    c->page_levels = c->page_values = c->page_rows = 0;
+    c->page_levels = c->page_values = c->page_rows = c->page_plain = 0;
     c->def_const = 0;
     c->def_mat = false;
     hudi_buf_clear(&c->vals);
@@ -802,11 +806,12 @@ static int feed(pq_wctx *cx, pq_wcol *c, const hudi_array *a, hudi_error *err) {
              * added to the dictionary near its remaining room */
             int64_t budget = cx->o.page_bytes - page_est(c);
             int64_t cost, pb = -1;
-            if (dict) {
+            if (dict && c->dict_tried) {
                 cost = (nv * HUDI_MAX(1, pq_bit_width(c->dict.n + (uint64_t)nv)) + 7) / 8;
                 pb = plain_bytes(c, a, nv);
             } else {
                 cost = plain_bytes(c, a, nv);
+                if (dict) pb = cost;
             }
             int64_t droom = HUDI_MAX(cx->o.dictionary_page_bytes - (int64_t)c->dict.plain.len,
                                      cx->o.dictionary_page_bytes / 4);

@@ -95,6 +95,7 @@ typedef struct pq_wcol {
     int64_t def_const;      /* leading entries at max_def not materialised yet */
     bool def_mat;
     int64_t page_levels, page_values, page_rows;
+    int64_t page_plain;     /* PLAIN bytes of the page's values (dict mode) */
     hudi_buf vals;          /* PLAIN values (plain mode) or bits (booleans) */
     uint32_t *idx;          /* dictionary indices (dict mode) */
     size_t idx_cap;
