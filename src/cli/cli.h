@@ -56,9 +56,9 @@ typedef struct cli_option {
  * arguments into pos[0..max_pos). "--" ends the options. Returns 0, or CLI_EXIT_USAGE after
  * printing "hudic: <problem>" and the usage line. `-h`/`--help` prints the usage to stdout
  * and returns -1 (the caller exits 0). */
-int cli_parse_args(int argc, char **argv, const cli_option *opts, size_t n_opts,
-                   const char **pos, int min_pos, int max_pos, int *n_pos,
-                   const cli_group *g, const cli_command *cmd);
+int cli_parse_args(int argc, char **argv, const cli_option *opts, size_t n_opts, const char **pos,
+                   int min_pos, int max_pos, int *n_pos, const cli_group *g,
+                   const cli_command *cmd);
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
@@ -102,7 +102,8 @@ typedef struct cli_where {
     hudi_buf bytes; /* string/binary constant; pred.value.bytes points into it */
 } cli_where;
 
-#define CLI_WHERE_INIT {{0}, HUDI_BUF_INIT}
+#define CLI_WHERE_INIT                                                                             \
+    { {0}, HUDI_BUF_INIT }
 
 /* Parses "COL OP VALUE" / "COL IS [NOT] NULL" against the top-level columns of `schema`
  * (a STRUCT). On a problem writes a one-line message to `why` and returns HUDI_EINVAL. */

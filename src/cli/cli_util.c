@@ -60,9 +60,9 @@ static const cli_option *find_option(const cli_option *opts, size_t n, const cha
     return NULL;
 }
 
-int cli_parse_args(int argc, char **argv, const cli_option *opts, size_t n_opts,
-                   const char **pos, int min_pos, int max_pos, int *n_pos,
-                   const cli_group *g, const cli_command *cmd) {
+int cli_parse_args(int argc, char **argv, const cli_option *opts, size_t n_opts, const char **pos,
+                   int min_pos, int max_pos, int *n_pos, const cli_group *g,
+                   const cli_command *cmd) {
     bool options_done = false;
     *n_pos = 0;
     for (int i = 1; i < argc; i++) {
@@ -94,8 +94,7 @@ int cli_parse_args(int argc, char **argv, const cli_option *opts, size_t n_opts,
             }
             continue;
         }
-        if (*n_pos >= max_pos)
-            return cli_usage_error(g, cmd, "unexpected argument '%s'", arg);
+        if (*n_pos >= max_pos) return cli_usage_error(g, cmd, "unexpected argument '%s'", arg);
         pos[(*n_pos)++] = arg;
     }
     if (*n_pos < min_pos)

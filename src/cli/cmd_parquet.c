@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -38,17 +39,31 @@ static void session_close(pq_session *s) {
     s->fs = NULL;
 }
 
-/* Writes b to stdout and empties it; false (errno set) when stdout fails. */
+/* Writes b to stdout and empties it; false (errno set) when stdout fails. A large buffer goes
+ * straight to the descriptor (after whatever stdio holds), saving a copy through stdio. */
 static bool flush_out(hudi_buf *b) {
-    bool ok = b->len == 0 || fwrite(b->data, 1, b->len, stdout) == b->len;
+    bool ok = true;
+    if (b->len >= OUT_FLUSH_BYTES) {
+        ok = fflush(stdout) == 0;
+        for (size_t done = 0; ok && done < b->len;) {
+            ssize_t n = write(STDOUT_FILENO, b->data + done, b->len - done);
+            if (n < 0 && errno == EINTR) continue;
+            ok = n > 0;
+            done += ok ? (size_t)n : 0;
+        }
+    } else if (b->len > 0) {
+        ok = fwrite(b->data, 1, b->len, stdout) == b->len;
+    }
     hudi_buf_clear(b);
     return ok;
 }
 
 static int out_error(const char *path, hudi_buf *b) {
     hudi_error err = HUDI_ERROR_INIT;
-    if (hudi_buf_failed(b)) hudi_error_oom(&err);
-    else hudi_error_set(&err, HUDI_EIO, "writing output: %s", strerror(errno));
+    if (hudi_buf_failed(b))
+        hudi_error_oom(&err);
+    else
+        hudi_error_set(&err, HUDI_EIO, "writing output: %s", strerror(errno));
     return cli_runtime_error(path, &err);
 }
 
@@ -107,8 +122,8 @@ typedef struct cat_args {
 typedef struct cat_plan {
     int32_t *columns; /* file column indices to scan, ascending */
     int32_t n_columns;
-    bool *printed;    /* per scanned column: part of the output (not only the --where column) */
-    hudi_buf *keys;   /* per scanned column: `"name":` prefix, rendered once */
+    bool *printed;  /* per scanned column: part of the output (not only the --where column) */
+    hudi_buf *keys; /* per scanned column: `"name":` prefix, rendered once */
     cli_where where;
     bool has_where;
 } cat_plan;
@@ -253,7 +268,8 @@ static int parse_cat_args(cat_args *a, const cli_group *g, const cli_command *se
         char *end;
         errno = 0;
         long long v = strtoll(a->limit_text, &end, 10);
-        if (errno || *end || end == a->limit_text || v < 0 || isspace((unsigned char)*a->limit_text))
+        if (errno || *end || end == a->limit_text || v < 0 ||
+            isspace((unsigned char)*a->limit_text))
             return cli_usage_error(g, self, "--limit needs a non-negative integer, not '%s'",
                                    a->limit_text);
         a->limit = v;
@@ -340,5 +356,8 @@ static const cli_command parquet_commands[] = {
 };
 
 const cli_group cli_parquet_group = {
-    "parquet", "look inside Parquet files", parquet_commands, HUDI_ARRAY_LEN(parquet_commands),
+    "parquet",
+    "look inside Parquet files",
+    parquet_commands,
+    HUDI_ARRAY_LEN(parquet_commands),
 };

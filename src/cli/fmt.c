@@ -10,9 +10,12 @@
 double cli_half_to_double(uint16_t bits) {
     int sign = bits >> 15, exp = (bits >> 10) & 0x1f, frac = bits & 0x3ff;
     double v;
-    if (exp == 0) v = ldexp(frac, -24);
-    else if (exp == 31) v = frac ? NAN : INFINITY;
-    else v = ldexp(frac | 0x400, exp - 25);
+    if (exp == 0)
+        v = ldexp(frac, -24);
+    else if (exp == 31)
+        v = frac ? NAN : INFINITY;
+    else
+        v = ldexp(frac | 0x400, exp - 25);
     return sign ? -v : v;
 }
 

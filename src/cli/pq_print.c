@@ -10,8 +10,8 @@
 
 #include "cli/cli.h"
 
-#define KV_VALUE_MAX_BYTES 200  /* footer values longer than this are cut (Hudi bloom filters) */
-#define STAT_MAX_BYTES 100      /* statistics strings longer than this are cut */
+#define KV_VALUE_MAX_BYTES 200 /* footer values longer than this are cut (Hudi bloom filters) */
+#define STAT_MAX_BYTES 100     /* statistics strings longer than this are cut */
 #define SCHEMA_MAX_DEPTH 128
 
 /* The annotation of a schema element, from its LogicalType or else its ConvertedType. */
@@ -81,9 +81,9 @@ static const char *unit_text(int32_t unit) {
 }
 
 static hudi_time_unit hudi_unit(int32_t unit) {
-    return unit == PQ_UNIT_MILLIS ? HUDI_UNIT_MILLIS
-         : unit == PQ_UNIT_NANOS  ? HUDI_UNIT_NANOS
-                                  : HUDI_UNIT_MICROS;
+    return unit == PQ_UNIT_MILLIS  ? HUDI_UNIT_MILLIS
+           : unit == PQ_UNIT_NANOS ? HUDI_UNIT_NANOS
+                                   : HUDI_UNIT_MICROS;
 }
 
 static void put_logical(hudi_buf *b, const pq_logical_type *lt) {
@@ -120,10 +120,28 @@ static void put_logical(hudi_buf *b, const pq_logical_type *lt) {
 
 static const char *converted_name(int32_t ct) {
     static const char *const names[] = {
-        "UTF8",   "MAP",     "MAP_KEY_VALUE", "LIST",        "ENUM",        "DECIMAL",
-        "DATE",   "TIME_MILLIS", "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS",
-        "UINT_8", "UINT_16", "UINT_32",       "UINT_64",     "INT_8",       "INT_16",
-        "INT_32", "INT_64",  "JSON",          "BSON",        "INTERVAL",
+        "UTF8",
+        "MAP",
+        "MAP_KEY_VALUE",
+        "LIST",
+        "ENUM",
+        "DECIMAL",
+        "DATE",
+        "TIME_MILLIS",
+        "TIME_MICROS",
+        "TIMESTAMP_MILLIS",
+        "TIMESTAMP_MICROS",
+        "UINT_8",
+        "UINT_16",
+        "UINT_32",
+        "UINT_64",
+        "INT_8",
+        "INT_16",
+        "INT_32",
+        "INT_64",
+        "JSON",
+        "BSON",
+        "INTERVAL",
     };
     return ct >= 0 && (size_t)ct < HUDI_ARRAY_LEN(names) ? names[ct] : NULL;
 }
@@ -175,8 +193,10 @@ static const char *repetition_name(const pq_schema_element *e) {
 static void put_name(hudi_buf *b, hudi_slice name) {
     for (size_t i = 0; i < name.len; i++) {
         uint8_t c = name.data[i];
-        if (c < 0x20 || c == 0x7f) hudi_buf_printf(b, "\\x%02x", c);
-        else hudi_buf_putc(b, (char)c);
+        if (c < 0x20 || c == 0x7f)
+            hudi_buf_printf(b, "\\x%02x", c);
+        else
+            hudi_buf_putc(b, (char)c);
     }
 }
 
@@ -194,8 +214,10 @@ static void print_element(hudi_buf *b, const pq_file_meta *m, int32_t *pos, int 
         hudi_buf_puts(b, " group ");
     } else {
         const char *pn = physical_name(e->type);
-        if (pn) hudi_buf_printf(b, " %s", pn);
-        else hudi_buf_printf(b, " type(%d)", e->type);
+        if (pn)
+            hudi_buf_printf(b, " %s", pn);
+        else
+            hudi_buf_printf(b, " type(%d)", e->type);
         if (e->type == PQ_FIXED_LEN_BYTE_ARRAY)
             hudi_buf_printf(b, "(%d)", e->has_type_length ? e->type_length : -1);
         hudi_buf_putc(b, ' ');
@@ -266,15 +288,19 @@ static void put_encoding(hudi_buf *b, int32_t enc) {
                                         "RLE_DICTIONARY",
                                         "BYTE_STREAM_SPLIT",
                                         "ALP"};
-    if (enc >= 0 && (size_t)enc < HUDI_ARRAY_LEN(names)) hudi_buf_puts(b, names[enc]);
-    else hudi_buf_printf(b, "ENCODING_%d", enc);
+    if (enc >= 0 && (size_t)enc < HUDI_ARRAY_LEN(names))
+        hudi_buf_puts(b, names[enc]);
+    else
+        hudi_buf_printf(b, "ENCODING_%d", enc);
 }
 
 static void put_page_type(hudi_buf *b, int32_t t) {
     static const char *const names[] = {"DATA_PAGE", "INDEX_PAGE", "DICTIONARY_PAGE",
                                         "DATA_PAGE_V2"};
-    if (t >= 0 && (size_t)t < HUDI_ARRAY_LEN(names)) hudi_buf_puts(b, names[t]);
-    else hudi_buf_printf(b, "PAGE_%d", t);
+    if (t >= 0 && (size_t)t < HUDI_ARRAY_LEN(names))
+        hudi_buf_puts(b, names[t]);
+    else
+        hudi_buf_printf(b, "PAGE_%d", t);
 }
 
 /* Escaped text of footer bytes (key/value metadata): quotes, backslashes and control
@@ -287,12 +313,18 @@ static void put_text(hudi_buf *b, hudi_slice s, size_t max) {
     }
     for (size_t i = 0; i < shown; i++) {
         uint8_t c = s.data[i];
-        if (c == '\n') hudi_buf_puts(b, "\\n");
-        else if (c == '\r') hudi_buf_puts(b, "\\r");
-        else if (c == '\t') hudi_buf_puts(b, "\\t");
-        else if (c == '\\') hudi_buf_puts(b, "\\\\");
-        else if (c < 0x20 || c == 0x7f) hudi_buf_printf(b, "\\x%02x", c);
-        else hudi_buf_putc(b, (char)c);
+        if (c == '\n')
+            hudi_buf_puts(b, "\\n");
+        else if (c == '\r')
+            hudi_buf_puts(b, "\\r");
+        else if (c == '\t')
+            hudi_buf_puts(b, "\\t");
+        else if (c == '\\')
+            hudi_buf_puts(b, "\\\\");
+        else if (c < 0x20 || c == 0x7f)
+            hudi_buf_printf(b, "\\x%02x", c);
+        else
+            hudi_buf_putc(b, (char)c);
     }
     if (shown < s.len) hudi_buf_printf(b, "… (%zu bytes)", s.len);
 }
@@ -336,21 +368,31 @@ static void put_stat(hudi_buf *b, const pq_schema_element *e, int32_t physical, 
     case PQ_INT32: {
         if (v.len != 4) break;
         int32_t x = (int32_t)hudi_load_u32le(p);
-        if (a.kind == PQ_LT_DATE) hudi_render_date(b, x);
-        else if (a.kind == PQ_LT_DECIMAL) put_decimal(b, x, a.scale);
-        else if (a.kind == PQ_LT_TIME) hudi_render_time(b, x, hudi_unit(a.unit));
-        else if (a.kind == PQ_LT_INTEGER && !a.is_signed) hudi_render_u64(b, (uint32_t)x);
-        else hudi_render_i64(b, x);
+        if (a.kind == PQ_LT_DATE)
+            hudi_render_date(b, x);
+        else if (a.kind == PQ_LT_DECIMAL)
+            put_decimal(b, x, a.scale);
+        else if (a.kind == PQ_LT_TIME)
+            hudi_render_time(b, x, hudi_unit(a.unit));
+        else if (a.kind == PQ_LT_INTEGER && !a.is_signed)
+            hudi_render_u64(b, (uint32_t)x);
+        else
+            hudi_render_i64(b, x);
         return;
     }
     case PQ_INT64: {
         if (v.len != 8) break;
         int64_t x = (int64_t)hudi_load_u64le(p);
-        if (a.kind == PQ_LT_TIMESTAMP) hudi_render_timestamp(b, x, hudi_unit(a.unit), a.utc);
-        else if (a.kind == PQ_LT_DECIMAL) put_decimal(b, x, a.scale);
-        else if (a.kind == PQ_LT_TIME) hudi_render_time(b, x, hudi_unit(a.unit));
-        else if (a.kind == PQ_LT_INTEGER && !a.is_signed) hudi_render_u64(b, (uint64_t)x);
-        else hudi_render_i64(b, x);
+        if (a.kind == PQ_LT_TIMESTAMP)
+            hudi_render_timestamp(b, x, hudi_unit(a.unit), a.utc);
+        else if (a.kind == PQ_LT_DECIMAL)
+            put_decimal(b, x, a.scale);
+        else if (a.kind == PQ_LT_TIME)
+            hudi_render_time(b, x, hudi_unit(a.unit));
+        else if (a.kind == PQ_LT_INTEGER && !a.is_signed)
+            hudi_render_u64(b, (uint64_t)x);
+        else
+            hudi_render_i64(b, x);
         return;
     }
     case PQ_INT96: {
@@ -358,8 +400,8 @@ static void put_stat(hudi_buf *b, const pq_schema_element *e, int32_t physical, 
         /* spec §5.4: signed day, wrapping 64-bit arithmetic, never through nanoseconds. */
         int64_t nanos = (int64_t)hudi_load_u64le(p);
         int32_t day = (int32_t)hudi_load_u32le(p + 8);
-        uint64_t micros = (uint64_t)((int64_t)day - 2440588) * UINT64_C(86400000000) +
-                          (uint64_t)(nanos / 1000);
+        uint64_t micros =
+            (uint64_t)((int64_t)day - 2440588) * UINT64_C(86400000000) + (uint64_t)(nanos / 1000);
         hudi_render_timestamp(b, (int64_t)micros, HUDI_UNIT_MICROS, true);
         return;
     }
@@ -460,8 +502,10 @@ static void print_chunk(hudi_buf *b, const pq_column_chunk *cc, int32_t index,
     put_path(b, cm);
     const char *codec = codec_name(cm->codec);
     hudi_buf_printf(b, ": %s, ", physical_upper(cm->type));
-    if (codec) hudi_buf_puts(b, codec);
-    else hudi_buf_printf(b, "CODEC_%d", cm->codec);
+    if (codec)
+        hudi_buf_puts(b, codec);
+    else
+        hudi_buf_printf(b, "CODEC_%d", cm->codec);
     if (cc->has_file_path) {
         hudi_buf_puts(b, ", file_path ");
         put_text(b, cc->file_path, KV_VALUE_MAX_BYTES);
@@ -495,8 +539,10 @@ static void print_chunk(hudi_buf *b, const pq_column_chunk *cc, int32_t index,
         hudi_buf_printf(b, "index_page %lld, ", (long long)cm->index_page_offset);
     hudi_buf_printf(b, "data_page %lld\n", (long long)cm->data_page_offset);
     hudi_buf_puts(b, "    statistics: ");
-    if (cm->has_statistics) put_stats(b, &cm->statistics, leaf, cm->type);
-    else hudi_buf_puts(b, "(none)");
+    if (cm->has_statistics)
+        put_stats(b, &cm->statistics, leaf, cm->type);
+    else
+        hudi_buf_puts(b, "(none)");
     hudi_buf_putc(b, '\n');
     if (cc->has_column_index || cc->has_offset_index) {
         hudi_buf_puts(b, "    page index:");
@@ -510,8 +556,7 @@ static void print_chunk(hudi_buf *b, const pq_column_chunk *cc, int32_t index,
     }
     if (cm->has_bloom_filter_offset) {
         hudi_buf_printf(b, "    bloom filter: offset %lld", (long long)cm->bloom_filter_offset);
-        if (cm->has_bloom_filter_length)
-            hudi_buf_printf(b, " (%d bytes)", cm->bloom_filter_length);
+        if (cm->has_bloom_filter_length) hudi_buf_printf(b, " (%d bytes)", cm->bloom_filter_length);
         hudi_buf_putc(b, '\n');
     }
     if (cm->n_key_value > 0) {
@@ -555,8 +600,10 @@ static void print_column_orders(hudi_buf *b, const pq_file_meta *m,
     hudi_buf_printf(b, "%d entries\n", m->n_column_orders);
     for (int32_t i = 0; i < m->n_column_orders; i++) {
         hudi_buf_puts(b, "  ");
-        if (i < n_leaves) put_name(b, leaves[i]->name);
-        else hudi_buf_printf(b, "#%d", i);
+        if (i < n_leaves)
+            put_name(b, leaves[i]->name);
+        else
+            hudi_buf_printf(b, "#%d", i);
         hudi_buf_printf(b, ": %s\n", order_name(m->column_orders[i]));
     }
 }
@@ -577,7 +624,8 @@ static void print_row_group(hudi_buf *b, const pq_row_group *rg, int32_t index,
             if (i) hudi_buf_puts(b, ", ");
             if (sc->column_idx >= 0 && sc->column_idx < n_leaves)
                 put_name(b, leaves[sc->column_idx]->name);
-            else hudi_buf_printf(b, "#%d", sc->column_idx);
+            else
+                hudi_buf_printf(b, "#%d", sc->column_idx);
             hudi_buf_printf(b, " %s nulls %s", sc->descending ? "desc" : "asc",
                             sc->nulls_first ? "first" : "last");
         }
@@ -603,8 +651,10 @@ void cli_print_parquet_meta(hudi_buf *out, const pq_file_meta *m, int64_t file_s
 
     hudi_buf_printf(out, "file size: %lld bytes\n", (long long)file_size);
     hudi_buf_puts(out, "created_by: ");
-    if (m->has_created_by) put_text(out, m->created_by, KV_VALUE_MAX_BYTES);
-    else hudi_buf_puts(out, "(none)");
+    if (m->has_created_by)
+        put_text(out, m->created_by, KV_VALUE_MAX_BYTES);
+    else
+        hudi_buf_puts(out, "(none)");
     hudi_buf_printf(out, "\nversion: %d\n", m->version);
     hudi_buf_printf(out, "num_rows: %lld", (long long)rows);
     if (rows != m->num_rows)

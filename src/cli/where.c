@@ -84,8 +84,7 @@ static int parse_op(const char **s, hudi_cmp_op *op, hudi_buf *why) {
 }
 
 /* The constant's text: the inside of '...' (quoted = true) or the bare rest of the input. */
-static int parse_constant(const char *s, hudi_buf *text, bool *quoted, bool *hex,
-                          hudi_buf *why) {
+static int parse_constant(const char *s, hudi_buf *text, bool *quoted, bool *hex, hudi_buf *why) {
     *quoted = *hex = false;
     if ((s[0] == 'x' || s[0] == 'X') && s[1] == '\'') {
         *hex = true;
@@ -151,16 +150,16 @@ static int parse_integer(const char *s, const hudi_field *f, hudi_value *v, hudi
         int64_t lo;
         uint64_t hi;
     } ranges[] = {
-        {HUDI_TYPE_INT8, INT8_MIN, INT8_MAX},       {HUDI_TYPE_INT16, INT16_MIN, INT16_MAX},
-        {HUDI_TYPE_INT32, INT32_MIN, INT32_MAX},    {HUDI_TYPE_INT64, INT64_MIN, INT64_MAX},
-        {HUDI_TYPE_UINT8, 0, UINT8_MAX},            {HUDI_TYPE_UINT16, 0, UINT16_MAX},
-        {HUDI_TYPE_UINT32, 0, UINT32_MAX},          {HUDI_TYPE_UINT64, 0, UINT64_MAX},
+        {HUDI_TYPE_INT8, INT8_MIN, INT8_MAX},    {HUDI_TYPE_INT16, INT16_MIN, INT16_MAX},
+        {HUDI_TYPE_INT32, INT32_MIN, INT32_MAX}, {HUDI_TYPE_INT64, INT64_MIN, INT64_MAX},
+        {HUDI_TYPE_UINT8, 0, UINT8_MAX},         {HUDI_TYPE_UINT16, 0, UINT16_MAX},
+        {HUDI_TYPE_UINT32, 0, UINT32_MAX},       {HUDI_TYPE_UINT64, 0, UINT64_MAX},
     };
     for (size_t i = 0; i < HUDI_ARRAY_LEN(ranges); i++) {
         if (ranges[i].t != f->type) continue;
         if (ranges[i].lo < 0) {
             int64_t x;
-            if (parse_i64(s, &x) && x >= ranges[i].lo && (uint64_t)x <= ranges[i].hi) {
+            if (parse_i64(s, &x) && x >= ranges[i].lo && x <= (int64_t)ranges[i].hi) {
                 v->i64 = x;
                 return 0;
             }
@@ -171,7 +170,7 @@ static int parse_integer(const char *s, const hudi_field *f, hudi_value *v, hudi
                 return 0;
             }
         }
-        hudi_buf_printf(why, "'%s' is not a %s value", s, hudi_type_name(f->type));
+        hudi_buf_printf(why, "'%s' is not a valid %s value", s, hudi_type_name(f->type));
         return HUDI_EINVAL;
     }
     return HUDI_EINVAL;
@@ -335,8 +334,10 @@ static int parse_timestamp(const char *s, const hudi_field *f, hudi_value *v, hu
         p++;
         ok = parse_time_part(&p, &nanos);
     }
-    if (ok && (*p == 'Z' || *p == 'z')) p++;
-    else if (ok && strcmp(p, "+00:00") == 0) p += 6;
+    if (ok && (*p == 'Z' || *p == 'z'))
+        p++;
+    else if (ok && strcmp(p, "+00:00") == 0)
+        p += 6;
     if (!ok || *p) {
         hudi_buf_printf(why, "'%s' is not a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff])", s);
         return HUDI_EINVAL;
@@ -380,8 +381,8 @@ static bool parse_hex(const char *s, hudi_buf *out) {
 static int parse_bytes(cli_where *w, const char *text, bool hex, const hudi_field *f,
                        hudi_buf *why) {
     hudi_buf_clear(&w->bytes);
-    bool uuid = f->type == HUDI_TYPE_FIXED_BINARY && f->hint == HUDI_HINT_UUID &&
-                strlen(text) == 36;
+    bool uuid =
+        f->type == HUDI_TYPE_FIXED_BINARY && f->hint == HUDI_HINT_UUID && strlen(text) == 36;
     if (hex || uuid) {
         if (!parse_hex(text, &w->bytes)) {
             hudi_buf_printf(why, "'%s' is not hex", text);
@@ -417,24 +418,33 @@ static int convert_constant(cli_where *w, const hudi_field *f, const char *text,
     }
     switch (f->type) {
     case HUDI_TYPE_BOOL:
-        if (strcasecmp(text, "true") == 0 || strcmp(text, "1") == 0) v->i64 = 1;
-        else if (strcasecmp(text, "false") == 0 || strcmp(text, "0") == 0) v->i64 = 0;
+        if (strcasecmp(text, "true") == 0 || strcmp(text, "1") == 0)
+            v->i64 = 1;
+        else if (strcasecmp(text, "false") == 0 || strcmp(text, "0") == 0)
+            v->i64 = 0;
         else {
             hudi_buf_printf(why, "'%s' is not a boolean (true or false)", text);
             return HUDI_EINVAL;
         }
         return 0;
-    case HUDI_TYPE_INT8: case HUDI_TYPE_INT16: case HUDI_TYPE_INT32: case HUDI_TYPE_INT64:
-    case HUDI_TYPE_UINT8: case HUDI_TYPE_UINT16: case HUDI_TYPE_UINT32: case HUDI_TYPE_UINT64:
-        return parse_integer(text, f, v, why);
-    case HUDI_TYPE_FLOAT16: case HUDI_TYPE_FLOAT: case HUDI_TYPE_DOUBLE:
-        return parse_float(text, v, why);
+    case HUDI_TYPE_INT8:
+    case HUDI_TYPE_INT16:
+    case HUDI_TYPE_INT32:
+    case HUDI_TYPE_INT64:
+    case HUDI_TYPE_UINT8:
+    case HUDI_TYPE_UINT16:
+    case HUDI_TYPE_UINT32:
+    case HUDI_TYPE_UINT64: return parse_integer(text, f, v, why);
+    case HUDI_TYPE_FLOAT16:
+    case HUDI_TYPE_FLOAT:
+    case HUDI_TYPE_DOUBLE: return parse_float(text, v, why);
     case HUDI_TYPE_DECIMAL: return parse_decimal(text, f, v, why);
     case HUDI_TYPE_DATE: return parse_date(text, v, why);
     case HUDI_TYPE_TIME: return parse_time(text, f, v, why);
     case HUDI_TYPE_TIMESTAMP: return parse_timestamp(text, f, v, why);
-    case HUDI_TYPE_STRING: case HUDI_TYPE_BINARY: case HUDI_TYPE_FIXED_BINARY:
-        return parse_bytes(w, text, hex, f, why);
+    case HUDI_TYPE_STRING:
+    case HUDI_TYPE_BINARY:
+    case HUDI_TYPE_FIXED_BINARY: return parse_bytes(w, text, hex, f, why);
     default:
         hudi_buf_printf(why, "column '%s' (%s) cannot be compared with a constant", f->name,
                         hudi_type_name(f->type));

@@ -65,6 +65,7 @@ typedef enum hudi_logical_hint {
 
 typedef struct hudi_field {
     char *name;
+    char *comment;       /* column comment (schema layer, DDL); NULL when none; owned */
     hudi_type_id type;
     bool nullable;
     uint8_t unit;        /* hudi_time_unit, TIME/TIMESTAMP */

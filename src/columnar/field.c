@@ -29,9 +29,11 @@ int hudi_field_set_children(hudi_field *f, int32_t n) {
 int hudi_field_copy(hudi_field *dst, const hudi_field *src) {
     *dst = *src;
     dst->name = NULL;
+    dst->comment = NULL;
     dst->children = NULL;
     dst->n_children = 0;
     if (src->name && !(dst->name = hudi_strdup(src->name))) goto oom;
+    if (src->comment && !(dst->comment = hudi_strdup(src->comment))) goto oom;
     if (src->n_children > 0) {
         dst->children = hudi_calloc((size_t)src->n_children, sizeof(*dst->children));
         if (!dst->children) goto oom;
@@ -52,8 +54,10 @@ void hudi_field_dispose(hudi_field *f) {
     for (int32_t i = 0; i < f->n_children; i++) hudi_field_dispose(&f->children[i]);
     hudi_free(f->children);
     hudi_free(f->name);
+    hudi_free(f->comment);
     f->children = NULL;
     f->name = NULL;
+    f->comment = NULL;
     f->n_children = 0;
 }
 

@@ -151,7 +151,9 @@ int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n
 /** Skips `n` values. */
 int pq_rle_skip(pq_rle_decoder *d, int64_t n, hudi_error *err);
 /** Fast path "no nulls": if the next `n` values are all `value` and stored as RLE runs,
- *  consumes them and returns 1; otherwise consumes nothing and returns 0 (or an error). */
+ *  consumes them and returns 1; otherwise consumes nothing and returns 0 - also on malformed
+ *  input, which the slow path that follows then reports (`err` is not touched). Adjacent RLE
+ *  runs of the same value count as one. Never allocates. */
 int pq_rle_consume_run(pq_rle_decoder *d, int64_t n, uint32_t value, hudi_error *err);
 
 /** Data page v1 levels and RLE booleans: parses the u32le byte-length prefix at `in`.

@@ -22,32 +22,32 @@
 
 #define HUDI_CREATED_BY "hudic version " HUDI_VERSION_STRING " (build " HUDI_GIT_SHA ")"
 
-#define SINK_BUFFER_BYTES (1u << 20) /* output is gathered into writes of about this size */
+#define SINK_BUFFER_BYTES (1u << 20)   /* output is gathered into writes of about this size */
 #define SINK_DIRECT_BYTES (256u << 10) /* pieces this large go to storage as they are */
-#define SLICE_ROWS 65536 /* rows shredded at a time: bounds the per-column scratch */
+#define SLICE_ROWS 65536               /* rows shredded at a time: bounds the per-column scratch */
 
 struct hudi_parquet_writer {
     hudi_fs *fs;
     char *path;
     hudi_writer *out;
-    hudi_field schema;          /* our copy of the caller's schema */
-    hudi_arena arena;           /* schema elements, footer metadata, key/values */
+    hudi_field schema; /* our copy of the caller's schema */
+    hudi_arena arena;  /* schema elements, footer metadata, key/values */
     pq_schema_element *elems;
     int32_t n_elems;
-    pq_schema ps;               /* leaves and level plans of `elems` */
+    pq_schema ps; /* leaves and level plans of `elems` */
     pq_wctx cx;
     pq_wcol *cols;
     int32_t n_cols;
 
-    hudi_buf obuf;              /* pending output */
-    int64_t pos;                /* file offset of the next byte */
+    hudi_buf obuf; /* pending output */
+    int64_t pos;   /* file offset of the next byte */
 
-    hudi_vec rgs;               /* pq_row_group of the flushed row groups */
-    int64_t rg_rows;            /* rows in the open row group */
-    int64_t num_rows;           /* rows in flushed row groups */
+    hudi_vec rgs;                       /* pq_row_group of the flushed row groups */
+    int64_t rg_rows;                    /* rows in the open row group */
+    int64_t num_rows;                   /* rows in flushed row groups */
     hudi_buf ci_all, oi_all, bloom_all; /* encoded indexes and blooms, offsets relative */
-    hudi_vec kvs;               /* pq_key_value, strings in arena */
-    int failed;                 /* first error: the file can no longer be completed */
+    hudi_vec kvs;                       /* pq_key_value, strings in arena */
+    int failed;                         /* first error: the file can no longer be completed */
 };
 
 /* ---- output --------------------------------------------------------------------------------- */
@@ -74,7 +74,8 @@ static int sink(hudi_parquet_writer *w, const void *p, size_t n, hudi_error *err
     return 0;
 }
 
-/* ---- options and schema ------------------------------------------------------------------------ */
+/* ---- options and schema ------------------------------------------------------------------------
+ */
 
 static int resolve_options(hudi_parquet_write_options *o, const hudi_parquet_write_options *in,
                            hudi_error *err) {
@@ -102,14 +103,16 @@ static int resolve_options(hudi_parquet_write_options *o, const hudi_parquet_wri
     if (o->row_group_rows < 0) o->row_group_rows = 0;
     if (o->stats_truncate_bytes < 0) o->stats_truncate_bytes = def.stats_truncate_bytes;
     if (!(o->bloom_fpp > 0 && o->bloom_fpp < 1)) o->bloom_fpp = def.bloom_fpp;
-    if (o->n_bloom_filter_columns < 0 || (o->n_bloom_filter_columns > 0 && !o->bloom_filter_columns))
+    if (o->n_bloom_filter_columns < 0 ||
+        (o->n_bloom_filter_columns > 0 && !o->bloom_filter_columns))
         return hudi_error_set(err, HUDI_EINVAL, "parquet write options: bad bloom filter columns");
     return 0;
 }
 
 static bool wants_bloom(const hudi_parquet_write_options *o, const char *name) {
     for (int32_t i = 0; i < o->n_bloom_filter_columns; i++)
-        if (o->bloom_filter_columns[i] && strcmp(o->bloom_filter_columns[i], name) == 0) return true;
+        if (o->bloom_filter_columns[i] && strcmp(o->bloom_filter_columns[i], name) == 0)
+            return true;
     return false;
 }
 
@@ -175,8 +178,9 @@ int hudi_parquet_writer_open(hudi_parquet_writer **out, hudi_fs *fs, const char 
                              hudi_error *err) {
     *out = NULL;
     if (!fs || !path || !schema || schema->type != HUDI_TYPE_STRUCT)
-        return hudi_error_set(err, HUDI_EINVAL, "parquet writer: need a file system, a path and "
-                                                "a STRUCT schema");
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "parquet writer: need a file system, a path and "
+                              "a STRUCT schema");
     hudi_parquet_writer *w = hudi_calloc(1, sizeof(*w));
     if (!w) return hudi_error_oom(err);
     w->rgs = (hudi_vec)HUDI_VEC_INIT(pq_row_group);
@@ -214,7 +218,8 @@ fail:
 
 int hudi_parquet_writer_add_kv(hudi_parquet_writer *w, const char *key, const char *value,
                                hudi_error *err) {
-    if (!w || !key) return hudi_error_set(err, HUDI_EINVAL, "parquet writer: key/value needs a key");
+    if (!w || !key)
+        return hudi_error_set(err, HUDI_EINVAL, "parquet writer: key/value needs a key");
     char *k = hudi_arena_strdup(&w->arena, key);
     char *v = value ? hudi_arena_strdup(&w->arena, value) : NULL;
     if (!k || (value && !v)) return hudi_error_oom(err);
@@ -230,7 +235,8 @@ int hudi_parquet_writer_add_kv(hudi_parquet_writer *w, const char *key, const ch
     return 0;
 }
 
-/* ---- batches ------------------------------------------------------------------------------------ */
+/* ---- batches ------------------------------------------------------------------------------------
+ */
 
 /* Same shape: types, children, and everything that changes the stored bytes. */
 static int check_shape(const hudi_field *want, const hudi_field *got, const char *path,
@@ -307,7 +313,8 @@ static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int
     m->encodings = hudi_arena_alloc(&w->arena, 3 * sizeof(int32_t));
     m->encoding_stats = hudi_arena_alloc(&w->arena, 3 * sizeof(pq_page_encoding_stats));
     if (!m->encodings || !m->encoding_stats) return hudi_error_oom(err);
-    if (has_dict || (c->n_plain_pages > 0 && !bool_rle)) m->encodings[m->n_encodings++] = PQ_ENC_PLAIN;
+    if (has_dict || (c->n_plain_pages > 0 && !bool_rle))
+        m->encodings[m->n_encodings++] = PQ_ENC_PLAIN;
     if (c->leaf->max_def > 0 || c->leaf->max_rep > 0 || bool_rle)
         m->encodings[m->n_encodings++] = PQ_ENC_RLE;
     if (c->n_dict_pages > 0) m->encodings[m->n_encodings++] = PQ_ENC_RLE_DICTIONARY;
@@ -319,8 +326,8 @@ static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int
         m->encoding_stats[m->n_encoding_stats++] =
             (pq_page_encoding_stats){dpt, PQ_ENC_RLE_DICTIONARY, c->n_dict_pages};
     if (c->n_plain_pages > 0)
-        m->encoding_stats[m->n_encoding_stats++] = (pq_page_encoding_stats){
-            dpt, bool_rle ? PQ_ENC_RLE : PQ_ENC_PLAIN, c->n_plain_pages};
+        m->encoding_stats[m->n_encoding_stats++] =
+            (pq_page_encoding_stats){dpt, bool_rle ? PQ_ENC_RLE : PQ_ENC_PLAIN, c->n_plain_pages};
     m->n_path = c->leaf->path_len;
     m->path_in_schema = c->leaf->path; /* names live in w->arena with the schema elements */
     m->codec = o->codec;
@@ -349,8 +356,8 @@ static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int
 static int flush_row_group(hudi_parquet_writer *w, hudi_error *err) {
     const hudi_parquet_write_options *o = &w->cx.o;
     size_t ordinal = w->rgs.len;
-    pq_column_chunk *cols = hudi_arena_alloc(&w->arena, (size_t)(w->n_cols ? w->n_cols : 1) *
-                                                            sizeof(pq_column_chunk));
+    pq_column_chunk *cols =
+        hudi_arena_alloc(&w->arena, (size_t)(w->n_cols ? w->n_cols : 1) * sizeof(pq_column_chunk));
     if (!cols) return hudi_error_oom(err);
     int64_t total_u = 0, total_c = 0, first = w->pos;
     int rc;
@@ -373,7 +380,7 @@ static int flush_row_group(hudi_parquet_writer *w, hudi_error *err) {
                 return rc;
             cc->has_column_index = has_ci && o->write_statistics;
             if (!o->write_statistics) hudi_buf_truncate(&w->ci_all, ci0); /* no bounds, no index */
-            cc->column_index_offset = (int64_t)ci0; /* relative until close */
+            cc->column_index_offset = (int64_t)ci0;                       /* relative until close */
             cc->column_index_length = (int32_t)(w->ci_all.len - ci0);
             cc->has_offset_index = true;
             cc->offset_index_offset = (int64_t)oi0;
@@ -463,7 +470,8 @@ static int write_tail(hudi_parquet_writer *w, hudi_error *err) {
             pq_column_chunk *cc = &rgs[g].columns[i];
             if (cc->has_column_index) cc->column_index_offset += ci_base;
             if (cc->has_offset_index) cc->offset_index_offset += oi_base;
-            if (cc->meta_data.has_bloom_filter_offset) cc->meta_data.bloom_filter_offset += bloom_base;
+            if (cc->meta_data.has_bloom_filter_offset)
+                cc->meta_data.bloom_filter_offset += bloom_base;
         }
     }
     int32_t *orders = hudi_arena_alloc(&w->arena, (size_t)(w->n_cols ? w->n_cols : 1) * 4);

@@ -113,9 +113,8 @@ static int dict_reserve(pq_wdict *d, int64_t more, hudi_error *err) {
 
 /* Looks up or adds `n` fixed-width values; `w` is a constant at each call site so the loop is
  * specialised (4 and 8 compare as integers). */
-static inline __attribute__((always_inline)) void dict_put_fixed(pq_wdict *d, const uint8_t *v,
-                                                                 int64_t n, int32_t w,
-                                                                 uint32_t *out) {
+static inline __attribute__((always_inline)) void
+dict_put_fixed(pq_wdict *d, const uint8_t *v, int64_t n, int32_t w, uint32_t *out) {
     uint8_t *plain = (uint8_t *)d->plain.data;
     uint64_t *slots = d->slots;
     uint32_t mask = d->mask;
@@ -235,7 +234,8 @@ static void hs_clear(pq_whashset *s) {
     s->has_zero = false;
 }
 
-/* ---- setup ------------------------------------------------------------------------------------ */
+/* ---- setup ------------------------------------------------------------------------------------
+ */
 
 int pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_field *src,
                  bool bloom, hudi_error *err) {
@@ -260,8 +260,10 @@ int pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_
     case HUDI_TYPE_UINT64:
     case HUDI_TYPE_TIMESTAMP: want = PQ_INT64, sw = w = 8; break;
     case HUDI_TYPE_TIME:
-        if (src->unit == HUDI_UNIT_MILLIS) want = PQ_INT32, sw = w = 4;
-        else want = PQ_INT64, sw = w = 8;
+        if (src->unit == HUDI_UNIT_MILLIS)
+            want = PQ_INT32, sw = w = 4;
+        else
+            want = PQ_INT64, sw = w = 8;
         break;
     case HUDI_TYPE_FLOAT16: want = PQ_FIXED_LEN_BYTE_ARRAY, sw = w = 2; break;
     case HUDI_TYPE_FLOAT: want = PQ_FLOAT, sw = w = 4; break;
@@ -269,9 +271,12 @@ int pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_
     case HUDI_TYPE_DECIMAL:
         sw = 16;
         want = leaf->physical_type;
-        if (want == PQ_INT32) conv = PQ_CONV_LOW, w = 4;
-        else if (want == PQ_INT64) conv = PQ_CONV_LOW, w = 8;
-        else conv = PQ_CONV_DEC_BE, want = PQ_FIXED_LEN_BYTE_ARRAY, w = leaf->type_length;
+        if (want == PQ_INT32)
+            conv = PQ_CONV_LOW, w = 4;
+        else if (want == PQ_INT64)
+            conv = PQ_CONV_LOW, w = 8;
+        else
+            conv = PQ_CONV_DEC_BE, want = PQ_FIXED_LEN_BYTE_ARRAY, w = leaf->type_length;
         break;
     case HUDI_TYPE_STRING:
     case HUDI_TYPE_BINARY: conv = PQ_CONV_BYTES, want = PQ_BYTE_ARRAY, w = 0; break;
@@ -283,10 +288,9 @@ int pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_
     if (want != leaf->physical_type || w > 16 * 1024 * 1024 ||
         (want == PQ_FIXED_LEN_BYTE_ARRAY && (leaf->type_length != w || w <= 0)) ||
         (conv == PQ_CONV_DEC_BE && w > 16))
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "column %s: cannot write %s as parquet physical type %d",
-                              col_name(c, nb, sizeof(nb)), hudi_type_name(src->type),
-                              (int)leaf->physical_type);
+        return hudi_error_set(
+            err, HUDI_EUNSUPPORTED, "column %s: cannot write %s as parquet physical type %d",
+            col_name(c, nb, sizeof(nb)), hudi_type_name(src->type), (int)leaf->physical_type);
     c->conv = conv;
     c->src_width = sw;
     c->width = w;
@@ -335,14 +339,15 @@ void pq_wcol_reset(pq_wcol *c) {
                   : PQ_WMODE_PLAIN;
 }
 
-/* ---- dense values of one segment --------------------------------------------------------------- */
+/* ---- dense values of one segment ---------------------------------------------------------------
+ */
 
 /* The segment's non-null values, dense, in their physical representation. */
 typedef struct dense {
-    const uint8_t *fixed;    /* width bytes each */
-    const int32_t *offsets;  /* byte arrays: offsets[0..n] into data */
+    const uint8_t *fixed;   /* width bytes each */
+    const int32_t *offsets; /* byte arrays: offsets[0..n] into data */
     const uint8_t *data;
-    const uint8_t *bits;     /* booleans from bit `bit_off` */
+    const uint8_t *bits; /* booleans from bit `bit_off` */
     int64_t bit_off;
 } dense;
 
@@ -424,18 +429,23 @@ static int gather(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t nv, dens
         d->offsets = cx->offs;
         d->data = cx->data;
     } else {
-        size_t need = c->conv == PQ_CONV_BOOL ? (size_t)(nv + 7) / 8 : (size_t)nv * (size_t)c->width;
+        size_t need =
+            c->conv == PQ_CONV_BOOL ? (size_t)(nv + 7) / 8 : (size_t)nv * (size_t)c->width;
         if ((rc = grow_mem((void **)&cx->dense, &cx->dense_cap, need + 8, 1, err)) < 0) return rc;
         int64_t ri = c->run_i, ro = c->run_off, left = nv, at = 0;
         while (left > 0) {
             int64_t st = runs[ri].start + ro, k = HUDI_MIN(left, runs[ri].len - ro);
-            if (c->conv == PQ_CONV_BOOL) hudi_bitmap_copy(cx->dense, at, a->values, st, k);
-            else convert_fixed(c, a, st, k, cx->dense + at * c->width);
+            if (c->conv == PQ_CONV_BOOL)
+                hudi_bitmap_copy(cx->dense, at, a->values, st, k);
+            else
+                convert_fixed(c, a, st, k, cx->dense + at * c->width);
             at += k, left -= k, ro += k;
             if (ro == runs[ri].len) ri++, ro = 0;
         }
-        if (c->conv == PQ_CONV_BOOL) d->bits = cx->dense;
-        else d->fixed = cx->dense;
+        if (c->conv == PQ_CONV_BOOL)
+            d->bits = cx->dense;
+        else
+            d->fixed = cx->dense;
     }
     /* advance the cursor */
     int64_t left = nv;
@@ -464,7 +474,8 @@ static int64_t plain_bytes(const pq_wcol *c, const hudi_array *a, int64_t nv) {
     return bytes;
 }
 
-/* ---- the open page ---------------------------------------------------------------------------- */
+/* ---- the open page ----------------------------------------------------------------------------
+ */
 
 /* Uncompressed size estimate of the open page. */
 static int64_t page_est(const pq_wcol *c) {
@@ -525,8 +536,10 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
                 fill_i16(c->def, c->def_const, lf->max_def);
                 c->def_mat = true;
             }
-            if (sh->no_nulls) fill_i16(c->def + pl, ne, lf->max_def);
-            else memcpy(c->def + pl, sh->def + e, (size_t)ne * sizeof(int16_t));
+            if (sh->no_nulls)
+                fill_i16(c->def + pl, ne, lf->max_def);
+            else
+                memcpy(c->def + pl, sh->def + e, (size_t)ne * sizeof(int16_t));
         }
     }
     pq_stats_add_nulls(&c->pstats, ne - nv);
@@ -558,8 +571,10 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
     if (c->want_bloom) {
         if ((rc = grow_mem((void **)&cx->hashes, &cx->hashes_cap, (size_t)nv, 8, err)) < 0)
             return rc;
-        if (c->width > 0) pq_bloom_hash_fixed(cx->hashes, d.fixed, (size_t)c->width, (size_t)nv);
-        else pq_bloom_hash_binary(cx->hashes, d.offsets, d.data, (size_t)nv);
+        if (c->width > 0)
+            pq_bloom_hash_fixed(cx->hashes, d.fixed, (size_t)c->width, (size_t)nv);
+        else
+            pq_bloom_hash_binary(cx->hashes, d.offsets, d.data, (size_t)nv);
         if ((rc = hs_add(&c->bloom_set, cx->hashes, nv, err)) < 0) return rc;
     }
 
@@ -643,7 +658,8 @@ static void put_const_levels(hudi_buf *b, int64_t n, int v, int w, bool prefix) 
     uint8_t vb[4];
     hudi_store_u32le(vb, (uint32_t)v);
     hudi_buf_append(b, vb, (size_t)(w + 7) / 8);
-    if (prefix && !hudi_buf_failed(b)) hudi_store_u32le(b->data + start, (uint32_t)(b->len - start - 4));
+    if (prefix && !hudi_buf_failed(b))
+        hudi_store_u32le(b->data + start, (uint32_t)(b->len - start - 4));
 }
 
 /* Compresses `payload` with the chunk codec into cx->comp; returns its CRC when asked. */
@@ -673,8 +689,10 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     if (lf->max_rep > 0) pq_rle_encode_i16(lvb, c->rep, c->page_levels, c->rep_bits, !v2);
     rl_len = lvb->len;
     if (lf->max_def > 0) {
-        if (c->def_mat) pq_rle_encode_i16(lvb, c->def, c->page_levels, c->def_bits, !v2);
-        else put_const_levels(lvb, c->page_levels, lf->max_def, c->def_bits, !v2);
+        if (c->def_mat)
+            pq_rle_encode_i16(lvb, c->def, c->page_levels, c->def_bits, !v2);
+        else
+            put_const_levels(lvb, c->page_levels, lf->max_def, c->def_bits, !v2);
     }
     size_t vstart = pg->len;
     int32_t enc = PQ_ENC_PLAIN;
@@ -692,7 +710,8 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     }
     if (hudi_buf_failed(pg) || hudi_buf_failed(lv)) return hudi_error_oom(err);
 
-    hudi_slice in = v2 ? HUDI_SLICE(pg->data + vstart, pg->len - vstart) : HUDI_SLICE(pg->data, pg->len);
+    hudi_slice in =
+        v2 ? HUDI_SLICE(pg->data + vstart, pg->len - vstart) : HUDI_SLICE(pg->data, pg->len);
     if ((rc = compress(cx, in, err)) < 0) return rc;
     bool raw = v2 && cx->o.codec == PQ_CODEC_UNCOMPRESSED;
     size_t usize = lv->len + pg->len, csize = lv->len + cx->comp.len;
@@ -759,8 +778,10 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     c->num_values += c->page_levels;
     c->rows += c->page_rows;
     c->uncompressed += (int64_t)(hlen + usize);
-    if (dict_page) c->n_dict_pages++;
-    else c->n_plain_pages++;
+    if (dict_page)
+        c->n_dict_pages++;
+    else
+        c->n_plain_pages++;
     c->page_levels = c->page_values = c->page_rows = c->page_plain = 0;
     c->def_const = 0;
     c->def_mat = false;
@@ -768,7 +789,8 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     return 0;
 }
 
-/* ---- feeding records into pages ----------------------------------------------------------------- */
+/* ---- feeding records into pages -----------------------------------------------------------------
+ */
 
 /* Entry index where record `k` of the shredded slice starts (or n_levels at the end). */
 static inline int64_t record_entry(const pq_wcol *c, int64_t k, int64_t n_rec) {
@@ -845,7 +867,8 @@ int pq_wcol_write(pq_wctx *cx, pq_wcol *c, const hudi_array *column, int64_t row
     return feed(cx, c, a, err);
 }
 
-/* ---- finishing a chunk ------------------------------------------------------------------------ */
+/* ---- finishing a chunk ------------------------------------------------------------------------
+ */
 
 int pq_wcol_finish(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     int rc = close_page(cx, c, err);
@@ -940,8 +963,10 @@ int pq_wcol_page_index(pq_wcol *c, int64_t data_start, hudi_buf *ci, bool *has_c
         if (pg[i].all_nan) ci_ok = false;
         if (!pg[i].null_page && (pg[i].min_len == 0 && pg[i].max_len == 0) && c->width != 0)
             ci_ok = false;
-        mins[i] = pg[i].null_page ? HUDI_SLICE("", 0) : HUDI_SLICE(b + pg[i].min_off, pg[i].min_len);
-        maxs[i] = pg[i].null_page ? HUDI_SLICE("", 0) : HUDI_SLICE(b + pg[i].max_off, pg[i].max_len);
+        mins[i] =
+            pg[i].null_page ? HUDI_SLICE("", 0) : HUDI_SLICE(b + pg[i].min_off, pg[i].min_len);
+        maxs[i] =
+            pg[i].null_page ? HUDI_SLICE("", 0) : HUDI_SLICE(b + pg[i].max_off, pg[i].max_len);
         ncounts[i] = pg[i].null_count;
         nans[i] = pg[i].nan_count;
     }

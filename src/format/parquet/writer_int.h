@@ -20,36 +20,36 @@ enum {
     PQ_CONV_COPY,     /* same bytes (int32/int64/float/double/float16/fixed binary/time...) */
     PQ_CONV_I8,       /* sign-extend to INT32 */
     PQ_CONV_I16,
-    PQ_CONV_U8,       /* zero-extend to INT32 */
+    PQ_CONV_U8, /* zero-extend to INT32 */
     PQ_CONV_U16,
-    PQ_CONV_LOW,      /* decimal128 -> INT32/INT64: the low bytes */
-    PQ_CONV_DEC_BE,   /* decimal128 -> FLBA(n): the low n bytes, big-endian */
-    PQ_CONV_BYTES,    /* string/binary -> BYTE_ARRAY */
-    PQ_CONV_NULL,     /* NULL type: never a value */
+    PQ_CONV_LOW,    /* decimal128 -> INT32/INT64: the low bytes */
+    PQ_CONV_DEC_BE, /* decimal128 -> FLBA(n): the low n bytes, big-endian */
+    PQ_CONV_BYTES,  /* string/binary -> BYTE_ARRAY */
+    PQ_CONV_NULL,   /* NULL type: never a value */
 };
 
 /* Settings and scratch shared by every column of one writer. */
 typedef struct pq_wctx {
     hudi_parquet_write_options o; /* defaults resolved */
     pq_codec_ctx *codec;
-    hudi_buf page;                 /* uncompressed payload of the page being closed */
-    hudi_buf comp;                 /* its compressed form */
-    hudi_buf lv;                   /* v2: the levels */
-    uint8_t *dense;                /* gathered fixed values / bits of one segment */
+    hudi_buf page;  /* uncompressed payload of the page being closed */
+    hudi_buf comp;  /* its compressed form */
+    hudi_buf lv;    /* v2: the levels */
+    uint8_t *dense; /* gathered fixed values / bits of one segment */
     size_t dense_cap;
-    int32_t *offs;                 /* gathered byte-array offsets of one segment */
+    int32_t *offs; /* gathered byte-array offsets of one segment */
     size_t offs_cap;
-    uint8_t *data;                 /* gathered byte-array data of one segment */
+    uint8_t *data; /* gathered byte-array data of one segment */
     size_t data_cap;
-    uint64_t *hashes;              /* bloom hashes of one segment */
+    uint64_t *hashes; /* bloom hashes of one segment */
     size_t hashes_cap;
 } pq_wctx;
 
 /* A data page as the page index needs it. */
 typedef struct pq_wpage {
-    int64_t offset;          /* of the page header, from the chunk's first data page */
-    int32_t size;            /* header + payload */
-    int64_t first_row;       /* within the row group */
+    int64_t offset;    /* of the page header, from the chunk's first data page */
+    int32_t size;      /* header + payload */
+    int64_t first_row; /* within the row group */
     int64_t null_count, nan_count;
     bool null_page, all_nan;
     size_t min_off, min_len, max_off, max_len; /* bounds in pq_wcol.bounds */
@@ -57,11 +57,11 @@ typedef struct pq_wpage {
 
 /* Dictionary of one column chunk: a flat open-addressing table over the PLAIN entries. */
 typedef struct pq_wdict {
-    uint64_t *slots;  /* (hash32 << 32) | (entry + 1); 0 = empty */
-    uint32_t mask;    /* slots - 1 */
-    uint32_t n;       /* entries */
-    hudi_buf plain;   /* the entries PLAIN-encoded: the dictionary page payload */
-    uint32_t *offs;   /* byte arrays: offset of entry i's u32 length in `plain` */
+    uint64_t *slots; /* (hash32 << 32) | (entry + 1); 0 = empty */
+    uint32_t mask;   /* slots - 1 */
+    uint32_t n;      /* entries */
+    hudi_buf plain;  /* the entries PLAIN-encoded: the dictionary page payload */
+    uint32_t *offs;  /* byte arrays: offset of entry i's u32 length in `plain` */
     uint32_t offs_cap;
 } pq_wdict;
 
@@ -77,11 +77,11 @@ enum { PQ_WMODE_DICT = 0, PQ_WMODE_PLAIN = 1 };
 
 typedef struct pq_wcol {
     const pq_leaf *leaf;
-    const hudi_field *src;  /* the leaf's field in the writer's schema */
+    const hudi_field *src; /* the leaf's field in the writer's schema */
     uint8_t conv;
-    int32_t src_width;      /* bytes per source value (fixed kinds) */
-    int32_t width;          /* bytes per physical value; 0 byte arrays; -1 booleans */
-    int kind;               /* PQ_SORT_* */
+    int32_t src_width; /* bytes per source value (fixed kinds) */
+    int32_t width;     /* bytes per physical value; 0 byte arrays; -1 booleans */
+    int kind;          /* PQ_SORT_* */
     bool want_bloom;
     int def_bits, rep_bits; /* level bit widths */
     pq_shredded sh;
@@ -90,30 +90,30 @@ typedef struct pq_wcol {
     int64_t run_i, run_off;
 
     /* ---- the open page ---- */
-    int16_t *def, *rep;     /* levels (def only once materialised) */
+    int16_t *def, *rep; /* levels (def only once materialised) */
     size_t lv_cap;
-    int64_t def_const;      /* leading entries at max_def not materialised yet */
+    int64_t def_const; /* leading entries at max_def not materialised yet */
     bool def_mat;
     int64_t page_levels, page_values, page_rows;
-    int64_t page_plain;     /* PLAIN bytes of the page's values (dict mode) */
-    hudi_buf vals;          /* PLAIN values (plain mode) or bits (booleans) */
-    uint32_t *idx;          /* dictionary indices (dict mode) */
+    int64_t page_plain; /* PLAIN bytes of the page's values (dict mode) */
+    hudi_buf vals;      /* PLAIN values (plain mode) or bits (booleans) */
+    uint32_t *idx;      /* dictionary indices (dict mode) */
     size_t idx_cap;
-    pq_stats_acc pstats;    /* the page (bounds truncated for the ColumnIndex) */
+    pq_stats_acc pstats; /* the page (bounds truncated for the ColumnIndex) */
 
     /* ---- the column chunk ---- */
-    int mode;               /* PQ_WMODE_* */
-    bool dict_enabled;      /* options allow a dictionary */
-    bool dict_tried;        /* the first page decided whether the dictionary pays */
+    int mode;          /* PQ_WMODE_* */
+    bool dict_enabled; /* options allow a dictionary */
+    bool dict_tried;   /* the first page decided whether the dictionary pays */
     pq_wdict dict;
-    hudi_buf chunk;         /* data pages: header + payload each */
-    hudi_buf dict_page;     /* header + payload, built by pq_wcol_finish */
-    pq_stats_acc cstats;    /* the chunk (bounds kept whole) */
-    hudi_vec pages;         /* pq_wpage */
-    hudi_buf bounds;        /* page index bounds */
-    int64_t num_values;     /* level entries of the chunk */
-    int64_t rows;           /* rows of the chunk so far */
-    int64_t uncompressed;   /* data pages incl. headers */
+    hudi_buf chunk;                      /* data pages: header + payload each */
+    hudi_buf dict_page;                  /* header + payload, built by pq_wcol_finish */
+    pq_stats_acc cstats;                 /* the chunk (bounds kept whole) */
+    hudi_vec pages;                      /* pq_wpage */
+    hudi_buf bounds;                     /* page index bounds */
+    int64_t num_values;                  /* level entries of the chunk */
+    int64_t rows;                        /* rows of the chunk so far */
+    int64_t uncompressed;                /* data pages incl. headers */
     int32_t n_dict_pages, n_plain_pages; /* data pages by encoding */
     pq_whashset bloom_set;
 } pq_wcol;
