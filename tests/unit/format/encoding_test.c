@@ -23,8 +23,6 @@ static int64_t batch(int64_t left, int64_t max) {
 }
 static uint64_t mask_of(int w) { return w == 64 ? ~0ull : ((1ull << w) - 1); }
 
-#define BYTES(...) ((const uint8_t[]){__VA_ARGS__}), sizeof((const uint8_t[]){__VA_ARGS__})
-
 static void assert_buf(const hudi_buf *b, const uint8_t *want, size_t n) {
     cr_assert_eq(b->len, n, "length %zu, want %zu", b->len, n);
     for (size_t i = 0; i < n; i++)

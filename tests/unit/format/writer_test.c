@@ -272,7 +272,8 @@ static void all_types_schema(hudi_field *s) {
     cr_assert_eq(i, 27);
 }
 
-/* struct<list<struct<a:int32, m:map<string, list<double>>>>, s: struct<x: string, y: list<int64>>> */
+/* struct<list<struct<a:int32, m:map<string, list<double>>>>, s: struct<x: string, y: list<int64>>>
+ */
 static void nested_schema(hudi_field *s) {
     fld(s, "root", HUDI_TYPE_STRUCT, false);
     children(s, 4);
@@ -311,7 +312,8 @@ static hudi_fs *mem_fs(void) {
     return fs;
 }
 
-/* ---- footer ------------------------------------------------------------------------------------ */
+/* ---- footer ------------------------------------------------------------------------------------
+ */
 
 Test(writer, footer_metadata) {
     hudi_field s;
@@ -330,7 +332,8 @@ Test(writer, footer_metadata) {
     read_footer(fs, "t.parquet", &m, &arena, &bytes);
     cr_assert_eq(m.version, 1);
     cr_assert(m.has_created_by);
-    cr_assert(m.created_by.len > 20 && memcmp(m.created_by.data, "hudic version 0.1.0 (build ", 27) == 0);
+    cr_assert(m.created_by.len > 20 &&
+              memcmp(m.created_by.data, "hudic version 0.1.0 (build ", 27) == 0);
     cr_assert_eq(m.num_rows, 3000);
     cr_assert_eq(m.n_row_groups, 3);
     cr_assert_eq(m.n_column_orders, 27);
@@ -347,8 +350,8 @@ Test(writer, footer_metadata) {
         for (int c = 0; c < rg->n_columns; c++) {
             pq_column_chunk *cc = &rg->columns[c];
             pq_column_meta *cm = &cc->meta_data;
-            int64_t start = cm->has_dictionary_page_offset ? cm->dictionary_page_offset
-                                                           : cm->data_page_offset;
+            int64_t start =
+                cm->has_dictionary_page_offset ? cm->dictionary_page_offset : cm->data_page_offset;
             cr_assert_eq(start, prev_end, "chunks are contiguous");
             prev_end = start + cm->total_compressed_size;
             tc += cm->total_compressed_size;
@@ -365,11 +368,11 @@ Test(writer, footer_metadata) {
                          0, "%s", err.message);
             cr_assert(h.type == PQ_PAGE_DATA && h.has_crc);
             if (cm->has_dictionary_page_offset) {
-                cr_assert_eq(pq_decode_page_header(
-                                 &h, &arena,
-                                 HUDI_SLICE(bytes.data + cm->dictionary_page_offset, 100), NULL,
-                                 &err),
-                             0);
+                cr_assert_eq(
+                    pq_decode_page_header(&h, &arena,
+                                          HUDI_SLICE(bytes.data + cm->dictionary_page_offset, 100),
+                                          NULL, &err),
+                    0);
                 cr_assert_eq(h.type, PQ_PAGE_DICTIONARY);
             }
             /* offset index: first location == data_page_offset, 1000 rows / 300 per page */
@@ -403,7 +406,8 @@ Test(writer, footer_metadata) {
     hudi_field_dispose(&s);
 }
 
-/* ---- round trips -------------------------------------------------------------------------------- */
+/* ---- round trips --------------------------------------------------------------------------------
+ */
 
 static void roundtrip_case(int codec, bool v2, bool dict, int64_t chunk) {
     hudi_field s;
@@ -468,8 +472,8 @@ Test(writer, roundtrip_random_many_seeds) {
         o.dictionary_page_bytes = 16 + (int64_t)(rnd() % 512);
         o.row_group_rows = 1 + (int64_t)(rnd() % 300);
         o.data_page_v2 = seed & 1;
-        cr_assert_eq(write_file(fs, "x.parquet", b, &o, 1 + (int64_t)(rnd() % 100), &err), 0,
-                     "%s", err.message);
+        cr_assert_eq(write_file(fs, "x.parquet", b, &o, 1 + (int64_t)(rnd() % 100), &err), 0, "%s",
+                     err.message);
         check_roundtrip(fs, "x.parquet", b);
         hudi_batch_free(b);
         hudi_fs_free(fs);
@@ -498,7 +502,8 @@ Test(writer, empty_file_and_zero_row_batch) {
     hudi_field_dispose(&s);
 }
 
-/* ---- pages ---------------------------------------------------------------------------------------- */
+/* ---- pages
+ * ---------------------------------------------------------------------------------------- */
 
 /* Every data page of every chunk starts a record: decode the v1 rep levels of each page. */
 Test(writer, pages_never_split_records) {
@@ -521,8 +526,8 @@ Test(writer, pages_never_split_records) {
     for (int c = 0; c < m.row_groups[0].n_columns; c++) {
         int rep_bits = pq_bit_width((uint64_t)ps.leaves[c].max_rep);
         pq_column_meta *cm = &m.row_groups[0].columns[c].meta_data;
-        int64_t pos = cm->has_dictionary_page_offset ? cm->dictionary_page_offset
-                                                     : cm->data_page_offset;
+        int64_t pos =
+            cm->has_dictionary_page_offset ? cm->dictionary_page_offset : cm->data_page_offset;
         int64_t end = pos + cm->total_compressed_size, entries = 0;
         int32_t pages = 0;
         while (pos < end) {
@@ -537,7 +542,8 @@ Test(writer, pages_never_split_records) {
             if (h.type == PQ_PAGE_DATA) {
                 pages++;
                 entries += h.data_page_header.num_values;
-                cr_assert_leq(h.uncompressed_page_size, 200 + 1024, "page of %d bytes, col %d", h.uncompressed_page_size, c);
+                cr_assert_leq(h.uncompressed_page_size, 200 + 1024, "page of %d bytes, col %d",
+                              h.uncompressed_page_size, c);
                 const uint8_t *runs;
                 size_t runs_len, consumed;
                 if (rep_bits > 0) {
@@ -567,7 +573,8 @@ Test(writer, pages_never_split_records) {
     hudi_field_dispose(&s);
 }
 
-/* ---- dictionary ----------------------------------------------------------------------------------- */
+/* ---- dictionary
+ * ----------------------------------------------------------------------------------- */
 
 static hudi_batch *string_batch(hudi_field *s, int64_t rows, int64_t low_card_rows) {
     fld(s, "root", HUDI_TYPE_STRUCT, false);
@@ -577,8 +584,9 @@ static hudi_batch *string_batch(hudi_field *s, int64_t rows, int64_t low_card_ro
     cr_assert_eq(hudi_batch_new(&b, s, NULL), 0);
     char buf[64];
     for (int64_t i = 0; i < rows; i++) {
-        int n = i < low_card_rows ? snprintf(buf, sizeof(buf), "v%03d", (int)(i % 7))
-                                  : snprintf(buf, sizeof(buf), "distinct-value-%08lld", (long long)i);
+        int n = i < low_card_rows
+                    ? snprintf(buf, sizeof(buf), "v%03d", (int)(i % 7))
+                    : snprintf(buf, sizeof(buf), "distinct-value-%08lld", (long long)i);
         cr_assert_eq(hudi_array_append_bytes(b->columns[0], buf, (size_t)n, NULL), 0);
     }
     b->num_rows = rows;
@@ -674,7 +682,8 @@ Test(writer, dictionary_abandoned_when_it_does_not_pay) {
     hudi_field_dispose(&s);
 }
 
-/* ---- statistics ----------------------------------------------------------------------------------- */
+/* ---- statistics
+ * ----------------------------------------------------------------------------------- */
 
 Test(writer, statistics_values) {
     hudi_field s;
@@ -688,8 +697,10 @@ Test(writer, statistics_values) {
     cr_assert_eq(hudi_batch_new(&b, &s, NULL), 0);
     for (int r = 0; r < 100; r++) {
         int32_t iv = r * 3 - 50;
-        if (r % 10 == 0) cr_assert_eq(hudi_array_append_null(b->columns[0], NULL), 0);
-        else cr_assert_eq(hudi_array_append_fixed(b->columns[0], &iv, NULL), 0);
+        if (r % 10 == 0)
+            cr_assert_eq(hudi_array_append_null(b->columns[0], NULL), 0);
+        else
+            cr_assert_eq(hudi_array_append_fixed(b->columns[0], &iv, NULL), 0);
         double dv = r == 6 ? -0.0 : (double)r;
         cr_assert_eq(hudi_array_append_fixed(b->columns[1], &dv, NULL), 0);
         double nv = r % 2 ? NAN : (double)r;
@@ -805,7 +816,8 @@ Test(writer, page_index_truncates_long_strings) {
     hudi_field_dispose(&s);
 }
 
-/* ---- bloom filters --------------------------------------------------------------------------------- */
+/* ---- bloom filters
+ * --------------------------------------------------------------------------------- */
 
 Test(writer, bloom_filter_for_named_column) {
     hudi_field s;
@@ -860,7 +872,8 @@ Test(writer, bloom_filter_for_named_column) {
     hudi_field_dispose(&s);
 }
 
-/* ---- errors ----------------------------------------------------------------------------------------- */
+/* ---- errors
+ * ----------------------------------------------------------------------------------------- */
 
 Test(writer, schema_mismatch_names_column) {
     hudi_field s, t;
@@ -953,8 +966,10 @@ Test(writer, abort_and_null_safety) {
     cr_assert_eq(hudi_array_new(&b->columns[0], &s.children[0], NULL), 0);
     for (int i = 0; i < 100; i++) {
         int64_t v = i;
-        if (i == 50) cr_assert_eq(hudi_array_append_null(b->columns[0], NULL), 0);
-        else cr_assert_eq(hudi_array_append_fixed(b->columns[0], &v, NULL), 0);
+        if (i == 50)
+            cr_assert_eq(hudi_array_append_null(b->columns[0], NULL), 0);
+        else
+            cr_assert_eq(hudi_array_append_fixed(b->columns[0], &v, NULL), 0);
     }
     cr_assert_eq(hudi_parquet_writer_open(&w, fs, "a.parquet", &s, NULL, &err), 0);
     cr_assert_eq(hudi_parquet_writer_write(w, b, &err), HUDI_EINVAL);
@@ -968,7 +983,8 @@ Test(writer, abort_and_null_safety) {
     hudi_field_dispose(&s);
 }
 
-/* ---- independent readers ---------------------------------------------------------------------------- */
+/* ---- independent readers
+ * ---------------------------------------------------------------------------- */
 
 static bool python_has(const char *mods) {
     char cmd[256];
@@ -1006,8 +1022,10 @@ Test(writer, read_by_pyarrow_and_duckdb) {
         int n = snprintf(buf, sizeof(buf), "key-%06lld", (long long)i);
         cr_assert_eq(hudi_array_append_bytes(b->columns[0], buf, (size_t)n, NULL), 0);
         double x = (double)(i % 100) * 0.5;
-        if (i % 7 == 0) cr_assert_eq(hudi_array_append_null(b->columns[1], NULL), 0);
-        else cr_assert_eq(hudi_array_append_fixed(b->columns[1], &x, NULL), 0);
+        if (i % 7 == 0)
+            cr_assert_eq(hudi_array_append_null(b->columns[1], NULL), 0);
+        else
+            cr_assert_eq(hudi_array_append_fixed(b->columns[1], &x, NULL), 0);
         int64_t nv = i * 3;
         cr_assert_eq(hudi_array_append_fixed(b->columns[2], &nv, NULL), 0);
         __int128 d = (__int128)(i - 15000) * 101;
@@ -1044,34 +1062,165 @@ Test(writer, read_by_pyarrow_and_duckdb) {
     }
     /* one interpreter for all files: importing pyarrow and duckdb dominates the time */
     char cmd[8192];
-    snprintf(cmd, sizeof(cmd),
-             "python3 - '%s/py' <<'EOF'\n"
-             "import sys, decimal, pyarrow.parquet as pq, duckdb\n"
-             "for i in range(5):\n"
-             "  p = sys.argv[1] + str(i) + '.parquet'\n"
-             "  t = pq.read_table(p)\n"
-             "  assert t.num_rows == 30000, t.num_rows\n"
-             "  assert t.column('key')[12345].as_py() == 'key-012345'\n"
-             "  assert t.column('x').null_count == 30000 // 7 + 1\n"
-             "  assert sum(t.column('n').to_pylist()) == 3 * 29999 * 30000 // 2\n"
-             "  assert t.column('dec')[0].as_py() == decimal.Decimal('-15150.00')\n"
-             "  assert t.column('tags').null_count == 6000\n"
-             "  md = pq.ParquetFile(p).metadata\n"
-             "  assert md.num_row_groups == 3 and md.created_by.startswith('hudic version')\n"
-             "  r = duckdb.sql(f\"select count(*), count(x), sum(n), sum(len(tags)), "
-             "sum(flag::int), min(key), max(key), sum(dec), min(ts) from '{p}'\").fetchall()[0]\n"
-             "  assert r[0] == 30000 and r[1] == 30000 - (30000 // 7 + 1), r\n"
-             "  assert r[2] == 3 * 29999 * 30000 // 2, r\n"
-             "  assert r[3] == sum((i %% 3) for i in range(30000) if i %% 5), r\n"
-             "  assert r[4] == 10000 and r[5] == 'key-000000' and r[6] == 'key-029999', r\n"
-             "  assert r[7] == decimal.Decimal(sum((i - 15000) * 101 for i in range(30000))) / 100, r\n"
-             "  f = duckdb.sql(f\"select count(*) from '{p}' where key = 'key-020000'\").fetchall()[0]\n"
-             "  assert f[0] == 1, f\n"
-             "EOF",
-             dir);
+    snprintf(
+        cmd, sizeof(cmd),
+        "python3 - '%s/py' <<'EOF'\n"
+        "import sys, decimal, pyarrow.parquet as pq, duckdb\n"
+        "for i in range(5):\n"
+        "  p = sys.argv[1] + str(i) + '.parquet'\n"
+        "  t = pq.read_table(p)\n"
+        "  assert t.num_rows == 30000, t.num_rows\n"
+        "  assert t.column('key')[12345].as_py() == 'key-012345'\n"
+        "  assert t.column('x').null_count == 30000 // 7 + 1\n"
+        "  assert sum(t.column('n').to_pylist()) == 3 * 29999 * 30000 // 2\n"
+        "  assert t.column('dec')[0].as_py() == decimal.Decimal('-15150.00')\n"
+        "  assert t.column('tags').null_count == 6000\n"
+        "  md = pq.ParquetFile(p).metadata\n"
+        "  assert md.num_row_groups == 3 and md.created_by.startswith('hudic version')\n"
+        "  r = duckdb.sql(f\"select count(*), count(x), sum(n), sum(len(tags)), "
+        "sum(flag::int), min(key), max(key), sum(dec), min(ts) from '{p}'\").fetchall()[0]\n"
+        "  assert r[0] == 30000 and r[1] == 30000 - (30000 // 7 + 1), r\n"
+        "  assert r[2] == 3 * 29999 * 30000 // 2, r\n"
+        "  assert r[3] == sum((i %% 3) for i in range(30000) if i %% 5), r\n"
+        "  assert r[4] == 10000 and r[5] == 'key-000000' and r[6] == 'key-029999', r\n"
+        "  assert r[7] == decimal.Decimal(sum((i - 15000) * 101 for i in range(30000))) / 100, r\n"
+        "  f = duckdb.sql(f\"select count(*) from '{p}' where key = 'key-020000'\").fetchall()[0]\n"
+        "  assert f[0] == 1, f\n"
+        "EOF",
+        dir);
     cr_assert_eq(system(cmd), 0, "pyarrow/duckdb rejected one of %s/py*.parquet", dir);
     for (int ci = 0; ci < 5; ci++) remove(paths[ci]);
+
+    /* nested data (lists of structs of maps of lists), v1 and v2 + legacy 2-level lists */
+    hudi_field ns;
+    nested_schema(&ns);
+    hudi_batch *nb = gen_batch(&ns, 2000, 20);
+    for (int v = 0; v < 2; v++) {
+        hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+        o.data_page_v2 = v;
+        o.legacy_list_format = v;
+        o.page_rows = 300;
+        snprintf(paths[v], sizeof(paths[v]), "%s/nested%d.parquet", dir, v);
+        hudi_error err = HUDI_ERROR_INIT;
+        cr_assert_eq(write_file(fs, paths[v], nb, &o, 0, &err), 0, "%s", err.message);
+    }
+    snprintf(cmd, sizeof(cmd),
+             "python3 - '%s/nested' %lld %lld <<'EOF'\n"
+             "import sys, pyarrow.parquet as pq, duckdb\n"
+             "for i in range(2):\n"
+             "  p = sys.argv[1] + str(i) + '.parquet'\n"
+             "  t = pq.read_table(p)\n"
+             "  assert t.num_rows == 2000, t.num_rows\n"
+             "  assert t.column('l').null_count == int(sys.argv[2]), t.column('l').null_count\n"
+             "  assert t.column('st').null_count == int(sys.argv[3])\n"
+             "  assert t.column('id').to_pylist()[:3] == [r[0] for r in duckdb.sql(f\"select id "
+             "from '{p}' limit 3\").fetchall()]\n"
+             "  r = duckdb.sql(f\"select count(*), count(l), sum(len(flags)) from "
+             "'{p}'\").fetchall()[0]\n"
+             "  assert r[0] == 2000 and r[1] == 2000 - int(sys.argv[2]), r\n"
+             "  assert r[2] == sum(len(x) for x in t.column('flags').to_pylist()), r\n"
+             "EOF",
+             dir, (long long)nb->columns[1]->null_count, (long long)nb->columns[2]->null_count);
+    cr_assert_eq(system(cmd), 0, "pyarrow/duckdb rejected %s/nested*.parquet", dir);
+    for (int v = 0; v < 2; v++) remove(paths[v]);
+    hudi_batch_free(nb);
+    hudi_field_dispose(&ns);
     remove(dir);
+    hudi_batch_free(b);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
+
+Test(writer, null_typed_and_interval_columns) {
+    hudi_field s;
+    fld(&s, "root", HUDI_TYPE_STRUCT, false);
+    children(&s, 2);
+    fld(&s.children[0], "nothing", HUDI_TYPE_NULL, true);
+    fld(&s.children[1], "iv", HUDI_TYPE_FIXED_BINARY, true);
+    s.children[1].byte_width = 12;
+    s.children[1].hint = HUDI_HINT_INTERVAL;
+    hudi_batch *b;
+    cr_assert_eq(hudi_batch_new(&b, &s, NULL), 0);
+    cr_assert_eq(hudi_array_append_nulls(b->columns[0], 300, NULL), 0);
+    for (int i = 0; i < 300; i++) {
+        uint8_t v[12] = {(uint8_t)i, 0, 0, 0, 1, 0, 0, 0, (uint8_t)(i * 7), 0, 0, 0};
+        if (i % 4 == 0)
+            cr_assert_eq(hudi_array_append_null(b->columns[1], NULL), 0);
+        else
+            cr_assert_eq(hudi_array_append_bytes(b->columns[1], v, 12, NULL), 0);
+    }
+    b->num_rows = 300;
+    hudi_fs *fs = mem_fs();
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    o.page_rows = 100;
+    cr_assert_eq(write_file(fs, "z.parquet", b, &o, 0, &err), 0, "%s", err.message);
+    pq_file_meta m;
+    hudi_arena arena = HUDI_ARENA_INIT;
+    hudi_buf bytes = HUDI_BUF_INIT;
+    read_footer(fs, "z.parquet", &m, &arena, &bytes);
+    pq_column_chunk *cc = m.row_groups[0].columns;
+    cr_assert_eq(cc[0].meta_data.statistics.null_count, 300);
+    cr_assert_not(cc[1].meta_data.statistics.has_min_value, "INTERVAL has no order");
+    cr_assert_not(cc[1].has_column_index);
+    cr_assert(cc[1].has_offset_index);
+    check_roundtrip(fs, "z.parquet", b);
+    hudi_buf_dispose(&bytes);
+    hudi_arena_dispose(&arena);
+    hudi_batch_free(b);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
+
+/* ---- allocation failures -----------------------------------------------------------------------
+ */
+
+static long g_alloc_count, g_alloc_fail_at = -1;
+static void *fail_malloc(size_t n, void *p) {
+    (void)p;
+    return g_alloc_count++ == g_alloc_fail_at ? NULL : malloc(n);
+}
+static void *fail_realloc(void *q, size_t n, void *p) {
+    (void)p;
+    return g_alloc_count++ == g_alloc_fail_at ? NULL : realloc(q, n);
+}
+static void fail_free(void *q, void *p) {
+    (void)p;
+    free(q);
+}
+
+/* Failing any single allocation gives a clean error, no leak (ASan), and no file. */
+Test(writer, allocation_failure_at_every_step) {
+    hudi_field s;
+    nested_schema(&s);
+    hudi_batch *b = gen_batch(&s, 300, 15);
+    hudi_fs *fs = mem_fs();
+    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    o.page_rows = 50;
+    o.row_group_rows = 150;
+    const char *bloom[] = {"id"};
+    o.bloom_filter_columns = bloom;
+    o.n_bloom_filter_columns = 1;
+    static const hudi_allocator a = {fail_malloc, fail_realloc, fail_free, NULL};
+    bool ok = false;
+    for (long k = 0; k < 5000 && !ok; k += 1 + k / 64) {
+        g_alloc_count = 0;
+        g_alloc_fail_at = k;
+        hudi_set_allocator(&a);
+        hudi_error err = HUDI_ERROR_INIT;
+        int rc = write_file(fs, "o.parquet", b, &o, 0, &err);
+        hudi_set_allocator(NULL);
+        if (rc == 0) {
+            ok = g_alloc_count <= k;
+            if (!ok) hudi_fs_remove(fs, "o.parquet", NULL); /* the failed allocation was not ours */
+        } else {
+            cr_assert(err.message[0], "allocation %ld failed without a message", k);
+            cr_assert_not(hudi_fs_exists(fs, "o.parquet"), "allocation %ld: file published", k);
+        }
+    }
+    cr_assert(ok);
+    cr_assert_gt(g_alloc_count, 100, "the write made %ld allocations", g_alloc_count);
+    check_roundtrip(fs, "o.parquet", b);
     hudi_batch_free(b);
     hudi_fs_free(fs);
     hudi_field_dispose(&s);
