@@ -38,6 +38,7 @@ struct cli_group {
 };
 
 extern const cli_group cli_parquet_group; /* cmd_parquet.c */
+extern const cli_group cli_table_group;   /* cmd_table.c */
 
 /* Prints "usage: hudic <group> <cmd> <args>" for `cmd` to `out`. */
 void cli_print_usage(FILE *out, const cli_group *g, const cli_command *cmd);

@@ -11,6 +11,7 @@
 
 static const cli_group *const groups[] = {
     &cli_parquet_group,
+    &cli_table_group,
 };
 
 #define STDOUT_BUFFER_BYTES (1u << 20)

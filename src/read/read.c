@@ -1,0 +1,313 @@
+/* read.c - snapshot, time-travel and incremental reads of copy-on-write tables (spec
+ * hudi-format.md §3.5, §5.3). The file list comes from the file-system view as of the query
+ * instant; each base file is scanned with the Parquet layer and its batches are conformed to
+ * the output schema by column name. Incremental reads take the file groups written by the
+ * commits in (begin, end], read their slices as of `end`, and keep the rows whose
+ * _hoodie_commit_time lies in the range. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "read/read.h"
+
+#define META_COMMIT_TIME "_hoodie_commit_time"
+
+typedef struct read_file {
+    const hudi_base_file *base;
+    const char *instant; /* base instant of its slice */
+} read_file;
+
+struct hudi_reader {
+    hudi_tbl *t;
+    hudi_read_options opts;
+    char *begin, *end, *filter_column; /* owned copies */
+    hudi_fs_view *view;
+    char as_of[HUDI_INSTANT_TIME_MAX];
+    read_file *files;
+    size_t n_files, next_file;
+    hudi_field schema; /* output STRUCT */
+    hudi_parquet_file *pf;
+    hudi_parquet_scan *scan;
+    int32_t *map;      /* output column -> batch column of the current scan, -1 = absent */
+    hudi_batch *out;
+    hudi_batch *in;    /* last batch taken from the scan */
+};
+
+static int cmp_read_file(const void *a, const void *b) {
+    const read_file *x = a, *y = b;
+    int c = strcmp(x->base->path, y->base->path);
+    return c;
+}
+
+/* Base files to read, from the view (snapshot) or from the commits in range (incremental). */
+static int collect_files(hudi_reader *r, hudi_error *err) {
+    size_t n = 0;
+    const hudi_file_slice *slices = hudi_fs_view_latest_slices(r->view, &n);
+    hudi_written_files wf = HUDI_WRITTEN_FILES_INIT;
+    int rc = 0;
+    if (!(r->files = hudi_calloc(n + 1, sizeof(read_file)))) return hudi_error_oom(err);
+    if (r->opts.incremental) {
+        if ((rc = hudi_fs_view_files_between(&wf, r->t->timeline, r->begin, r->as_of[0] ? r->as_of : NULL,
+                                             err)) < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const hudi_file_slice *s = &slices[i];
+        if (r->opts.incremental) {
+            bool touched = false;
+            for (size_t k = 0; k < wf.count && !touched; k++)
+                touched = !wf.files[k].is_log && strcmp(wf.files[k].file_id, s->file_id) == 0 &&
+                          strcmp(wf.files[k].partition_path ? wf.files[k].partition_path : "",
+                                 s->partition_path) == 0;
+            if (!touched) continue;
+        }
+        if (s->logs_count > 0) {
+            rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
+                                "%s: file group %s has log files: merge-on-read snapshots are not supported yet",
+                                r->t->base_path, s->file_id);
+            break;
+        }
+        if (!s->base) continue;
+        if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0) break;
+        r->files[r->n_files++] = (read_file){s->base, s->base_instant};
+    }
+    hudi_written_files_dispose(&wf);
+    if (rc == 0 && r->n_files > 1) qsort(r->files, r->n_files, sizeof(read_file), cmp_read_file);
+    return rc;
+}
+
+static int find_child(const hudi_field *st, const char *name) {
+    for (int32_t i = 0; i < st->n_children; i++)
+        if (st->children[i].name && strcmp(st->children[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* The table schema: that of the newest base file (the latest writer's schema). */
+static int newest_file_schema(hudi_field *out, hudi_tbl *t, const read_file *files, size_t n,
+                              hudi_error *err) {
+    const read_file *newest = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!newest || strcmp(files[i].instant, newest->instant) > 0) newest = &files[i];
+    if (!newest) {
+        /* No data yet: an empty struct (the create schema is mapped once schema/ lands). */
+        return hudi_field_init(out, "schema", HUDI_TYPE_STRUCT, false) < 0 ? hudi_error_oom(err) : 0;
+    }
+    hudi_parquet_file *pf = NULL;
+    int rc = hudi_parquet_open(&pf, t->fs, newest->base->path, NULL, err);
+    if (rc < 0) return rc;
+    rc = hudi_field_copy(out, hudi_parquet_schema(pf)) < 0 ? hudi_error_oom(err) : 0;
+    hudi_parquet_close(pf);
+    return rc;
+}
+
+static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *err) {
+    int32_t n = r->opts.columns ? r->opts.n_columns : full->n_children;
+    if (hudi_field_init(&r->schema, full->name ? full->name : "schema", HUDI_TYPE_STRUCT, false) < 0 ||
+        hudi_field_set_children(&r->schema, n) < 0)
+        return hudi_error_oom(err);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t src = i;
+        if (r->opts.columns) {
+            src = find_child(full, r->opts.columns[i]);
+            if (src < 0)
+                return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s", r->t->base_path,
+                                      r->opts.columns[i]);
+        }
+        if (hudi_field_copy(&r->schema.children[i], &full->children[src]) < 0) return hudi_error_oom(err);
+    }
+    return 0;
+}
+
+int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const char *as_of, hudi_error *err) {
+    hudi_reader *r = NULL;
+    hudi_read_options o = HUDI_READ_OPTIONS_INIT;
+    o.as_of = as_of;
+    int rc = hudi_reader_open(&r, t, &o, err);
+    if (rc == 0) rc = hudi_field_copy(out, &r->schema) < 0 ? hudi_error_oom(err) : 0;
+    hudi_reader_free(r);
+    return rc;
+}
+
+int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts, hudi_error *err) {
+    hudi_reader *r = hudi_calloc(1, sizeof(*r));
+    hudi_field full = {0};
+    int rc;
+    *out = NULL;
+    if (!r) return hudi_error_oom(err);
+    r->t = t;
+    r->opts = *opts;
+    if ((opts->begin && !(r->begin = hudi_strdup(opts->begin))) ||
+        (opts->end && !(r->end = hudi_strdup(opts->end))) ||
+        (opts->filter_column && !(r->filter_column = hudi_strdup(opts->filter_column)))) {
+        rc = hudi_error_oom(err);
+        goto fail;
+    }
+    const char *q = opts->incremental ? opts->end : opts->as_of;
+    if (opts->incremental && !t->cfg.populate_meta_fields) {
+        rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: incremental reads need meta fields "
+                            "(hoodie.populate.meta.fields=false)", t->base_path);
+        goto fail;
+    }
+    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    vo.as_of_instant = q;
+    if ((rc = hudi_fs_view_build(&r->view, t->timeline, &vo, err)) < 0) goto fail;
+    snprintf(r->as_of, sizeof(r->as_of), "%s", hudi_fs_view_as_of(r->view));
+    if ((rc = collect_files(r, err)) < 0) goto fail;
+    if ((rc = newest_file_schema(&full, t, r->files, r->n_files, err)) < 0) goto fail;
+    if ((rc = project_schema(r, &full, err)) < 0) goto fail;
+    if ((rc = hudi_batch_new(&r->out, &r->schema, err)) < 0) goto fail;
+    if (!(r->map = hudi_calloc((size_t)r->schema.n_children + 1, sizeof(int32_t)))) {
+        rc = hudi_error_oom(err);
+        goto fail;
+    }
+    hudi_field_dispose(&full);
+    *out = r;
+    return 0;
+fail:
+    hudi_field_dispose(&full);
+    hudi_reader_free(r);
+    return rc;
+}
+
+const hudi_field *hudi_reader_schema(const hudi_reader *r) { return &r->schema; }
+const char *hudi_reader_as_of(const hudi_reader *r) { return r->as_of; }
+
+static void close_file(hudi_reader *r) {
+    hudi_batch_free(r->in);
+    r->in = NULL;
+    hudi_parquet_scan_free(r->scan);
+    r->scan = NULL;
+    hudi_parquet_close(r->pf);
+    r->pf = NULL;
+}
+
+/* Points every array of a moved batch column at the output schema's fields (same shape). */
+static int rebind(hudi_array *a, const hudi_field *f, const char *file, hudi_error *err) {
+    if (a->field->type != f->type || a->n_children != f->n_children)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "%s: column %s has type %s here and %s in the table schema "
+                              "(schema evolution across files is not supported yet)",
+                              file, f->name ? f->name : "", hudi_type_name(a->field->type),
+                              hudi_type_name(f->type));
+    a->field = f;
+    for (int32_t i = 0; i < a->n_children; i++) {
+        int rc = rebind(a->children[i], &f->children[i], file, err);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+/* Opens the next file with the projection (+ filter columns) and predicates. Returns 1 when a
+ * file was opened, 0 when there are no more, or skips files that cannot match. */
+static int open_next_file(hudi_reader *r, hudi_error *err) {
+    while (r->next_file < r->n_files) {
+        const read_file *rf = &r->files[r->next_file++];
+        int rc = hudi_parquet_open(&r->pf, r->t->fs, rf->base->path, NULL, err);
+        if (rc < 0) return rc;
+        const hudi_field *fs = hudi_parquet_schema(r->pf);
+        int32_t cols[1024], n_cols = 0;
+        hudi_parquet_predicate preds[3];
+        int32_t n_preds = 0;
+        bool skip = false;
+        for (int32_t i = 0; i < r->schema.n_children; i++) {
+            int32_t c = find_child(fs, r->schema.children[i].name);
+            r->map[i] = -1;
+            if (c < 0) continue;
+            if (n_cols >= (int32_t)HUDI_ARRAY_LEN(cols))
+                return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: more than 1024 columns", rf->base->path);
+            r->map[i] = n_cols;
+            cols[n_cols++] = c;
+        }
+        if (r->filter_column) {
+            int32_t c = find_child(fs, r->filter_column);
+            if (c < 0) {
+                skip = r->opts.filter_op != HUDI_CMP_IS_NULL; /* absent = all null */
+            } else {
+                preds[n_preds++] = (hudi_parquet_predicate){c, r->opts.filter_op, r->opts.filter_value};
+            }
+        }
+        if (r->opts.incremental) {
+            int32_t c = find_child(fs, META_COMMIT_TIME);
+            if (c < 0)
+                return hudi_error_set(err, HUDI_ECORRUPT, "%s: no %s column", rf->base->path, META_COMMIT_TIME);
+            if (r->begin) {
+                hudi_value v = {.bytes = hudi_slice_cstr(r->begin)};
+                preds[n_preds++] = (hudi_parquet_predicate){c, HUDI_CMP_GT, v};
+            }
+            if (r->as_of[0]) {
+                hudi_value v = {.bytes = hudi_slice_cstr(r->as_of)};
+                preds[n_preds++] = (hudi_parquet_predicate){c, HUDI_CMP_LE, v};
+            }
+        }
+        /* Filtered columns must be read; extra ones are dropped when conforming. */
+        for (int32_t p = 0; p < n_preds; p++) {
+            bool have = false;
+            for (int32_t k = 0; k < n_cols; k++) have |= cols[k] == preds[p].column;
+            if (!have && n_cols < (int32_t)HUDI_ARRAY_LEN(cols)) cols[n_cols++] = preds[p].column;
+        }
+        if (skip) {
+            hudi_parquet_close(r->pf);
+            r->pf = NULL;
+            continue;
+        }
+        hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+        so.columns = cols;
+        so.n_columns = n_cols;
+        so.batch_rows = r->opts.batch_rows;
+        so.predicates = preds;
+        so.n_predicates = n_preds;
+        so.filter_rows = n_preds > 0;
+        if ((rc = hudi_parquet_scan_open(&r->scan, r->pf, &so, err)) < 0) return rc;
+        return 1;
+    }
+    return 0;
+}
+
+int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
+    int rc;
+    *out = NULL;
+    for (;;) {
+        if (!r->scan) {
+            if ((rc = open_next_file(r, err)) <= 0) return rc;
+        }
+        hudi_batch *b = NULL;
+        if ((rc = hudi_parquet_scan_next(r->scan, &b, err)) < 0) return rc;
+        if (!b) {
+            close_file(r);
+            continue;
+        }
+        hudi_batch_free(r->in);
+        r->in = hudi_parquet_scan_take_batch(r->scan);
+        /* Move the matching arrays into the output batch; fill absent columns with nulls. */
+        hudi_batch *o = r->out;
+        for (int32_t i = 0; i < o->n_columns; i++) {
+            hudi_array_free(o->columns[i]);
+            o->columns[i] = NULL;
+            if (r->map[i] >= 0) {
+                o->columns[i] = r->in->columns[r->map[i]];
+                r->in->columns[r->map[i]] = NULL;
+                if ((rc = rebind(o->columns[i], &r->schema.children[i], hudi_parquet_path(r->pf), err)) < 0)
+                    return rc;
+            } else {
+                if ((rc = hudi_array_new(&o->columns[i], &r->schema.children[i], err)) < 0) return rc;
+                if ((rc = hudi_array_append_nulls(o->columns[i], r->in->num_rows, err)) < 0) return rc;
+            }
+        }
+        o->num_rows = r->in->num_rows;
+        *out = o;
+        return 0;
+    }
+}
+
+void hudi_reader_free(hudi_reader *r) {
+    if (!r) return;
+    close_file(r);
+    hudi_batch_free(r->out);
+    hudi_field_dispose(&r->schema);
+    hudi_fs_view_free(r->view);
+    hudi_free(r->files);
+    hudi_free(r->map);
+    hudi_free(r->begin);
+    hudi_free(r->end);
+    hudi_free(r->filter_column);
+    hudi_free(r);
+}

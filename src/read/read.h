@@ -1,0 +1,45 @@
+/* read.h - reading Hudi tables: snapshot, time travel (as of an instant) and incremental
+ * (changes in (begin, end]) queries over copy-on-write tables, as columnar batches.
+ *
+ * A reader resolves the file slices to read from the file-system view, then scans each base
+ * file with the Parquet layer (projection, statistics and page-index skipping, row filters)
+ * and conforms every batch to one output schema: columns matched by name, columns a file
+ * lacks filled with nulls. */
+#ifndef HUDI_READ_H
+#define HUDI_READ_H
+
+#include "format/parquet/parquet.h"
+#include "table/tbl.h"
+
+typedef struct hudi_read_options {
+    const char *const *columns;  /* output columns by name; NULL = all (meta columns included) */
+    int32_t n_columns;
+    const char *as_of;           /* time travel; NULL = latest */
+    bool incremental;            /* changes in (begin, end] */
+    const char *begin;           /* incremental: exclusive start; NULL = from the beginning */
+    const char *end;             /* incremental: inclusive end; NULL = latest */
+    const char *filter_column;   /* one simple predicate; NULL = none */
+    hudi_cmp_op filter_op;
+    hudi_value filter_value;     /* in the column's type (see hudi_reader_open_schema) */
+    int64_t batch_rows;          /* 0 = default */
+} hudi_read_options;
+
+#define HUDI_READ_OPTIONS_INIT {0}
+
+typedef struct hudi_reader hudi_reader;
+
+/* The full table schema as of `as_of` (NULL = latest): a STRUCT field the caller disposes
+ * with hudi_field_dispose. Used to convert filter constants before hudi_reader_open. */
+int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const char *as_of, hudi_error *err);
+
+int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts, hudi_error *err);
+/* The schema of the batches (a STRUCT owned by the reader). */
+const hudi_field *hudi_reader_schema(const hudi_reader *r);
+/* The next batch or *out = NULL at the end. The batch is owned by the reader and valid until
+ * the next call. */
+int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err);
+/* The instant the read is as of ("" for an empty table). */
+const char *hudi_reader_as_of(const hudi_reader *r);
+void hudi_reader_free(hudi_reader *r); /* NULL-safe */
+
+#endif
