@@ -138,6 +138,9 @@ int hudi_array_append_bool(hudi_array *a, bool v, hudi_error *err);
  * child yourself); struct: marks one row (append to each child yourself). */
 int hudi_array_append_nested(hudi_array *a, int64_t n_elements, hudi_error *err);
 
+/* An IEEE half (FLOAT16 column value bits) as a float. */
+float hudi_half_to_float(uint16_t bits);
+
 static inline bool hudi_bit_get(const uint8_t *bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
 static inline void hudi_bit_set(uint8_t *bits, int64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
 static inline void hudi_bit_clear(uint8_t *bits, int64_t i) { bits[i >> 3] &= (uint8_t)~(1u << (i & 7)); }

@@ -130,7 +130,7 @@ void hudi_render_float(hudi_buf *out, float v) {
     if (o) commit(out, put_float(o, v));
 }
 
-static float half_to_float(uint16_t h) {
+float hudi_half_to_float(uint16_t h) {
     uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
     float f;
     if (exp == 0x1f) {
@@ -506,7 +506,7 @@ static void render_value(hudi_buf *out, const hudi_array *a, int64_t i) {
         /* Non-finite values are JSON strings; finite ones bare numbers. */
         double d = f->type == HUDI_TYPE_DOUBLE  ? ((const double *)v)[i]
                    : f->type == HUDI_TYPE_FLOAT ? ((const float *)v)[i]
-                                                : half_to_float(((const uint16_t *)v)[i]);
+                                                : hudi_half_to_float(((const uint16_t *)v)[i]);
         if (!(o = reserve(out, 42))) return;
         bool finite = isfinite(d);
         if (!finite) *o++ = '"';

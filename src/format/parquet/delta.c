@@ -251,27 +251,31 @@ static int save_prev(pq_dba_decoder *d, const uint8_t *v, size_t len, hudi_error
     return 0;
 }
 
-/* Next `k` prefix and suffix lengths; *total = bytes of the k values. */
-static int next_pairs(pq_dba_decoder *d, int32_t *pre, int32_t *suf, int64_t k, int64_t *total,
-                      hudi_error *err) {
-    int64_t suf_total;
-    int rc = pq_delta_next_i32(&d->prefixes, pre, k, err);
-    if (rc < 0 || (rc = next_lengths(&d->suffixes, suf, k, &suf_total, err)) < 0) return rc;
-    int64_t t = suf_total;
-    for (int64_t j = 0; j < k; j++) {
-        if (pre[j] < 0)
-            return hudi_error_set(err, HUDI_ECORRUPT, "DELTA_BYTE_ARRAY negative prefix %d",
-                                  pre[j]);
-        t += pre[j];
-    }
-    *total = t;
-    return 0;
-}
-
 static int bad_prefix(hudi_error *err, int32_t pre, int64_t prev_len) {
     return hudi_error_set(err, HUDI_ECORRUPT,
                           "DELTA_BYTE_ARRAY prefix %d > previous value length %lld", pre,
                           (long long)prev_len);
+}
+
+/* Next `k` prefix and suffix lengths, validated before anything is allocated or copied: each
+ * prefix fits in the value before it (*prev_len on entry, the last value's length on return).
+ * *total = bytes of the k values. */
+static int next_pairs(pq_dba_decoder *d, int32_t *pre, int32_t *suf, int64_t k, int64_t *prev_len,
+                      int64_t *total, hudi_error *err) {
+    int64_t suf_total, t = 0, prev = *prev_len;
+    int rc = pq_delta_next_i32(&d->prefixes, pre, k, err);
+    if (rc < 0 || (rc = next_lengths(&d->suffixes, suf, k, &suf_total, err)) < 0) return rc;
+    for (int64_t j = 0; j < k; j++) {
+        if (pre[j] < 0)
+            return hudi_error_set(err, HUDI_ECORRUPT, "DELTA_BYTE_ARRAY negative prefix %d",
+                                  pre[j]);
+        if (pre[j] > prev) return bad_prefix(err, pre[j], prev);
+        prev = (int64_t)pre[j] + suf[j];
+        t += prev;
+    }
+    *prev_len = prev;
+    *total = t;
+    return 0;
 }
 
 int pq_dba_next(pq_dba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err) {
@@ -279,14 +283,13 @@ int pq_dba_next(pq_dba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err
     int64_t prev_off = -1, prev_len = (int64_t)d->prev_len; /* -1: previous is d->prev */
     int64_t first_count = out->count;
     while (n > 0) {
-        int64_t k = HUDI_MIN(n, 256), total;
-        int rc = next_pairs(d, pre, suf, k, &total, err);
+        int64_t k = HUDI_MIN(n, 256), total, last_len = prev_len;
+        int rc = next_pairs(d, pre, suf, k, &last_len, &total, err);
         if (rc < 0 || (rc = pq_bytes_reserve(out, total, err)) < 0) return rc;
         int32_t *o = out->offsets + out->count + 1;
         uint8_t *data = out->data;
         int64_t pos = out->data_len;
         for (int64_t j = 0; j < k; j++) {
-            if (pre[j] > prev_len) return bad_prefix(err, pre[j], prev_len);
             /* The previous value ends where this one starts: the copies never overlap. */
             if (pre[j])
                 memcpy(data + pos, prev_off < 0 ? d->prev : data + prev_off, (size_t)pre[j]);
@@ -314,10 +317,9 @@ int pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out,
     if (width <= 0) return hudi_error_set(err, HUDI_ECORRUPT, "FLBA width %d", width);
     while (n > 0) {
         int64_t k = HUDI_MIN(n, 256), total;
-        int rc = next_pairs(d, pre, suf, k, &total, err);
+        int rc = next_pairs(d, pre, suf, k, &prev_len, &total, err);
         if (rc < 0) return rc;
         for (int64_t j = 0; j < k; j++) {
-            if (pre[j] > prev_len) return bad_prefix(err, pre[j], prev_len);
             if ((int64_t)pre[j] + suf[j] != width)
                 return hudi_error_set(err, HUDI_ECORRUPT,
                                       "DELTA_BYTE_ARRAY value of %lld bytes in FLBA(%d) column",
@@ -326,7 +328,6 @@ int pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out,
             if (suf[j]) memcpy(o + pre[j], d->suffixes.data, (size_t)suf[j]);
             d->suffixes.data += suf[j];
             prev = o;
-            prev_len = width;
             o += width;
         }
         n -= k;

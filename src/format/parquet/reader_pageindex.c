@@ -78,7 +78,9 @@ static int apply_predicate(hudi_parquet_scan *s, int32_t rg, const hudi_parquet_
     int kind = pq_stats_sort_kind(leaf->element, order);
     /* Float bounds: NaN bounds or zero signs make a page's bounds unreliable; the stats layer
      * handles chunk statistics, here we simply do not prune float pages by value. */
-    if (kind == PQ_SORT_FLOAT || kind == PQ_SORT_DOUBLE || kind == PQ_SORT_FLOAT16) kind = PQ_SORT_NONE;
+    if (kind == PQ_SORT_FLOAT || kind == PQ_SORT_DOUBLE || kind == PQ_SORT_FLOAT16 || kind == PQ_SORT_FLOAT_TOTAL ||
+        kind == PQ_SORT_DOUBLE_TOTAL || kind == PQ_SORT_FLOAT16_TOTAL)
+        kind = PQ_SORT_NONE;
     uint8_t cbuf[32];
     hudi_slice c = {0};
     bool have_c = pq_plain_constant(leaf, &p->value, cbuf, &c) >= 0;

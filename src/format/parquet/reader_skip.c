@@ -17,6 +17,7 @@ const pq_leaf *pq_flat_leaf(const pq_schema *ps, int32_t column) {
  * constant cannot be expressed in the column's physical type (then nothing is skipped). */
 int pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32], hudi_slice *out) {
     const hudi_field *f = leaf->field;
+    if (f->type == HUDI_TYPE_FLOAT16) return -1; /* half constants: no pruning, rows are filtered */
     switch (leaf->physical_type) {
     case PQ_BOOLEAN: buf[0] = v->i64 != 0; *out = HUDI_SLICE(buf, 1); return 1;
     case PQ_INT32: {
@@ -66,9 +67,18 @@ static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, 
     if (p->value.is_null) return false;
     uint8_t buf[32];
     hudi_slice c;
-    if (sv->kind == PQ_SORT_NONE || pq_plain_constant(leaf, &p->value, buf, &c) < 0) return true;
-    int lo = sv->has_min ? pq_stats_compare(sv->kind, c, sv->min) : 1;  /* c vs min */
-    int hi = sv->has_max ? pq_stats_compare(sv->kind, c, sv->max) : -1; /* c vs max */
+    int kind = sv->kind;
+    /* Rows are compared with IEEE semantics (-0 == +0), so bounds kept in IEEE 754 total order
+     * are compared numerically, and NaN bounds (all-NaN groups) prove nothing. */
+    if (kind == PQ_SORT_FLOAT_TOTAL || kind == PQ_SORT_DOUBLE_TOTAL || kind == PQ_SORT_FLOAT16_TOTAL) {
+        kind = kind == PQ_SORT_FLOAT_TOTAL ? PQ_SORT_FLOAT : kind == PQ_SORT_DOUBLE_TOTAL ? PQ_SORT_DOUBLE
+                                                                                     : PQ_SORT_FLOAT16;
+        if ((sv->has_min && pq_stats_is_nan(kind, sv->min)) || (sv->has_max && pq_stats_is_nan(kind, sv->max)))
+            return true;
+    }
+    if (kind == PQ_SORT_NONE || pq_plain_constant(leaf, &p->value, buf, &c) < 0) return true;
+    int lo = sv->has_min ? pq_stats_compare(kind, c, sv->min) : 1;  /* c vs min */
+    int hi = sv->has_max ? pq_stats_compare(kind, c, sv->max) : -1; /* c vs max */
     switch (p->op) {
     case HUDI_CMP_EQ: return !(sv->has_min && lo < 0) && !(sv->has_max && hi > 0);
     case HUDI_CMP_LT: return !(sv->has_min && lo <= 0);
@@ -159,8 +169,10 @@ static int eval_predicate(const hudi_array *a, const hudi_parquet_predicate *p, 
         case HUDI_TYPE_UINT16: c = cmp3_u64(((const uint16_t *)a->values)[i], (uint64_t)p->value.i64); break;
         case HUDI_TYPE_UINT32: c = cmp3_u64(((const uint32_t *)a->values)[i], (uint64_t)p->value.i64); break;
         case HUDI_TYPE_UINT64: c = cmp3_u64(((const uint64_t *)a->values)[i], (uint64_t)p->value.i64); break;
-        case HUDI_TYPE_FLOAT: case HUDI_TYPE_DOUBLE: {
-            double x = f->type == HUDI_TYPE_FLOAT ? ((const float *)a->values)[i] : ((const double *)a->values)[i];
+        case HUDI_TYPE_FLOAT: case HUDI_TYPE_DOUBLE: case HUDI_TYPE_FLOAT16: {
+            double x = f->type == HUDI_TYPE_FLOAT    ? ((const float *)a->values)[i]
+                       : f->type == HUDI_TYPE_DOUBLE ? ((const double *)a->values)[i]
+                                                     : hudi_half_to_float(((const uint16_t *)a->values)[i]);
             if (x != x || p->value.f64 != p->value.f64) { /* NaN compares false, except != */
                 if (p->op != HUDI_CMP_NE) keep[i] = 0;
                 continue;

@@ -257,7 +257,8 @@ static const uint8_t NEG_ZERO_F32[4] = {0, 0, 0, 0x80}, POS_ZERO_F32[4] = {0};
 static const uint8_t NEG_ZERO_F64[8] = {0, 0, 0, 0, 0, 0, 0, 0x80}, POS_ZERO_F64[8] = {0};
 static const uint8_t NEG_ZERO_F16[2] = {0, 0x80}, POS_ZERO_F16[2] = {0};
 
-static bool bound_is_nan(int kind, hudi_slice v) {
+bool pq_stats_is_nan(int kind, hudi_slice v) {
+    if (v.len < (size_t)(kind == PQ_SORT_DOUBLE ? 8 : kind == PQ_SORT_FLOAT ? 4 : 2)) return false;
     switch (kind) {
     case PQ_SORT_FLOAT: return isnan(load_f32(v.data));
     case PQ_SORT_DOUBLE: return isnan(load_f64(v.data));
@@ -340,8 +341,8 @@ void pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
     if (!kind_is_float(kind)) return;
     /* NaN in a TYPE_ORDER bound (parquet-cpp < 1.4, PARQUET-1222): the other bound was
      * computed by the same broken comparisons, so drop both. */
-    if ((out->has_min && bound_is_nan(kind, out->min)) ||
-        (out->has_max && bound_is_nan(kind, out->max))) {
+    if ((out->has_min && pq_stats_is_nan(kind, out->min)) ||
+        (out->has_max && pq_stats_is_nan(kind, out->max))) {
         out->has_min = out->has_max = false;
         return;
     }

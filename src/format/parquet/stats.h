@@ -80,6 +80,10 @@ int pq_stats_sort_kind(const pq_schema_element *leaf, int column_order);
  *  pq_stats_view_init). Values of the wrong width fall back to a byte compare (no UB). */
 int pq_stats_compare(int kind, hudi_slice a, hudi_slice b);
 
+/** True when `v` is a NaN of float kind PQ_SORT_FLOAT/DOUBLE/FLOAT16 (false for other kinds or
+ *  a value too short for the kind). */
+bool pq_stats_is_nan(int kind, hudi_slice v);
+
 /* ---- reading: the usable part of a Statistics struct ------------------------------------------
  */
 
