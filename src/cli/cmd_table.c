@@ -7,6 +7,18 @@
 
 #define MAX_COLUMNS 1024
 
+/* A copy of the table path without trailing slashes ("/" stays "/"): the table names itself
+ * by its base path, and the CLI prefixes the path only when the message lacks it, so "tbl/"
+ * would otherwise be named twice. NULL when out of memory. */
+static char *clean_path(const char *path) {
+    char *p = hudi_strdup(path);
+    if (p) {
+        size_t n = strlen(p);
+        while (n > 1 && p[n - 1] == '/') p[--n] = '\0';
+    }
+    return p;
+}
+
 static int open_table(hudi_tbl **t, const char *path) {
     hudi_error err = HUDI_ERROR_INIT;
     if (hudi_tbl_open(t, NULL, path, &err) < 0) return cli_runtime_error(path, &err);
@@ -59,10 +71,18 @@ static int cmd_info(const cli_group *g, const cli_command *self, int argc, char 
     hudi_fs_view *v = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     hudi_buf o = HUDI_BUF_INIT;
-    if ((rc = open_table(&t, pos[0])) != 0) return rc;
+    char *path = clean_path(pos[0]);
+    if (!path) {
+        hudi_error_oom(&err);
+        return cli_runtime_error(pos[0], &err);
+    }
+    if ((rc = open_table(&t, path)) != 0) {
+        hudi_free(path);
+        return rc;
+    }
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     if (hudi_fs_view_build(&v, t->timeline, &vo, &err) < 0) {
-        rc = cli_runtime_error(pos[0], &err);
+        rc = cli_runtime_error(path, &err);
     } else {
         print_info(&o, t, v);
         fwrite(o.data ? o.data : "", 1, o.len, stdout);
@@ -71,6 +91,7 @@ static int cmd_info(const cli_group *g, const cli_command *self, int argc, char 
     hudi_buf_dispose(&o);
     hudi_fs_view_free(v);
     hudi_tbl_free(t);
+    hudi_free(path);
     return rc;
 }
 
@@ -102,7 +123,6 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
     int n_pos = 0;
     int rc = cli_parse_args(argc, argv, opts, HUDI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
     if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
-    a.path = pos[0];
 
     hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
     char *cols_copy = NULL, *inc_copy = NULL;
@@ -135,6 +155,7 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
         ro.end = comma[1] ? comma + 1 : NULL;
     }
     ro.as_of = a.as_of;
+    ro.read_optimized = a.read_optimized;
 
     hudi_tbl *t = NULL;
     hudi_reader *r = NULL;
@@ -143,9 +164,16 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
     hudi_field full = {0};
     cli_where where = CLI_WHERE_INIT;
     int64_t produced = 0;
+    char *path = clean_path(pos[0]);
+    if (!path) {
+        hudi_error_oom(&err);
+        rc = cli_runtime_error(pos[0], &err);
+        goto done;
+    }
+    a.path = path;
     if ((rc = open_table(&t, a.path)) != 0) goto done;
     if (a.where) {
-        if (hudi_read_table_schema(&full, t, ro.incremental ? ro.end : ro.as_of, &err) < 0) {
+        if (hudi_read_table_schema(&full, t, &ro, &err) < 0) {
             rc = cli_runtime_error(a.path, &err);
             goto done;
         }
@@ -195,6 +223,7 @@ done:
     hudi_buf_dispose(&why);
     hudi_free(cols_copy);
     hudi_free(inc_copy);
+    hudi_free(path);
     return rc;
 }
 

@@ -176,7 +176,20 @@ static int parse_integer(const char *s, const hudi_field *f, hudi_value *v, hudi
     return HUDI_EINVAL;
 }
 
-static int parse_float(const char *s, hudi_value *v, hudi_buf *why) {
+/* The nearest IEEE half of d (ties to even), as a double; overflow gives infinity. */
+static double round_to_half(double d) {
+    if (!isfinite(d) || d == 0) return d;
+    int e;
+    frexp(fabs(d), &e);
+    int exp2 = HUDI_MAX(e - 1, -14); /* below 2^-14 halves are subnormal: fixed 2^-24 steps */
+    double quantum = ldexp(1.0, exp2 - 10);
+    double r = nearbyint(d / quantum) * quantum;
+    return fabs(r) > 65504.0 ? copysign(INFINITY, d) : r;
+}
+
+/* A number for a FLOAT16/FLOAT/DOUBLE column, rounded to the column's precision: the reader
+ * compares values of that type, and `float_col = 1.1` must match the float nearest 1.1. */
+static int parse_float(const char *s, const hudi_field *f, hudi_value *v, hudi_buf *why) {
     char *end;
     errno = 0;
     double d = strtod(s, &end);
@@ -184,6 +197,10 @@ static int parse_float(const char *s, hudi_value *v, hudi_buf *why) {
         hudi_buf_printf(why, "'%s' is not a number", s);
         return HUDI_EINVAL;
     }
+    if (f->type == HUDI_TYPE_FLOAT)
+        d = (double)(float)d;
+    else if (f->type == HUDI_TYPE_FLOAT16)
+        d = round_to_half(d);
     v->f64 = d;
     return 0;
 }
@@ -196,7 +213,7 @@ static int parse_decimal(const char *s, const hudi_field *f, hudi_value *v, hudi
     unsigned __int128 acc = 0;
     int32_t frac = 0, digits = 0;
     bool dot = false, ok = true;
-    const unsigned __int128 limit = (unsigned __int128)1 << 126;
+    const unsigned __int128 limit = ~(unsigned __int128)0 >> 1; /* the int128 maximum */
     for (; *p; p++) {
         if (*p == '.' && !dot) {
             dot = true;
@@ -215,7 +232,7 @@ static int parse_decimal(const char *s, const hudi_field *f, hudi_value *v, hudi
             continue;
         }
         if (dot) frac++;
-        if (acc > limit / 10) ok = false;
+        if (acc > (limit - 9) / 10) ok = false;
         acc = acc * 10 + (unsigned)(*p - '0');
     }
     for (; ok && frac < f->scale; frac++) {
@@ -437,7 +454,7 @@ static int convert_constant(cli_where *w, const hudi_field *f, const char *text,
     case HUDI_TYPE_UINT64: return parse_integer(text, f, v, why);
     case HUDI_TYPE_FLOAT16:
     case HUDI_TYPE_FLOAT:
-    case HUDI_TYPE_DOUBLE: return parse_float(text, v, why);
+    case HUDI_TYPE_DOUBLE: return parse_float(text, f, v, why);
     case HUDI_TYPE_DECIMAL: return parse_decimal(text, f, v, why);
     case HUDI_TYPE_DATE: return parse_date(text, v, why);
     case HUDI_TYPE_TIME: return parse_time(text, f, v, why);
