@@ -8,6 +8,11 @@
 const char *fixture_path(const char *rel);
 /* Creates a fresh temporary directory (under $TMPDIR) and returns its path (static). */
 const char *test_tmpdir(void);
+/* Unzips the fixture zip "<shared>/fixtures/<zip_rel_path>" into a fresh test_tmpdir() (with
+ * `unzip -q`) and returns the path of the table inside: the zip's single top-level folder
+ * (__MACOSX ignored), or the extraction directory itself when there is not exactly one.
+ * The path is static (valid until the next call); NULL on failure. */
+const char *fixture_unzip(const char *zip_rel_path);
 /* Reads a whole file into a malloc'ed buffer; returns NULL on failure. */
 unsigned char *test_read_file(const char *path, size_t *len);
 

@@ -1,0 +1,233 @@
+/* bloom_test.c - Hudi bloom filters: Hadoop murmur vectors, sizing, positions, and every
+ * fixture base file's footer filter (membership of its keys, re-serialization byte-exact). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "write/bloom.h"
+#include "write_fixtures.h"
+
+Test(bloom, murmur_vectors_from_spec) {
+    static const struct {
+        const char *key;
+        int32_t h0, hm1;
+    } v[] = {
+        {"1", 1228156847, 886594861},
+        {"ab", 1525573013, -1797532438},
+        {"abc", 1775488903, -1465591341},
+        {"abcd", 646393889, 1555318719},
+        {"id:1,name:Alice", 71696166, 669643219},
+        {"9909a8b1-2d15-4d3d-8ec9-efc48c536a00", -1911656114, 1952946473},
+        {"\xc3\xa9", -384040333, -1125067414},
+        {"\xe6\x97\xa5\xe6\x9c\xac", 659168028, -727673871},
+    };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        size_t n = strlen(v[i].key);
+        cr_expect_eq(hudi_murmur_hadoop(v[i].key, n, 0), v[i].h0, "%s seed 0", v[i].key);
+        cr_expect_eq(hudi_murmur_hadoop(v[i].key, n, -1), v[i].hm1, "%s seed -1", v[i].key);
+    }
+}
+
+Test(bloom, default_sizing_and_positions) {
+    int32_t v, k;
+    cr_assert_eq(hudi_bloom_size(60000, 0.000000001, &v, &k, NULL), 0);
+    cr_expect_eq(v, 2587966);
+    cr_expect_eq(k, 30);
+    cr_expect_lt(hudi_bloom_size(0, 0.1, &v, &k, NULL), 0);
+    cr_expect_lt(hudi_bloom_size(10, 1.5, &v, &k, NULL), 0);
+
+    /* the spec's first ten positions for key "1" */
+    static const uint32_t want[] = {1460963, 105785,  1189081, 2066078, 47219,
+                                    588992,  1488581, 1702643, 2490016, 883953};
+    hudi_bloom *bf = NULL;
+    cr_assert_eq(hudi_bloom_new(&bf, HUDI_BLOOM_SIMPLE, 60000, 0.000000001, 0, NULL), 0);
+    cr_assert_eq(hudi_bloom_add(bf, "1", 1, NULL), 0);
+    for (size_t i = 0; i < 10; i++) cr_expect(hudi_bit_get(bf->rows[0], want[i]), "pos %zu", i);
+    int64_t set = hudi_bitmap_count(bf->rows[0], 0, bf->vector_bits);
+    cr_expect_eq(set, 30);
+    cr_expect(hudi_bloom_test(bf, "1", 1));
+    cr_expect(!hudi_bloom_test(bf, "2", 1));
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_expect_eq(hudi_bloom_add(bf, "", 0, &err), HUDI_EINVAL);
+    hudi_bloom_free(bf);
+}
+
+Test(bloom, simple_roundtrip_and_layout) {
+    hudi_bloom *bf = NULL, *back = NULL;
+    hudi_buf raw = HUDI_BUF_INIT, raw2 = HUDI_BUF_INIT, b64 = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_bloom_new(&bf, HUDI_BLOOM_SIMPLE, 100, 0.01, 0, NULL), 0);
+    for (int i = 0; i < 100; i++) {
+        char key[32];
+        int n = snprintf(key, sizeof(key), "key-%d", i);
+        cr_assert_eq(hudi_bloom_add(bf, key, (size_t)n, NULL), 0);
+    }
+    cr_assert_eq(hudi_bloom_serialize(bf, &raw, NULL), 0);
+    cr_assert_eq(raw.len, 13 + ((size_t)bf->vector_bits + 7) / 8);
+    static const uint8_t hdr[5] = {0xff, 0xff, 0xff, 0xff, 0};
+    cr_expect_eq(memcmp(raw.data, hdr, 4), 0);
+    cr_expect_eq((uint8_t)raw.data[8], 1); /* murmur */
+    cr_assert_eq(hudi_bloom_to_base64(bf, &b64, NULL), 0);
+    cr_assert_eq(
+        hudi_bloom_parse_base64(&back, HUDI_BLOOM_SIMPLE, HUDI_SLICE(b64.data, b64.len), NULL), 0);
+    cr_assert_eq(hudi_bloom_serialize(back, &raw2, NULL), 0);
+    cr_expect(raw.len == raw2.len && memcmp(raw.data, raw2.data, raw.len) == 0);
+    cr_expect(hudi_bloom_test(back, "key-7", 5));
+    (void)hdr;
+    hudi_bloom_free(bf);
+    hudi_bloom_free(back);
+    hudi_buf_dispose(&raw);
+    hudi_buf_dispose(&raw2);
+    hudi_buf_dispose(&b64);
+}
+
+Test(bloom, dynamic_rows_grow_then_round_robin) {
+    hudi_bloom *bf = NULL;
+    /* 10 per row, max 30: rows 0..2 filled, then row 0 twice (Java quirk), then 1, 2, ... */
+    cr_assert_eq(hudi_bloom_new(&bf, HUDI_BLOOM_DYNAMIC_V0, 10, 0.01, 30, NULL), 0);
+    for (int i = 0; i < 35; i++) {
+        char key[16];
+        int n = snprintf(key, sizeof(key), "k%d", i);
+        cr_assert_eq(hudi_bloom_add(bf, key, (size_t)n, NULL), 0);
+    }
+    cr_expect_eq(bf->n_rows, 3);
+    cr_expect(bf->reached_max);
+    cr_expect_eq(bf->current_count, 15);
+    cr_expect_eq(bf->cur_index, 4);
+    for (int i = 0; i < 35; i++) {
+        char key[16];
+        int n = snprintf(key, sizeof(key), "k%d", i);
+        cr_expect(hudi_bloom_test(bf, key, (size_t)n), "%s", key);
+    }
+    hudi_buf raw = HUDI_BUF_INIT;
+    hudi_bloom *back = NULL;
+    cr_assert_eq(hudi_bloom_serialize(bf, &raw, NULL), 0);
+    cr_assert_eq(
+        hudi_bloom_parse(&back, HUDI_BLOOM_DYNAMIC_V0, HUDI_SLICE(raw.data, raw.len), NULL), 0);
+    cr_expect_eq(back->n_rows, 3);
+    cr_expect_eq(back->entries_per_row, 10);
+    cr_expect_eq(back->current_count, 15);
+    cr_expect(hudi_bloom_test(back, "k34", 3));
+    hudi_bloom_free(back);
+    hudi_bloom_free(bf);
+    hudi_buf_dispose(&raw);
+}
+
+Test(bloom, parse_errors) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_bloom *bf = NULL;
+    static const uint8_t bad_version[] = {0xff, 0xff, 0xff, 0xfe, 0, 0, 0, 1, 1, 0, 0, 0, 8, 0};
+    cr_expect_eq(hudi_bloom_parse(&bf, HUDI_BLOOM_SIMPLE, HUDI_SLICE(bad_version, 14), &err),
+                 HUDI_ECORRUPT);
+    cr_expect(strstr(err.message, "version"));
+    static const uint8_t truncated[] = {0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 1, 0, 0, 0, 64, 0};
+    cr_expect_eq(hudi_bloom_parse(&bf, HUDI_BLOOM_SIMPLE, HUDI_SLICE(truncated, 14), &err),
+                 HUDI_ECORRUPT);
+    static const uint8_t jenkins[] = {0, 0, 0, 1, 0, 0, 0, 8, 0};
+    cr_expect_eq(hudi_bloom_parse(&bf, HUDI_BLOOM_SIMPLE, HUDI_SLICE(jenkins, 9), &err),
+                 HUDI_EUNSUPPORTED);
+    /* dynamic with a hostile row count */
+    static const uint8_t rows[] = {0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 1,    0,    0,    0,   8,
+                                   0,    0,    0,    1,    0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff};
+    cr_expect_eq(hudi_bloom_parse(&bf, HUDI_BLOOM_DYNAMIC_V0, HUDI_SLICE(rows, sizeof(rows)), &err),
+                 HUDI_ECORRUPT);
+    cr_expect_eq(hudi_bloom_parse_base64(&bf, HUDI_BLOOM_SIMPLE, hudi_slice_cstr("ab$d"), &err),
+                 HUDI_ECORRUPT);
+    cr_expect_null(bf);
+    hudi_bloom_type t;
+    cr_expect_eq(hudi_bloom_type_parse(&t, "BOGUS", 5, &err), HUDI_EINVAL);
+}
+
+/* Every Spark-written base file: the footer filter holds each _hoodie_record_key, rejects
+ * random keys, and a fresh filter fed the same keys in file order serializes identically. */
+static void check_table(hudi_fs *fs, const char *zip, int *files_checked) {
+    const char *root = fixture_unzip(zip);
+    cr_assert_not_null(root, "%s", zip);
+    char **paths = NULL;
+    int n = list_base_files(root, &paths);
+    cr_assert_gt(n, 0, "%s has no base files", zip);
+    for (int i = 0; i < n; i++) {
+        hudi_error err = HUDI_ERROR_INIT;
+        file_batch fb;
+        cr_assert_eq(file_batch_read(&fb, fs, paths[i], &err), 0, "%s: %s", paths[i], err.message);
+        hudi_bloom *bf = NULL, *twin = NULL;
+        int rc = hudi_bloom_from_footer(&bf, fb.file, &err);
+        if (rc == HUDI_ENOTFOUND) { /* populate.meta.fields=false: key column all null */
+            int c = batch_column(fb.batch, "_hoodie_record_key");
+            cr_expect(c < 0 || fb.batch->columns[c]->null_count == fb.batch->num_rows, "%s",
+                      paths[i]);
+            file_batch_dispose(&fb);
+            continue;
+        }
+        cr_assert_eq(rc, 0, "%s", err.message);
+        int col = batch_column(fb.batch, "_hoodie_record_key");
+        cr_assert_geq(col, 0);
+        const hudi_array *keys = fb.batch->columns[col];
+        for (int64_t r = 0; r < keys->length; r++) {
+            const char *k = (const char *)keys->data + keys->offsets[r];
+            size_t len = (size_t)(keys->offsets[r + 1] - keys->offsets[r]);
+            cr_expect(hudi_bloom_test(bf, k, len), "%s: key %.*s", paths[i], (int)len, k);
+        }
+        int false_pos = 0;
+        for (int r = 0; r < 2000; r++) {
+            char k[48];
+            int len = snprintf(k, sizeof(k), "absent-%d-%d", r, rand());
+            false_pos += hudi_bloom_test(bf, k, (size_t)len);
+        }
+        cr_expect_leq(false_pos, 2, "%s: %d false positives", paths[i], false_pos);
+
+        cr_assert_eq(hudi_bloom_new_sized(&twin, bf->type, bf->vector_bits, bf->num_hashes,
+                                          bf->entries_per_row, HUDI_BLOOM_DEFAULT_MAX_ENTRIES,
+                                          NULL),
+                     0);
+        cr_assert_eq(hudi_bloom_add_array(twin, keys, &err), 0, "%s", err.message);
+        hudi_buf b64 = HUDI_BUF_INIT;
+        hudi_slice want;
+        cr_assert_eq(hudi_bloom_to_base64(twin, &b64, NULL), 0);
+        cr_assert(hudi_parquet_kv(fb.file, HUDI_BLOOM_FOOTER_KEY, &want));
+        cr_expect(hudi_slice_eq(want, HUDI_SLICE(b64.data, b64.len)),
+                  "%s: re-serialized filter differs", paths[i]);
+        hudi_buf_dispose(&b64);
+        hudi_bloom_free(twin);
+        hudi_bloom_free(bf);
+        file_batch_dispose(&fb);
+        (*files_checked)++;
+    }
+    free_paths(paths, n);
+}
+
+static void check_zip(const char *zip) {
+    hudi_fs *fs = NULL;
+    int checked = 0;
+    cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
+    check_table(fs, zip, &checked);
+    hudi_fs_free(fs);
+}
+
+/* one test per table so Criterion runs them in parallel */
+Test(bloom_fixture, v6_nonpartitioned) {
+    check_zip("hudi-rs/sample_table/cow/v6_nonpartitioned.zip");
+}
+Test(bloom_fixture, v6_complexkeygen) {
+    check_zip("hudi-rs/sample_table/cow/v6_complexkeygen_hivestyle.zip");
+}
+Test(bloom_fixture, v6_overwritetable) {
+    check_zip("hudi-rs/sample_table/cow/v6_simplekeygen_nonhivestyle_overwritetable.zip");
+}
+Test(bloom_fixture, v6_timebased) {
+    check_zip("hudi-rs/sample_table/cow/v6_timebasedkeygen_nonhivestyle.zip");
+}
+Test(bloom_fixture, v6_no_metafields) {
+    check_zip("hudi-rs/sample_table/cow/v6_simplekeygen_hivestyle_no_metafields.zip");
+}
+Test(bloom_fixture, v8_simplekeygen) {
+    check_zip("hudi-rs/sample_table/cow/v8_simplekeygen_nonhivestyle.zip");
+}
+Test(bloom_fixture, v9_txns_simple) {
+    check_zip("hudi-rs/sample_table/cow/v9_txns_simple_nometa.zip");
+}
+/* Spark row-writer files (org.apache.spark.* footer keys): the historical table */
+Test(bloom_fixture, historical_python) {
+    check_zip("hudi-rs/historical/python_0.x_cow_partitioned.zip");
+}
