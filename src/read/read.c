@@ -3,11 +3,13 @@
  * instant; each base file is scanned with the Parquet layer and its batches are conformed to
  * the output schema by column name. Incremental reads take the file groups written by the
  * commits in (begin, end], read their slices as of `end`, and keep the rows whose
- * _hoodie_commit_time lies in the range. */
+ * _hoodie_commit_time lies in the range. Read-optimized reads take the base file of every
+ * latest slice and ignore its log files (merge-on-read tables). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "read/read.h"
+#include "schema/schema.h"
 
 #define META_COMMIT_TIME "_hoodie_commit_time"
 
@@ -60,9 +62,10 @@ static int collect_files(hudi_reader *r, hudi_error *err) {
                                  s->partition_path) == 0;
             if (!touched) continue;
         }
-        if (s->logs_count > 0) {
+        if (s->logs_count > 0 && !r->opts.read_optimized) {
             rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                "%s: file group %s has log files: merge-on-read snapshots are not supported yet",
+                                "%s: file group %s has log files: merge-on-read snapshots are "
+                                "not supported yet (--read-optimized reads base files only)",
                                 r->t->base_path, s->file_id);
             break;
         }
@@ -81,16 +84,34 @@ static int find_child(const hudi_field *st, const char *name) {
     return -1;
 }
 
+/* The schema of a query that sees no base file (no commit yet, or time travel to before the
+ * first one): hoodie.table.create.schema with the meta fields in front when the table
+ * populates them, as Hudi resolves it; an empty struct when the table has no create schema.
+ * Only the column names matter here: there are no rows to conform. */
+static int create_schema(hudi_field *out, hudi_tbl *t, hudi_error *err) {
+    const char *json = t->cfg.create_schema;
+    hudi_field avro = {0};
+    int rc;
+    if (!json || !*json)
+        return hudi_field_init(out, "schema", HUDI_TYPE_STRUCT, false) < 0 ? hudi_error_oom(err) : 0;
+    if ((rc = hudi_schema_parse_avro(&avro, json, strlen(json), err)) < 0)
+        return hudi_error_wrap(err, "%s: hoodie.table.create.schema", t->base_path), rc;
+    if (t->cfg.populate_meta_fields) {
+        rc = hudi_schema_add_meta_fields(out, &avro, err);
+        hudi_field_dispose(&avro);
+        return rc;
+    }
+    *out = avro;
+    return 0;
+}
+
 /* The table schema: that of the newest base file (the latest writer's schema). */
 static int newest_file_schema(hudi_field *out, hudi_tbl *t, const read_file *files, size_t n,
                               hudi_error *err) {
     const read_file *newest = NULL;
     for (size_t i = 0; i < n; i++)
         if (!newest || strcmp(files[i].instant, newest->instant) > 0) newest = &files[i];
-    if (!newest) {
-        /* No data yet: an empty struct (the create schema is mapped once schema/ lands). */
-        return hudi_field_init(out, "schema", HUDI_TYPE_STRUCT, false) < 0 ? hudi_error_oom(err) : 0;
-    }
+    if (!newest) return create_schema(out, t, err);
     hudi_parquet_file *pf = NULL;
     int rc = hudi_parquet_open(&pf, t->fs, newest->base->path, NULL, err);
     if (rc < 0) return rc;
@@ -117,10 +138,12 @@ static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *er
     return 0;
 }
 
-int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const char *as_of, hudi_error *err) {
+int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options *opts,
+                           hudi_error *err) {
     hudi_reader *r = NULL;
     hudi_read_options o = HUDI_READ_OPTIONS_INIT;
-    o.as_of = as_of;
+    o.as_of = opts->incremental ? opts->end : opts->as_of;
+    o.read_optimized = opts->read_optimized;
     int rc = hudi_reader_open(&r, t, &o, err);
     if (rc == 0) rc = hudi_field_copy(out, &r->schema) < 0 ? hudi_error_oom(err) : 0;
     hudi_reader_free(r);
@@ -142,6 +165,9 @@ int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *op
         goto fail;
     }
     const char *q = opts->incremental ? opts->end : opts->as_of;
+    /* Refuse a non-Parquet table up front: otherwise the error depends on which slice comes
+     * first (a log-file slice of a MOR table would report its logs instead of the format). */
+    if ((rc = hudi_table_config_check_readable(&t->cfg, err)) < 0) goto fail;
     if (opts->incremental && !t->cfg.populate_meta_fields) {
         rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: incremental reads need meta fields "
                             "(hoodie.populate.meta.fields=false)", t->base_path);

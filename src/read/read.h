@@ -18,6 +18,7 @@ typedef struct hudi_read_options {
     bool incremental;            /* changes in (begin, end] */
     const char *begin;           /* incremental: exclusive start; NULL = from the beginning */
     const char *end;             /* incremental: inclusive end; NULL = latest */
+    bool read_optimized;         /* base files only: log files of MOR slices are ignored */
     const char *filter_column;   /* one simple predicate; NULL = none */
     hudi_cmp_op filter_op;
     hudi_value filter_value;     /* in the column's type (see hudi_reader_open_schema) */
@@ -28,9 +29,11 @@ typedef struct hudi_read_options {
 
 typedef struct hudi_reader hudi_reader;
 
-/* The full table schema as of `as_of` (NULL = latest): a STRUCT field the caller disposes
- * with hudi_field_dispose. Used to convert filter constants before hudi_reader_open. */
-int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const char *as_of, hudi_error *err);
+/* The full table schema for the query `opts` (as of its as_of, or of `end` when incremental;
+ * its columns and filter are ignored): a STRUCT field the caller disposes with
+ * hudi_field_dispose. Used to convert filter constants before hudi_reader_open. */
+int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options *opts,
+                           hudi_error *err);
 
 int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts, hudi_error *err);
 /* The schema of the batches (a STRUCT owned by the reader). */
