@@ -188,7 +188,7 @@ static int get_int(pctx *c, json_t *obj, const char *key, bool required, int64_t
 }
 
 static int apply_decimal(pctx *c, json_t *obj, hudi_field *f, int32_t fixed_size) {
-    int64_t p, s;
+    int64_t p = 0, s = 0;
     int rc;
     if ((rc = get_int(c, obj, "precision", true, 0, &p)) < 0) return rc;
     if ((rc = get_int(c, obj, "scale", false, 0, &s)) < 0) return rc;
@@ -348,7 +348,7 @@ static int convert_object(pctx *c, json_t *obj, const char *ns, hudi_field *f) {
         return 0;
     }
     if (!strcmp(t, "fixed")) {
-        int64_t size;
+        int64_t size = 0;
         if ((rc = define_name(c, obj, ns, &full, &space)) < 0) return rc;
         if ((rc = get_int(c, obj, "size", true, 0, &size)) < 0) return rc;
         if (size < 1 || size > INT32_MAX)

@@ -94,9 +94,12 @@ int hudi_instant_parse(hudi_instant *out, const char *name, int layout, hudi_err
     } else {
         if (hudi_action_parse(&in.action, rest, alen) < 0) return HUDI_ENOTFOUND;
         if (dot) {
-            if (strcmp(dot + 1, "requested") == 0) in.state = HUDI_STATE_REQUESTED;
-            else if (strcmp(dot + 1, "inflight") == 0) in.state = HUDI_STATE_INFLIGHT;
-            else return HUDI_ENOTFOUND;
+            if (strcmp(dot + 1, "requested") == 0)
+                in.state = HUDI_STATE_REQUESTED;
+            else if (strcmp(dot + 1, "inflight") == 0)
+                in.state = HUDI_STATE_INFLIGHT;
+            else
+                return HUDI_ENOTFOUND;
         }
     }
     if (in.completion[0] && in.state != HUDI_STATE_COMPLETED) return HUDI_ENOTFOUND;
@@ -109,7 +112,8 @@ int hudi_instant_parse(hudi_instant *out, const char *name, int layout, hudi_err
 int hudi_instant_format(hudi_instant *in, int layout, hudi_error *err) {
     const char *action = hudi_action_name(in->action);
     int n;
-    if (!hudi_instant_time_valid(in->time, strlen(in->time)) || (unsigned)in->action >= HUDI_ACTION_COUNT_)
+    if (!hudi_instant_time_valid(in->time, strlen(in->time)) ||
+        (unsigned)in->action >= HUDI_ACTION_COUNT_)
         return hudi_error_set(err, HUDI_EINVAL, "invalid instant %s", in->time);
     if (layout != 1 && layout != 2)
         return hudi_error_set(err, HUDI_EINVAL, "timeline layout %d is not 1 or 2", layout);
@@ -133,8 +137,7 @@ int hudi_instant_format(hudi_instant *in, int layout, hudi_error *err) {
             n = snprintf(in->file, sizeof(in->file), "%s.%s", in->time, action);
         }
         break;
-    default:
-        return hudi_error_set(err, HUDI_EINVAL, "instant %s: invalid state", in->time);
+    default: return hudi_error_set(err, HUDI_EINVAL, "instant %s: invalid state", in->time);
     }
     if (n < 0 || (size_t)n >= sizeof(in->file))
         return hudi_error_set(err, HUDI_EINVAL, "instant %s: file name too long", in->time);

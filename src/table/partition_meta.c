@@ -35,7 +35,8 @@ static int fill_meta(hudi_partition_meta *out, const char *commit, const char *d
         char *end = NULL;
         long d = strtol(depth_s, &end, 10);
         if (!*depth_s || *end || d < 0 || d > 1000)
-            return hudi_error_set(err, HUDI_ECORRUPT, "%s: invalid partitionDepth %s", path, depth_s);
+            return hudi_error_set(err, HUDI_ECORRUPT, "%s: invalid partitionDepth %s", path,
+                                  depth_s);
         out->depth = (int)d;
     }
     return 0;

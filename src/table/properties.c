@@ -105,12 +105,16 @@ int hudi_props_get_int(const hudi_props *p, const char *key, int64_t dflt, int64
 int hudi_props_get_bool(const hudi_props *p, const char *key, bool dflt, bool *out,
                         hudi_error *err) {
     const char *v = hudi_props_get(p, key);
-    if (!v) *out = dflt;
-    else if (strcasecmp(v, "true") == 0) *out = true;
-    else if (strcasecmp(v, "false") == 0) *out = false;
+    if (!v)
+        *out = dflt;
+    else if (strcasecmp(v, "true") == 0)
+        *out = true;
+    else if (strcasecmp(v, "false") == 0)
+        *out = false;
     /* Java's parseBoolean reads anything else as false; Hudi never writes anything else, so
      * another value means a hand-edited or damaged file: say so. */
-    else return hudi_error_set(err, HUDI_ECORRUPT, "%s=%s: not a boolean", key, v);
+    else
+        return hudi_error_set(err, HUDI_ECORRUPT, "%s=%s: not a boolean", key, v);
     return 0;
 }
 
@@ -140,8 +144,10 @@ static bool is_ws(uint16_t c) { return c == ' ' || c == '\t' || c == '\f'; }
 static void put_utf8(hudi_buf *b, uint32_t cp) {
     char s[4];
     size_t n;
-    if (cp < 0x80) s[0] = (char)cp, n = 1;
-    else if (cp < 0x800) s[0] = (char)(0xC0 | cp >> 6), s[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+    if (cp < 0x80)
+        s[0] = (char)cp, n = 1;
+    else if (cp < 0x800)
+        s[0] = (char)(0xC0 | cp >> 6), s[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
     else if (cp < 0x10000)
         s[0] = (char)(0xE0 | cp >> 12), s[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
         s[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
@@ -235,14 +241,17 @@ static int load_pair(hudi_props *out, const line_buf *l, const char *path, size_
     while (value_start < limit) {
         uint16_t c = l->u[value_start];
         if (!is_ws(c)) {
-            if (!has_sep && (c == '=' || c == ':')) has_sep = true;
-            else break;
+            if (!has_sep && (c == '=' || c == ':'))
+                has_sep = true;
+            else
+                break;
         }
         value_start++;
     }
     char *key = NULL, *value = NULL;
     int rc = load_convert(&key, l->u, key_len, path, line, err);
-    if (rc == 0) rc = load_convert(&value, l->u + value_start, limit - value_start, path, line, err);
+    if (rc == 0)
+        rc = load_convert(&value, l->u + value_start, limit - value_start, path, line, err);
     if (rc < 0) {
         hudi_free(key);
         return rc;
@@ -261,7 +270,8 @@ typedef struct line_reader {
 static size_t line_at(line_reader *r, size_t off) {
     for (; r->counted_off < off; r->counted_off++) {
         uint8_t c = r->p[r->counted_off];
-        if (c == '\n' || (c == '\r' && (r->counted_off + 1 >= r->len || r->p[r->counted_off + 1] != '\n')))
+        if (c == '\n' ||
+            (c == '\r' && (r->counted_off + 1 >= r->len || r->p[r->counted_off + 1] != '\n')))
             r->line++;
     }
     return r->line;
@@ -354,7 +364,7 @@ static uint32_t next_cp(const unsigned char **s) {
 
 static void put_u_escape(hudi_buf *b, uint32_t unit) {
     static const char hex[] = "0123456789ABCDEF";
-    char s[6] = {'\\', 'u', hex[unit >> 12 & 15], hex[unit >> 8 & 15], hex[unit >> 4 & 15],
+    char s[6] = {'\\',          'u', hex[unit >> 12 & 15], hex[unit >> 8 & 15], hex[unit >> 4 & 15],
                  hex[unit & 15]};
     hudi_buf_append(b, s, 6);
 }
@@ -365,14 +375,16 @@ static void save_convert(hudi_buf *b, const char *str, bool escape_space) {
     while (*s) {
         uint32_t c = next_cp(&s);
         switch (c) {
-        case ' ':
-            hudi_buf_puts(b, first || escape_space ? "\\ " : " ");
-            break;
+        case ' ': hudi_buf_puts(b, first || escape_space ? "\\ " : " "); break;
         case '\t': hudi_buf_puts(b, "\\t"); break;
         case '\n': hudi_buf_puts(b, "\\n"); break;
         case '\r': hudi_buf_puts(b, "\\r"); break;
         case '\f': hudi_buf_puts(b, "\\f"); break;
-        case '=': case ':': case '#': case '!': case '\\':
+        case '=':
+        case ':':
+        case '#':
+        case '!':
+        case '\\':
             hudi_buf_putc(b, '\\');
             hudi_buf_putc(b, (char)c);
             break;
@@ -578,7 +590,8 @@ int hudi_props_recover(hudi_fs *fs, const char *base_path, hudi_error *err) {
             goto done;
         }
         if (rc < 0) goto done;
-        rc = hudi_fs_write_all(fs, main_path.data, HUDI_CREATE_OVERWRITE, bytes.data, bytes.len, err);
+        rc = hudi_fs_write_all(fs, main_path.data, HUDI_CREATE_OVERWRITE, bytes.data, bytes.len,
+                               err);
         if (rc < 0) goto done;
     }
     rc = remove_if_exists(fs, backup_path.data, err);
@@ -599,7 +612,7 @@ static int render_props(hudi_buf *out, hudi_props *p, int64_t now_ms, hudi_error
     hudi_buf_puts(&comment, valid ? "Updated at " : "Properties saved on ");
     put_java_instant(&comment, now_ms);
     rc = hudi_buf_failed(&comment) ? hudi_error_oom(err)
-                                    : hudi_props_serialize(p, comment.data, now_ms, out, err);
+                                   : hudi_props_serialize(p, comment.data, now_ms, out, err);
     hudi_buf_dispose(&comment);
     return rc;
 }
@@ -641,7 +654,8 @@ int hudi_props_store(hudi_props *p, hudi_fs *fs, const char *base_path, const hu
     if (rc < 0) goto done;
     /* 5. Verify what landed, then drop the backup. */
     if ((rc = hudi_fs_read_all(fs, main_path.data, &check, err)) < 0) goto done;
-    if ((rc = hudi_props_parse(&reread, HUDI_SLICE(check.data, check.len), main_path.data, err)) < 0)
+    if ((rc = hudi_props_parse(&reread, HUDI_SLICE(check.data, check.len), main_path.data, err)) <
+        0)
         goto done;
     const char *got = hudi_props_get(&reread, KEY_CHECKSUM);
     if (!got || strcmp(got, hudi_props_get(p, KEY_CHECKSUM)) != 0) {
@@ -705,9 +719,12 @@ int hudi_table_config_from_props(hudi_table_config *out, const hudi_props *p, co
         return hudi_error_set(err, HUDI_ECORRUPT, "%s: %s is not set", path, KEY_NAME);
     c.database = hudi_props_get(p, KEY_DATABASE);
     const char *type = get_or(p, "hoodie.table.type", "COPY_ON_WRITE");
-    if (strcasecmp(type, "COPY_ON_WRITE") == 0) c.type = HUDI_COPY_ON_WRITE;
-    else if (strcasecmp(type, "MERGE_ON_READ") == 0) c.type = HUDI_MERGE_ON_READ;
-    else return hudi_error_set(err, HUDI_ECORRUPT, "%s: unknown hoodie.table.type %s", path, type);
+    if (strcasecmp(type, "COPY_ON_WRITE") == 0)
+        c.type = HUDI_COPY_ON_WRITE;
+    else if (strcasecmp(type, "MERGE_ON_READ") == 0)
+        c.type = HUDI_MERGE_ON_READ;
+    else
+        return hudi_error_set(err, HUDI_ECORRUPT, "%s: unknown hoodie.table.type %s", path, type);
     if ((rc = parse_version(&c, p, path, err)) < 0) return rc;
     c.timeline_path = c.timeline_layout == 2 ? get_or(p, "hoodie.timeline.path", "timeline") : NULL;
     c.record_key_fields = hudi_props_get(p, "hoodie.table.recordkey.fields");
@@ -723,7 +740,8 @@ int hudi_table_config_from_props(hudi_table_config *out, const hudi_props *p, co
     c.payload_class = hudi_props_get(p, "hoodie.compaction.payload.class");
     c.merge_mode = hudi_props_get(p, "hoodie.record.merge.mode");
     const char *tz = get_or(p, "hoodie.table.timeline.timezone", "LOCAL");
-    if (strcasecmp(tz, "UTC") == 0) c.timeline_utc = true;
+    if (strcasecmp(tz, "UTC") == 0)
+        c.timeline_utc = true;
     else if (strcasecmp(tz, "LOCAL") != 0)
         return hudi_error_set(err, HUDI_ECORRUPT, "%s: unknown hoodie.table.timeline.timezone %s",
                               path, tz);

@@ -34,12 +34,12 @@ void hudi_timeline_free(hudi_timeline *tl) {
     hudi_free(tl);
 }
 
-int hudi_timeline_load_layout(hudi_timeline **out, hudi_fs *fs, const char *base_path,
-                              int layout, const char *timeline_path, hudi_error *err) {
+int hudi_timeline_load_layout(hudi_timeline **out, hudi_fs *fs, const char *base_path, int layout,
+                              const char *timeline_path, hudi_error *err) {
     *out = NULL;
     if (layout != 1 && layout != 2)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: timeline layout version %d",
-                              base_path, layout);
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: timeline layout version %d", base_path,
+                              layout);
     hudi_timeline *tl = hudi_calloc(1, sizeof(*tl));
     hudi_buf dir = HUDI_BUF_INIT;
     hudi_dir_listing ls = {NULL, 0};
@@ -86,8 +86,10 @@ int hudi_timeline_load_layout(hudi_timeline **out, hudi_fs *fs, const char *base
 done:
     hudi_dir_listing_dispose(&ls);
     hudi_buf_dispose(&dir);
-    if (rc < 0) hudi_timeline_free(tl);
-    else *out = tl;
+    if (rc < 0)
+        hudi_timeline_free(tl);
+    else
+        *out = tl;
     return rc;
 }
 
@@ -133,7 +135,8 @@ int hudi_timeline_select(hudi_instant_list *out, const hudi_timeline *tl,
 
 int hudi_timeline_completed_commits(hudi_instant_list *out, const hudi_timeline *tl,
                                     hudi_error *err) {
-    hudi_instant_filter f = {HUDI_ACTIONS_COMMITS, HUDI_STATE_BIT(HUDI_STATE_COMPLETED), NULL, NULL};
+    hudi_instant_filter f = {HUDI_ACTIONS_COMMITS, HUDI_STATE_BIT(HUDI_STATE_COMPLETED), NULL,
+                             NULL};
     return hudi_timeline_select(out, tl, &f, err);
 }
 
@@ -149,13 +152,25 @@ int hudi_timeline_commits_between(hudi_instant_list *out, const hudi_timeline *t
     return hudi_timeline_select(out, tl, &f, err);
 }
 
+/* Index of the first instant whose time is >= `time` (instants are sorted by time first). */
+static size_t lower_bound(const hudi_timeline *tl, const char *time) {
+    size_t lo = 0, hi = tl->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(tl->instants[mid].time, time) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 int hudi_timeline_find(const hudi_instant **out, const hudi_timeline *tl, const char *instant_time,
                        hudi_error *err) {
     const hudi_instant *best = NULL;
-    for (size_t i = 0; i < tl->count; i++) {
-        const hudi_instant *in = &tl->instants[i];
-        if (strcmp(in->time, instant_time) == 0 && (!best || in->state > best->state)) best = in;
-    }
+    for (size_t i = lower_bound(tl, instant_time);
+         i < tl->count && strcmp(tl->instants[i].time, instant_time) == 0; i++)
+        if (!best || tl->instants[i].state > best->state) best = &tl->instants[i];
     *out = best;
     if (!best)
         return hudi_error_set(err, HUDI_ENOTFOUND, "%s: instant %s not found", tl->base_path,
@@ -166,7 +181,8 @@ int hudi_timeline_find(const hudi_instant **out, const hudi_timeline *tl, const 
 const hudi_instant *hudi_timeline_last_completed_commit(const hudi_timeline *tl) {
     for (size_t i = tl->count; i-- > 0;) {
         const hudi_instant *in = &tl->instants[i];
-        if (in->state == HUDI_STATE_COMPLETED && (HUDI_ACTION_BIT(in->action) & HUDI_ACTIONS_COMMITS))
+        if (in->state == HUDI_STATE_COMPLETED &&
+            (HUDI_ACTION_BIT(in->action) & HUDI_ACTIONS_COMMITS))
             return in;
     }
     return NULL;
@@ -176,16 +192,18 @@ const char *hudi_timeline_start(const hudi_timeline *tl) {
     /* Any state counts: a pending write older than every completed one still bounds the
      * archived range, so its files are not mistaken for archived commits. */
     for (size_t i = 0; i < tl->count; i++)
-        if (HUDI_ACTION_BIT(tl->instants[i].action) & HUDI_ACTIONS_WRITES) return tl->instants[i].time;
+        if (HUDI_ACTION_BIT(tl->instants[i].action) & HUDI_ACTIONS_WRITES)
+            return tl->instants[i].time;
     return NULL;
 }
 
 bool hudi_timeline_is_committed(const hudi_timeline *tl, const char *time) {
     bool on_timeline = false;
-    for (size_t i = 0; i < tl->count; i++) {
+    for (size_t i = lower_bound(tl, time); i < tl->count && strcmp(tl->instants[i].time, time) == 0;
+         i++) {
         const hudi_instant *in = &tl->instants[i];
-        if (strcmp(in->time, time) != 0) continue;
-        if (in->state == HUDI_STATE_COMPLETED && (HUDI_ACTION_BIT(in->action) & HUDI_ACTIONS_COMMITS))
+        if (in->state == HUDI_STATE_COMPLETED &&
+            (HUDI_ACTION_BIT(in->action) & HUDI_ACTIONS_COMMITS))
             return true;
         on_timeline = true;
     }
@@ -272,7 +290,8 @@ int hudi_timeline_write_instant(hudi_timeline *tl, const char *time, hudi_action
     if ((rc = instant_path(&path, tl, in.file, err)) < 0) goto done;
     /* The storage writer publishes on close (local: temp file + rename), so a reader sees the
      * whole file or none; EXCLUSIVE keeps a completed instant from being overwritten. */
-    rc = hudi_fs_write_all(tl->fs, path.data, HUDI_CREATE_EXCLUSIVE, content.data, content.len, err);
+    rc =
+        hudi_fs_write_all(tl->fs, path.data, HUDI_CREATE_EXCLUSIVE, content.data, content.len, err);
     if (rc < 0) goto done;
     if ((rc = push_instant(tl, &in, err)) < 0) goto done;
     qsort(tl->instants, tl->count, sizeof(hudi_instant), cmp_instants);

@@ -116,7 +116,7 @@ int hudi_bloom_new_sized(hudi_bloom **out, hudi_bloom_type type, int32_t vector_
 
 int hudi_bloom_new(hudi_bloom **out, hudi_bloom_type type, int32_t num_entries, double fpp,
                    int32_t max_entries, hudi_error *err) {
-    int32_t v, k;
+    int32_t v = 0, k = 0;
     int rc;
     *out = NULL;
     if ((rc = hudi_bloom_size(num_entries, fpp, &v, &k, err)) < 0) return rc;
@@ -268,7 +268,7 @@ static int get_i32(reader *r, int32_t *v, const char *what) {
 
 /* Filter.readFields: a positive first int is the old unversioned (Jenkins) format. */
 static int get_header(reader *r, int32_t *nb_hash, int32_t *vector_bits) {
-    int32_t ver, hash_type = HASH_JENKINS;
+    int32_t ver = 0, hash_type = HASH_JENKINS;
     int rc;
     if ((rc = get_i32(r, &ver, "version")) < 0) return rc;
     if (ver > 0) {
@@ -289,7 +289,7 @@ static int get_header(reader *r, int32_t *nb_hash, int32_t *vector_bits) {
 }
 
 static int get_row(reader *r, hudi_bloom *bf) {
-    int32_t k, v;
+    int32_t k = 0, v = 0;
     int rc;
     if ((rc = get_header(r, &k, &v)) < 0) return rc;
     if (k != bf->num_hashes || v != bf->vector_bits)

@@ -19,7 +19,8 @@ static const char *DATUM_SCHEMA =
     "{\"name\":\"d\",\"type\":\"double\"},"
     "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\",\"B\",\"C\"]}},"
     "{\"name\":\"fx\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":3}},"
-    "{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":{\"type\":\"array\",\"items\":\"int\"}}},"
+    "{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":{\"type\":\"array\",\"items\":\"int\"}}}"
+    ","
     "{\"name\":\"next\",\"type\":[\"null\",\"W\"]}]}";
 
 static void check_reencode(const hudi_avro_schema *s, const hudi_avro_value *v) {

@@ -19,12 +19,12 @@
 
 typedef struct anode anode;
 struct anode {
-    int type;           /* hudi_avro_type or NODE_UNION */
-    size_t n;           /* record fields, union branches, enum symbols */
-    anode **kids;       /* record fields / union branches; items or values at kids[0] */
-    hudi_slice *names;  /* record field names / enum symbols */
+    int type;          /* hudi_avro_type or NODE_UNION */
+    size_t n;          /* record fields, union branches, enum symbols */
+    anode **kids;      /* record fields / union branches; items or values at kids[0] */
+    hudi_slice *names; /* record field names / enum symbols */
     int64_t fixed_size;
-    size_t min_size;    /* fewest bytes one encoded value can take */
+    size_t min_size; /* fewest bytes one encoded value can take */
     bool min_done;
 };
 
@@ -105,8 +105,8 @@ static anode *compile(compiler *c, avro_schema_t s, int depth) {
         n->type = t == AVRO_ARRAY ? HUDI_AVRO_ARRAY : HUDI_AVRO_MAP;
         n->n = 0;
         if (!(n->kids = hudi_arena_alloc(c->arena, sizeof(anode *)))) return NULL;
-        n->kids[0] = compile(c, t == AVRO_ARRAY ? avro_schema_array_items(s)
-                                                : avro_schema_map_values(s), depth + 1);
+        n->kids[0] = compile(
+            c, t == AVRO_ARRAY ? avro_schema_array_items(s) : avro_schema_map_values(s), depth + 1);
         if (!n->kids[0]) return NULL;
         break;
     case AVRO_RECORD:
@@ -120,8 +120,7 @@ static anode *compile(compiler *c, avro_schema_t s, int depth) {
         n->n = avro_schema_union_size(s);
         if (n->n == 0) return NULL;
         return compile_children(c, n, s, depth);
-    default:
-        return NULL;
+    default: return NULL;
     }
     return n;
 }
@@ -169,7 +168,8 @@ int hudi_avro_schema_parse(hudi_avro_schema **out, hudi_slice json, hudi_error *
     }
     c.arena = &s->arena;
     if (!(s->root = compile(&c, s->raw, 0))) {
-        rc = hudi_error_set(err, HUDI_ECORRUPT, "avro schema: cannot compile (too deep or invalid)");
+        rc =
+            hudi_error_set(err, HUDI_ECORRUPT, "avro schema: cannot compile (too deep or invalid)");
         goto done;
     }
     min_size(s->root, 0);
@@ -185,8 +185,10 @@ int hudi_avro_schema_parse(hudi_avro_schema **out, hudi_slice json, hudi_error *
     s->name = hudi_buf_detach(&b);
 done:
     hudi_map_dispose(&c.seen);
-    if (rc < 0) hudi_avro_schema_free(s);
-    else *out = s;
+    if (rc < 0)
+        hudi_avro_schema_free(s);
+    else
+        *out = s;
     return rc;
 }
 
@@ -217,6 +219,7 @@ static int corrupt(decoder *d, const char *what) {
 
 static int read_long(decoder *d, int64_t *out) {
     uint64_t v = 0;
+    *out = 0; /* defined on every path, also when the read fails */
     for (int shift = 0; shift < 64; shift += 7) {
         if (d->p >= d->end) return corrupt(d, "truncated varint");
         uint8_t b = *d->p++;
@@ -231,7 +234,8 @@ static int read_long(decoder *d, int64_t *out) {
 }
 
 static int read_len(decoder *d, size_t *out) {
-    int64_t n;
+    int64_t n = 0;
+    *out = 0; /* defined on every path, also when the read fails */
     int rc = read_long(d, &n);
     if (rc < 0) return rc;
     if (n < 0 || (uint64_t)n > (uint64_t)(d->end - d->p)) return corrupt(d, "length out of range");
@@ -293,7 +297,8 @@ static int decode_blocks(decoder *d, const anode *n, hudi_avro_value *out, int d
     out->count = items.len;
     if (items.len) {
         out->items = hudi_arena_alloc(d->arena, items.len * sizeof(hudi_avro_value));
-        if (n->type == HUDI_AVRO_MAP) out->keys = hudi_arena_alloc(d->arena, keys.len * sizeof(hudi_slice));
+        if (n->type == HUDI_AVRO_MAP)
+            out->keys = hudi_arena_alloc(d->arena, keys.len * sizeof(hudi_slice));
         if (!out->items || (n->type == HUDI_AVRO_MAP && !out->keys)) {
             rc = hudi_error_oom(d->err);
             goto done;
@@ -353,7 +358,8 @@ static int decode_node(decoder *d, const anode *n, hudi_avro_value *out, int dep
         if ((rc = read_len(d, &len)) < 0) return rc;
         return copy_bytes(d, len, &out->bytes);
     case HUDI_AVRO_FIXED:
-        if ((uint64_t)n->fixed_size > (uint64_t)(d->end - d->p)) return corrupt(d, "truncated fixed");
+        if ((uint64_t)n->fixed_size > (uint64_t)(d->end - d->p))
+            return corrupt(d, "truncated fixed");
         return copy_bytes(d, (size_t)n->fixed_size, &out->bytes);
     case HUDI_AVRO_ENUM:
         if ((rc = read_long(d, &v)) < 0) return rc;
@@ -362,8 +368,7 @@ static int decode_node(decoder *d, const anode *n, hudi_avro_value *out, int dep
         out->bytes = n->names[v];
         return 0;
     case HUDI_AVRO_ARRAY:
-    case HUDI_AVRO_MAP:
-        return decode_blocks(d, n, out, depth);
+    case HUDI_AVRO_MAP: return decode_blocks(d, n, out, depth);
     case HUDI_AVRO_RECORD:
         if (n->n > d->budget) return corrupt(d, "too many values");
         d->budget -= n->n;
@@ -374,8 +379,7 @@ static int decode_node(decoder *d, const anode *n, hudi_avro_value *out, int dep
         for (size_t i = 0; i < n->n && rc == 0; i++)
             rc = decode_node(d, n->kids[i], &out->items[i], depth + 1);
         return rc;
-    default:
-        return corrupt(d, "unknown schema node");
+    default: return corrupt(d, "unknown schema node");
     }
 }
 
@@ -426,7 +430,8 @@ static int encode_node(hudi_buf *b, const anode *n, const hudi_avro_value *v, in
         for (size_t i = 0; k == n->n && i < n->n; i++)
             if (branch_fits(n->kids[i], v)) k = i;
         if (k == n->n)
-            return hudi_error_set(err, HUDI_EINVAL, "avro encode: no union branch for a value of type %d",
+            return hudi_error_set(err, HUDI_EINVAL,
+                                  "avro encode: no union branch for a value of type %d",
                                   (int)v->type);
         put_long(b, (int64_t)k);
         return encode_node(b, n->kids[k], v, depth + 1, err);
@@ -452,8 +457,9 @@ static int encode_node(hudi_buf *b, const anode *n, const hudi_avro_value *v, in
         return 0;
     case HUDI_AVRO_FIXED:
         if ((int64_t)v->bytes.len != n->fixed_size)
-            return hudi_error_set(err, HUDI_EINVAL, "avro encode: fixed of %zu bytes, schema says %lld",
-                                  v->bytes.len, (long long)n->fixed_size);
+            return hudi_error_set(err, HUDI_EINVAL,
+                                  "avro encode: fixed of %zu bytes, schema says %lld", v->bytes.len,
+                                  (long long)n->fixed_size);
         hudi_buf_append(b, v->bytes.data, v->bytes.len);
         return 0;
     case HUDI_AVRO_ENUM: {
@@ -482,15 +488,15 @@ static int encode_node(hudi_buf *b, const anode *n, const hudi_avro_value *v, in
         return 0;
     case HUDI_AVRO_RECORD:
         if (v->count != n->n)
-            return hudi_error_set(err, HUDI_EINVAL, "avro encode: record with %zu fields, schema has %zu",
-                                  v->count, n->n);
+            return hudi_error_set(err, HUDI_EINVAL,
+                                  "avro encode: record with %zu fields, schema has %zu", v->count,
+                                  n->n);
         for (size_t i = 0; i < n->n; i++) {
             int rc = encode_node(b, n->kids[i], &v->items[i], depth + 1, err);
             if (rc < 0) return rc;
         }
         return 0;
-    default:
-        return hudi_error_set(err, HUDI_EINVAL, "avro encode: unknown schema node");
+    default: return hudi_error_set(err, HUDI_EINVAL, "avro encode: unknown schema node");
     }
 }
 
@@ -520,8 +526,9 @@ static int inflate_block(hudi_buf *out, hudi_slice in, hudi_error *err) {
     const size_t limit = (size_t)1 << 30; /* refuse decompression bombs */
     while (zrc != Z_STREAM_END) {
         if (out->len >= limit || hudi_buf_grow(out, out->len < 4096 ? 4096 : out->len) < 0) {
-            rc = out->len >= limit ? hudi_error_set(err, HUDI_ECORRUPT, "avro: deflate block too large")
-                                   : hudi_error_oom(err);
+            rc = out->len >= limit
+                     ? hudi_error_set(err, HUDI_ECORRUPT, "avro: deflate block too large")
+                     : hudi_error_oom(err);
             break;
         }
         z.next_out = (Bytef *)out->data + out->len;
@@ -550,7 +557,8 @@ typedef struct header {
 
 static int read_header(decoder *d, header *h) {
     int rc;
-    if (d->end - d->p < 4 || memcmp(d->p, MAGIC, 4) != 0) return corrupt(d, "not an Avro container file");
+    if (d->end - d->p < 4 || memcmp(d->p, MAGIC, 4) != 0)
+        return corrupt(d, "not an Avro container file");
     d->p += 4;
     for (;;) {
         int64_t count, size;
@@ -561,7 +569,8 @@ static int read_header(decoder *d, header *h) {
             count = -count;
             if ((rc = read_long(d, &size)) < 0) return rc;
         }
-        if ((uint64_t)count > (uint64_t)(d->end - d->p) / 2) return corrupt(d, "bad metadata count");
+        if ((uint64_t)count > (uint64_t)(d->end - d->p) / 2)
+            return corrupt(d, "bad metadata count");
         for (int64_t i = 0; i < count; i++) {
             size_t klen, vlen;
             if ((rc = read_len(d, &klen)) < 0) return rc;
@@ -570,8 +579,10 @@ static int read_header(decoder *d, header *h) {
             if ((rc = read_len(d, &vlen)) < 0) return rc;
             hudi_slice val = HUDI_SLICE(d->p, vlen);
             d->p += vlen;
-            if (hudi_slice_eq(key, hudi_slice_cstr("avro.schema"))) h->schema = val;
-            else if (hudi_slice_eq(key, hudi_slice_cstr("avro.codec"))) h->codec = val;
+            if (hudi_slice_eq(key, hudi_slice_cstr("avro.schema")))
+                h->schema = val;
+            else if (hudi_slice_eq(key, hudi_slice_cstr("avro.codec")))
+                h->codec = val;
         }
     }
     if (d->end - d->p < 16) return corrupt(d, "truncated sync marker");
@@ -666,8 +677,8 @@ static void put_bytes(hudi_buf *b, const void *data, size_t len) {
 }
 
 int hudi_avro_container_write(hudi_buf *out, const hudi_avro_schema *schema,
-                              const hudi_avro_value *records, size_t count,
-                              const uint8_t sync[16], hudi_error *err) {
+                              const hudi_avro_value *records, size_t count, const uint8_t sync[16],
+                              hudi_error *err) {
     uint8_t marker[16];
     if (sync) {
         memcpy(marker, sync, 16);
@@ -680,7 +691,8 @@ int hudi_avro_container_write(hudi_buf *out, const hudi_avro_schema *schema,
     }
     hudi_buf block = HUDI_BUF_INIT;
     int rc = 0;
-    for (size_t i = 0; i < count && rc == 0; i++) rc = hudi_avro_encode(&block, schema, &records[i], err);
+    for (size_t i = 0; i < count && rc == 0; i++)
+        rc = hudi_avro_encode(&block, schema, &records[i], err);
     if (rc == 0) {
         hudi_buf_append(out, MAGIC, 4);
         put_long(out, 1); /* one metadata entry: avro.schema, no codec (= null), as Hudi */
@@ -708,16 +720,25 @@ static void put_json_utf8(hudi_buf *b, hudi_slice s) {
     while (p < end) {
         uint8_t c = *p;
         if (c < 0x80) {
-            if (c == '"' || c == '\\') hudi_buf_putc(b, '\\'), hudi_buf_putc(b, (char)c);
-            else if (c == '\n') hudi_buf_puts(b, "\\n");
-            else if (c == '\t') hudi_buf_puts(b, "\\t");
-            else if (c == '\r') hudi_buf_puts(b, "\\r");
-            else if (c < 0x20 || c == 0x7F) hudi_buf_printf(b, "\\u%04x", c);
-            else hudi_buf_putc(b, (char)c);
+            if (c == '"' || c == '\\')
+                hudi_buf_putc(b, '\\'), hudi_buf_putc(b, (char)c);
+            else if (c == '\n')
+                hudi_buf_puts(b, "\\n");
+            else if (c == '\t')
+                hudi_buf_puts(b, "\\t");
+            else if (c == '\r')
+                hudi_buf_puts(b, "\\r");
+            else if (c < 0x20 || c == 0x7F)
+                hudi_buf_printf(b, "\\u%04x", c);
+            else
+                hudi_buf_putc(b, (char)c);
             p++;
             continue;
         }
-        int n = c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : -1;
+        int n = c >= 0xC2 && c <= 0xDF   ? 1
+                : c >= 0xE0 && c <= 0xEF ? 2
+                : c >= 0xF0 && c <= 0xF4 ? 3
+                                         : -1;
         bool ok = n > 0 && end - p > n;
         uint32_t cp = n == 1 ? c & 0x1F : n == 2 ? c & 0x0F : c & 0x07;
         for (int i = 1; ok && i <= n; i++) {
@@ -743,9 +764,12 @@ static void put_json_latin1(hudi_buf *b, hudi_slice s) {
     hudi_buf_putc(b, '"');
     for (size_t i = 0; i < s.len; i++) {
         uint8_t c = s.data[i];
-        if (c == '"' || c == '\\') hudi_buf_putc(b, '\\'), hudi_buf_putc(b, (char)c);
-        else if (c < 0x20 || c >= 0x7F) hudi_buf_printf(b, "\\u%04x", c);
-        else hudi_buf_putc(b, (char)c);
+        if (c == '"' || c == '\\')
+            hudi_buf_putc(b, '\\'), hudi_buf_putc(b, (char)c);
+        else if (c < 0x20 || c >= 0x7F)
+            hudi_buf_printf(b, "\\u%04x", c);
+        else
+            hudi_buf_putc(b, (char)c);
     }
     hudi_buf_putc(b, '"');
 }
@@ -761,12 +785,16 @@ static void put_json(hudi_buf *b, const hudi_avro_value *v, int depth) {
     case HUDI_AVRO_INT:
     case HUDI_AVRO_LONG: hudi_buf_printf(b, "%lld", (long long)v->v.i); break;
     case HUDI_AVRO_FLOAT:
-        if (isfinite(v->v.d)) hudi_buf_printf(b, "%.9g", v->v.d);
-        else hudi_buf_puts(b, "null");
+        if (isfinite(v->v.d))
+            hudi_buf_printf(b, "%.9g", v->v.d);
+        else
+            hudi_buf_puts(b, "null");
         break;
     case HUDI_AVRO_DOUBLE:
-        if (isfinite(v->v.d)) hudi_buf_printf(b, "%.17g", v->v.d);
-        else hudi_buf_puts(b, "null");
+        if (isfinite(v->v.d))
+            hudi_buf_printf(b, "%.17g", v->v.d);
+        else
+            hudi_buf_puts(b, "null");
         break;
     case HUDI_AVRO_STRING:
     case HUDI_AVRO_ENUM: put_json_utf8(b, v->bytes); break;

@@ -48,14 +48,14 @@ struct hudi_avro_value {
     hudi_avro_type type;
     int32_t branch;
     union {
-        bool b;           /* BOOLEAN */
-        int64_t i;        /* INT, LONG; ENUM: symbol index */
-        double d;         /* FLOAT, DOUBLE */
+        bool b;    /* BOOLEAN */
+        int64_t i; /* INT, LONG; ENUM: symbol index */
+        double d;  /* FLOAT, DOUBLE */
     } v;
-    hudi_slice bytes;     /* BYTES, STRING, FIXED: the data (NUL-terminated copy); ENUM: symbol */
-    size_t count;         /* ARRAY items, MAP entries, RECORD fields */
+    hudi_slice bytes; /* BYTES, STRING, FIXED: the data (NUL-terminated copy); ENUM: symbol */
+    size_t count;     /* ARRAY items, MAP entries, RECORD fields */
     hudi_avro_value *items;
-    hudi_slice *keys;     /* MAP: entry keys; RECORD: field names (borrowed from the schema) */
+    hudi_slice *keys; /* MAP: entry keys; RECORD: field names (borrowed from the schema) */
 };
 
 /** Limits applied while decoding, so a hostile file cannot exhaust memory or stack. */
@@ -80,7 +80,8 @@ typedef struct hudi_avro_container {
     hudi_arena arena;
 } hudi_avro_container;
 
-#define HUDI_AVRO_CONTAINER_INIT {NULL, NULL, 0, HUDI_ARENA_INIT}
+#define HUDI_AVRO_CONTAINER_INIT                                                                   \
+    { NULL, NULL, 0, HUDI_ARENA_INIT }
 
 /** True when `file` starts with the container magic "Obj\x01". */
 bool hudi_avro_is_container(hudi_slice file);
@@ -93,8 +94,8 @@ void hudi_avro_container_dispose(hudi_avro_container *c);
  *  schema's original JSON text; null codec), `sync` (NULL = random), one block with all
  *  records. */
 int hudi_avro_container_write(hudi_buf *out, const hudi_avro_schema *schema,
-                              const hudi_avro_value *records, size_t count,
-                              const uint8_t sync[16], hudi_error *err);
+                              const hudi_avro_value *records, size_t count, const uint8_t sync[16],
+                              hudi_error *err);
 
 /** Appends `v` as plain JSON (not Avro's JSON encoding): unions unwrapped, maps and records
  *  as objects, bytes/fixed as strings of U+0000..U+00FF, enums as symbols, NaN/Inf as null. */

@@ -201,7 +201,7 @@ static int next_lengths(pq_dlba_decoder *d, int32_t *lens, int64_t n, int64_t *t
 int pq_dlba_next(pq_dlba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err) {
     int32_t lens[256];
     while (n > 0) {
-        int64_t k = HUDI_MIN(n, 256), total;
+        int64_t k = HUDI_MIN(n, 256), total = 0;
         int rc = next_lengths(d, lens, k, &total, err);
         if (rc < 0) return rc;
         if ((rc = pq_bytes_reserve(out, total, err)) < 0) return rc;
@@ -262,7 +262,7 @@ static int bad_prefix(hudi_error *err, int32_t pre, int64_t prev_len) {
  * *total = bytes of the k values. */
 static int next_pairs(pq_dba_decoder *d, int32_t *pre, int32_t *suf, int64_t k, int64_t *prev_len,
                       int64_t *total, hudi_error *err) {
-    int64_t suf_total, t = 0, prev = *prev_len;
+    int64_t suf_total = 0, t = 0, prev = *prev_len;
     int rc = pq_delta_next_i32(&d->prefixes, pre, k, err);
     if (rc < 0 || (rc = next_lengths(&d->suffixes, suf, k, &suf_total, err)) < 0) return rc;
     for (int64_t j = 0; j < k; j++) {
@@ -283,7 +283,7 @@ int pq_dba_next(pq_dba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err
     int64_t prev_off = -1, prev_len = (int64_t)d->prev_len; /* -1: previous is d->prev */
     int64_t first_count = out->count;
     while (n > 0) {
-        int64_t k = HUDI_MIN(n, 256), total, last_len = prev_len;
+        int64_t k = HUDI_MIN(n, 256), total = 0, last_len = prev_len;
         int rc = next_pairs(d, pre, suf, k, &last_len, &total, err);
         if (rc < 0 || (rc = pq_bytes_reserve(out, total, err)) < 0) return rc;
         int32_t *o = out->offsets + out->count + 1;
@@ -316,7 +316,7 @@ int pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out,
     uint8_t *o = out;
     if (width <= 0) return hudi_error_set(err, HUDI_ECORRUPT, "FLBA width %d", width);
     while (n > 0) {
-        int64_t k = HUDI_MIN(n, 256), total;
+        int64_t k = HUDI_MIN(n, 256), total = 0;
         int rc = next_pairs(d, pre, suf, k, &prev_len, &total, err);
         if (rc < 0) return rc;
         for (int64_t j = 0; j < k; j++) {

@@ -752,7 +752,7 @@ static int32_t repetition_of(const hudi_field *f) {
 static int write_field(write_ctx *c, const hudi_field *f, const char *name, int32_t repetition,
                        int depth) {
     int rc;
-    int32_t idx;
+    int32_t idx = 0;
     const char *fname = f->name ? f->name : "";
     if (depth > PQ_SCHEMA_MAX_DEPTH / 2)
         return hudi_error_set(c->err, HUDI_EINVAL, "column %s: nested too deeply for Parquet",
@@ -813,7 +813,7 @@ int pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *arena,
     static const pq_schema_write_options defaults = PQ_SCHEMA_WRITE_OPTIONS_INIT;
     write_ctx c = {HUDI_VEC_INIT(pq_schema_element), arena, opts ? opts : &defaults, err};
     int rc;
-    int32_t idx;
+    int32_t idx = 0;
     *out = NULL;
     *n_out = 0;
     if (root->type != HUDI_TYPE_STRUCT)

@@ -20,7 +20,8 @@ static const char *SCHEMA =
     "{\"name\":\"fx\",\"type\":{\"type\":\"fixed\",\"name\":\"F4\",\"size\":4}},"
     "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\",\"B\"]}},"
     "{\"name\":\"a\",\"type\":{\"type\":\"array\",\"items\":\"int\"}},"
-    "{\"name\":\"m\",\"type\":[\"null\",{\"type\":\"map\",\"values\":\"string\"}],\"default\":null},"
+    "{\"name\":\"m\",\"type\":[\"null\",{\"type\":\"map\",\"values\":\"string\"}],\"default\":null}"
+    ","
     "{\"name\":\"u\",\"type\":[\"null\",\"string\"]},"
     "{\"name\":\"sub\",\"type\":{\"type\":\"record\",\"name\":\"S\",\"fields\":["
     "{\"name\":\"x\",\"type\":\"long\"}]}},"
@@ -43,26 +44,31 @@ static hudi_avro_value make_record(hudi_arena *a) {
     f[3] = (hudi_avro_value){.type = HUDI_AVRO_LONG, .branch = -1, .v.i = INT64_MIN};
     f[4] = (hudi_avro_value){.type = HUDI_AVRO_FLOAT, .branch = -1, .v.d = 1.5};
     f[5] = (hudi_avro_value){.type = HUDI_AVRO_DOUBLE, .branch = -1, .v.d = -0.25};
-    f[6] = (hudi_avro_value){.type = HUDI_AVRO_BYTES, .branch = -1, .bytes = HUDI_SLICE("\x00\xff\"", 3)};
-    f[7] = (hudi_avro_value){.type = HUDI_AVRO_STRING, .branch = -1,
-                             .bytes = hudi_slice_cstr("h\xc3\xa9 \"q\"\n")};
+    f[6] = (hudi_avro_value){
+        .type = HUDI_AVRO_BYTES, .branch = -1, .bytes = HUDI_SLICE("\x00\xff\"", 3)};
+    f[7] = (hudi_avro_value){
+        .type = HUDI_AVRO_STRING, .branch = -1, .bytes = hudi_slice_cstr("h\xc3\xa9 \"q\"\n")};
     f[8] = (hudi_avro_value){.type = HUDI_AVRO_FIXED, .branch = -1, .bytes = HUDI_SLICE("abcd", 4)};
     f[9] = (hudi_avro_value){.type = HUDI_AVRO_ENUM, .branch = -1, .bytes = hudi_slice_cstr("B")};
     hudi_avro_value *items = hudi_arena_alloc(a, 3 * sizeof(*items));
-    for (int i = 0; i < 3; i++) items[i] = (hudi_avro_value){.type = HUDI_AVRO_INT, .branch = -1, .v.i = i * 100};
+    for (int i = 0; i < 3; i++)
+        items[i] = (hudi_avro_value){.type = HUDI_AVRO_INT, .branch = -1, .v.i = i * 100};
     f[10] = (hudi_avro_value){.type = HUDI_AVRO_ARRAY, .branch = -1, .count = 3, .items = items};
     hudi_avro_value *mv = hudi_arena_alloc(a, 2 * sizeof(*mv));
     hudi_slice *mk = hudi_arena_alloc(a, 2 * sizeof(*mk));
     mk[0] = hudi_slice_cstr("k1");
     mk[1] = hudi_slice_cstr("k2");
-    mv[0] = (hudi_avro_value){.type = HUDI_AVRO_STRING, .branch = -1, .bytes = hudi_slice_cstr("v1")};
+    mv[0] =
+        (hudi_avro_value){.type = HUDI_AVRO_STRING, .branch = -1, .bytes = hudi_slice_cstr("v1")};
     mv[1] = (hudi_avro_value){.type = HUDI_AVRO_STRING, .branch = -1, .bytes = hudi_slice_cstr("")};
-    f[11] = (hudi_avro_value){.type = HUDI_AVRO_MAP, .branch = -1, .count = 2, .items = mv, .keys = mk};
+    f[11] =
+        (hudi_avro_value){.type = HUDI_AVRO_MAP, .branch = -1, .count = 2, .items = mv, .keys = mk};
     f[12] = (hudi_avro_value){.type = HUDI_AVRO_NULL, .branch = -1};
     hudi_avro_value *x = hudi_arena_alloc(a, sizeof(*x));
     *x = (hudi_avro_value){.type = HUDI_AVRO_LONG, .branch = -1, .v.i = 7};
     static hudi_slice xname = {(const uint8_t *)"x", 1};
-    f[13] = (hudi_avro_value){.type = HUDI_AVRO_RECORD, .branch = -1, .count = 1, .items = x, .keys = &xname};
+    f[13] = (hudi_avro_value){
+        .type = HUDI_AVRO_RECORD, .branch = -1, .count = 1, .items = x, .keys = &xname};
     f[14] = f[13];
     return (hudi_avro_value){.type = HUDI_AVRO_RECORD, .branch = -1, .count = 15, .items = f};
 }
@@ -120,7 +126,10 @@ Test(avro, container_write_read) {
     const uint8_t sync[16] = "0123456789abcdef";
     cr_assert_eq(hudi_avro_container_write(&file, s, recs, 2, sync, &err), 0, "%s", err.message);
     cr_assert(hudi_avro_is_container(HUDI_SLICE(file.data, file.len)));
-    cr_assert(memcmp(file.data, "Obj\x01\x02\x16" "avro.schema", 17) == 0);
+    cr_assert(memcmp(file.data,
+                     "Obj\x01\x02\x16"
+                     "avro.schema",
+                     17) == 0);
     hudi_avro_container c;
     cr_assert_eq(hudi_avro_container_read(&c, HUDI_SLICE(file.data, file.len), &err), 0, "%s",
                  err.message);
@@ -133,7 +142,8 @@ Test(avro, container_write_read) {
                  HUDI_ECORRUPT);
     /* a damaged sync marker */
     file.data[file.len - 1] ^= 1;
-    cr_assert_eq(hudi_avro_container_read(&c, HUDI_SLICE(file.data, file.len), &err), HUDI_ECORRUPT);
+    cr_assert_eq(hudi_avro_container_read(&c, HUDI_SLICE(file.data, file.len), &err),
+                 HUDI_ECORRUPT);
     cr_assert(strstr(err.message, "sync"), "%s", err.message);
     /* every truncation fails cleanly */
     for (size_t n = 0; n + 1 < file.len; n += 7) {
@@ -195,7 +205,8 @@ Test(avro, deflate_codec_and_unknown_codec) {
     container_with_codec(&f, "deflate", packed, n, 1000);
     hudi_avro_container c;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(hudi_avro_container_read(&c, HUDI_SLICE(f.data, f.len), &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_avro_container_read(&c, HUDI_SLICE(f.data, f.len), &err), 0, "%s",
+                 err.message);
     cr_assert_eq(c.count, 1000);
     cr_assert_eq(c.records[999].v.i, 999000);
     hudi_avro_container_dispose(&c);
@@ -235,8 +246,8 @@ Test(avro, hostile_counts_are_refused) {
     cr_assert_null(bad);
     cr_assert_eq(hudi_avro_schema_parse(&bad, HUDI_SLICE("\"long\"\0", 7), &err), HUDI_ECORRUPT);
     /* a recursive schema decodes up to the depth limit, then stops */
-    hudi_avro_schema *rec = parse_schema(
-        "{\"type\":\"record\",\"name\":\"L\",\"fields\":[{\"name\":\"next\",\"type\":[\"null\",\"L\"]}]}");
+    hudi_avro_schema *rec = parse_schema("{\"type\":\"record\",\"name\":\"L\",\"fields\":[{"
+                                         "\"name\":\"next\",\"type\":[\"null\",\"L\"]}]}");
     hudi_buf_clear(&b);
     for (int i = 0; i < 1000; i++) put_long(&b, 1);
     put_long(&b, 0);
@@ -256,21 +267,23 @@ Test(avro, hostile_counts_are_refused) {
 
 Test(avro, hudi_timeline_containers) {
     size_t len = 0;
-    unsigned char *bytes =
-        test_read_file(fixture_path("hudi-rs/components/commit_metadata/v8_deltacommit.avro"), &len);
+    unsigned char *bytes = test_read_file(
+        fixture_path("hudi-rs/components/commit_metadata/v8_deltacommit.avro"), &len);
     cr_assert(bytes);
     hudi_avro_container c;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_avro_container_read(&c, HUDI_SLICE(bytes, len), &err), 0, "%s", err.message);
     cr_assert_eq(c.count, 1);
-    cr_assert_str_eq(hudi_avro_schema_name(c.schema), "org.apache.hudi.avro.model.HoodieCommitMetadata");
+    cr_assert_str_eq(hudi_avro_schema_name(c.schema),
+                     "org.apache.hudi.avro.model.HoodieCommitMetadata");
     /* re-encoding under the embedded schema reproduces the data block */
     hudi_buf out = HUDI_BUF_INIT, file = HUDI_BUF_INIT;
     cr_assert_eq(hudi_avro_encode(&out, c.schema, &c.records[0], &err), 0, "%s", err.message);
     cr_assert(out.len > 100);
     cr_assert(memmem(bytes, len, out.data, out.len) != NULL);
     /* and writing a container with the same sync gives the same file, byte for byte */
-    cr_assert_eq(hudi_avro_container_write(&file, c.schema, c.records, 1, bytes + len - 16, &err), 0);
+    cr_assert_eq(hudi_avro_container_write(&file, c.schema, c.records, 1, bytes + len - 16, &err),
+                 0);
     cr_assert_eq(file.len, len);
     cr_assert(memcmp(file.data, bytes, len) == 0);
     hudi_buf_dispose(&out);

@@ -36,8 +36,8 @@ Test(instant, layout1_names) {
           HUDI_STATE_INFLIGHT, "");
     check("20240418172802262.commit", 1, "20240418172802262", HUDI_ACTION_COMMIT,
           HUDI_STATE_COMPLETED, "");
-    check("20250331030645735.deltacommit.inflight", 1, "20250331030645735",
-          HUDI_ACTION_DELTACOMMIT, HUDI_STATE_INFLIGHT, "");
+    check("20250331030645735.deltacommit.inflight", 1, "20250331030645735", HUDI_ACTION_DELTACOMMIT,
+          HUDI_STATE_INFLIGHT, "");
     check("20240707001303088.replacecommit.requested", 1, "20240707001303088",
           HUDI_ACTION_REPLACECOMMIT, HUDI_STATE_REQUESTED, "");
     check("20250126040936578.rollback.inflight", 1, "20250126040936578", HUDI_ACTION_ROLLBACK,
@@ -65,8 +65,8 @@ Test(instant, layout2_names) {
           HUDI_STATE_REQUESTED, "");
     check("20250713011316909.inflight", 2, "20250713011316909", HUDI_ACTION_COMMIT,
           HUDI_STATE_INFLIGHT, "");
-    check("20260307135709297.clustering.requested", 2, "20260307135709297",
-          HUDI_ACTION_CLUSTERING, HUDI_STATE_REQUESTED, "");
+    check("20260307135709297.clustering.requested", 2, "20260307135709297", HUDI_ACTION_CLUSTERING,
+          HUDI_STATE_REQUESTED, "");
     check("20260307135709297_20260307135709818.replacecommit", 2, "20260307135709297",
           HUDI_ACTION_REPLACECOMMIT, HUDI_STATE_COMPLETED, "20260307135709818");
     check("20260307162504409_20260307162508702.indexing", 2, "20260307162504409",
@@ -74,13 +74,24 @@ Test(instant, layout2_names) {
 }
 
 Test(instant, not_instants) {
-    const char *names[] = {"hoodie.properties", ".temp", "archived", "timeline", "",
-                           "20240101000000000", "20240101000000000.", ".20240101000000000.commit",
-                           "20240101000000000.commit.crc", "20240101000000000.foo",
-                           "20240101000000000.commit.requested.x", "2024010100000000a.commit",
-                           "20240101000000000_.commit", "20240101000000000_1.commit.requested",
-                           "123456789012345678901234567890123.commit", "abc.commit",
-                           "20240101000000000.requested", ".hoodie_partition_metadata"};
+    const char *names[] = {"hoodie.properties",
+                           ".temp",
+                           "archived",
+                           "timeline",
+                           "",
+                           "20240101000000000",
+                           "20240101000000000.",
+                           ".20240101000000000.commit",
+                           "20240101000000000.commit.crc",
+                           "20240101000000000.foo",
+                           "20240101000000000.commit.requested.x",
+                           "2024010100000000a.commit",
+                           "20240101000000000_.commit",
+                           "20240101000000000_1.commit.requested",
+                           "123456789012345678901234567890123.commit",
+                           "abc.commit",
+                           "20240101000000000.requested",
+                           ".hoodie_partition_metadata"};
     hudi_instant in;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         cr_assert_eq(hudi_instant_parse(&in, names[i], 2, NULL), HUDI_ENOTFOUND, "%s", names[i]);
@@ -88,22 +99,26 @@ Test(instant, not_instants) {
     cr_assert_eq(hudi_instant_parse(&in, "1_2.commit", 1, NULL), HUDI_ENOTFOUND);
     hudi_error err = HUDI_ERROR_INIT;
     /* layout 2 without a known completion time: the plain completed name */
-    cr_assert_eq(hudi_instant_make(&in, "123", HUDI_ACTION_COMMIT, HUDI_STATE_COMPLETED, NULL, 2,
-                                   &err), 0);
+    cr_assert_eq(
+        hudi_instant_make(&in, "123", HUDI_ACTION_COMMIT, HUDI_STATE_COMPLETED, NULL, 2, &err), 0);
     cr_assert_str_eq(in.file, "123.commit");
     check("20250713011315930.commit", 2, "20250713011315930", HUDI_ACTION_COMMIT,
           HUDI_STATE_COMPLETED, "");
-    cr_assert_eq(hudi_instant_make(&in, "12x", HUDI_ACTION_COMMIT, HUDI_STATE_COMPLETED, NULL, 1,
-                                   &err),
-                 HUDI_EINVAL);
+    cr_assert_eq(
+        hudi_instant_make(&in, "12x", HUDI_ACTION_COMMIT, HUDI_STATE_COMPLETED, NULL, 1, &err),
+        HUDI_EINVAL);
 }
 
 Test(instant, ordering) {
     const char *sorted[] = {
-        "20240101000000000.commit.requested", "20240101000000000.inflight",
-        "20240101000000000.commit",           "20240101000000001.compaction.requested",
-        "20240101000000001.compaction.inflight", "20240101000000001.commit",
-        "20240101000000002.clean.requested",  "20240101000000002.clean",
+        "20240101000000000.commit.requested",
+        "20240101000000000.inflight",
+        "20240101000000000.commit",
+        "20240101000000001.compaction.requested",
+        "20240101000000001.compaction.inflight",
+        "20240101000000001.commit",
+        "20240101000000002.clean.requested",
+        "20240101000000002.clean",
         "20240101000000002.deltacommit.requested",
     };
     size_t n = sizeof(sorted) / sizeof(sorted[0]);

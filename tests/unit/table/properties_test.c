@@ -449,7 +449,8 @@ Test(properties, store_creates_then_updates) {
     cr_assert_eq(hudi_props_store(&p, fs, "/t", &clock, &err), 0, "%s", err.message);
     cr_assert(!hudi_fs_exists(fs, "/t/.hoodie/hoodie.properties.backup"));
     cr_assert_eq(hudi_fs_read_all(fs, "/t/.hoodie/hoodie.properties", &text, &err), 0);
-    cr_assert(strncmp(text.data, "#Updated at 2024-04-18T22:27:38.493Z\n", 37) == 0, "%s", text.data);
+    cr_assert(strncmp(text.data, "#Updated at 2024-04-18T22:27:38.493Z\n", 37) == 0, "%s",
+              text.data);
     cr_assert_eq(hudi_props_load(&q, fs, "/t", &err), 0, "%s", err.message);
     expect(&q, "v", "2");
     hudi_buf_dispose(&text);

@@ -124,7 +124,8 @@ Test(timeline, v6_layout1_counts_and_queries) {
     cr_assert_eq(tl->layout, 1);
     cr_assert_eq(tl->count, 9); /* 2 commits x 3 files + replacecommit x 3 */
     cr_assert_eq(count(tl, HUDI_ACTIONS_COMMITS, HUDI_STATE_BIT(HUDI_STATE_COMPLETED)), 3);
-    cr_assert_eq(count(tl, HUDI_ACTION_BIT(HUDI_ACTION_COMMIT), HUDI_STATE_BIT(HUDI_STATE_INFLIGHT)), 2);
+    cr_assert_eq(
+        count(tl, HUDI_ACTION_BIT(HUDI_ACTION_COMMIT), HUDI_STATE_BIT(HUDI_STATE_INFLIGHT)), 2);
     cr_assert_eq(count(tl, 0, HUDI_STATES_PENDING), 6);
     hudi_instant_list l;
     cr_assert_eq(hudi_timeline_completed_commits(&l, tl, &err), 0);
@@ -133,8 +134,8 @@ Test(timeline, v6_layout1_counts_and_queries) {
     cr_assert_eq(l.items[2]->action, HUDI_ACTION_REPLACECOMMIT);
     hudi_instant_list_dispose(&l);
     /* (begin, end] and as-of */
-    cr_assert_eq(hudi_timeline_commits_between(&l, tl, "20240707001301554", "20240707001303088",
-                                               &err), 0);
+    cr_assert_eq(
+        hudi_timeline_commits_between(&l, tl, "20240707001301554", "20240707001303088", &err), 0);
     cr_assert_eq(l.count, 2);
     cr_assert_str_eq(l.items[0]->time, "20240707001302376");
     hudi_instant_list_dispose(&l);
@@ -157,8 +158,7 @@ Test(timeline, v6_layout1_counts_and_queries) {
     /* commit JSON passes through for layout 1 */
     hudi_buf json = HUDI_BUF_INIT;
     cr_assert_eq(hudi_timeline_find(&in, tl, "20240707001302376", &err), 0);
-    cr_assert_eq(hudi_timeline_read_commit_json(&json, tl, in, &err), 0,
-                 "%s", err.message);
+    cr_assert_eq(hudi_timeline_read_commit_json(&json, tl, in, &err), 0, "%s", err.message);
     json_t *doc = json_loadb(json.data, json.len, 0, NULL);
     cr_assert(json_is_object(json_object_get(doc, "partitionToWriteStats")));
     json_decref(doc);
@@ -232,8 +232,9 @@ Test(timeline, v9_clustering_and_pending) {
     hudi_timeline *tl = f.tl;
     cr_assert_eq(count(tl, HUDI_ACTIONS_COMMITS, HUDI_STATE_BIT(HUDI_STATE_COMPLETED)), 12);
     cr_assert_eq(count(tl, HUDI_ACTION_BIT(HUDI_ACTION_CLUSTERING), HUDI_STATES_PENDING), 2);
-    cr_assert_eq(count(tl, HUDI_ACTION_BIT(HUDI_ACTION_REPLACECOMMIT),
-                       HUDI_STATE_BIT(HUDI_STATE_COMPLETED)), 2);
+    cr_assert_eq(
+        count(tl, HUDI_ACTION_BIT(HUDI_ACTION_REPLACECOMMIT), HUDI_STATE_BIT(HUDI_STATE_COMPLETED)),
+        2);
     const hudi_instant *in;
     cr_assert_eq(hudi_timeline_find(&in, tl, "20260307135709297", &err), 0);
     cr_assert_eq(in->action, HUDI_ACTION_REPLACECOMMIT); /* clustering completes as replacecommit */
@@ -277,8 +278,8 @@ Test(timeline, v6_empty_and_missing_table) {
 
 Test(timeline, v8_deltacommit_component_fixture) {
     size_t len = 0;
-    unsigned char *bytes =
-        test_read_file(fixture_path("hudi-rs/components/commit_metadata/v8_deltacommit.avro"), &len);
+    unsigned char *bytes = test_read_file(
+        fixture_path("hudi-rs/components/commit_metadata/v8_deltacommit.avro"), &len);
     cr_assert(bytes);
     hudi_buf json = HUDI_BUF_INIT;
     hudi_error err = HUDI_ERROR_INIT;
@@ -314,15 +315,20 @@ Test(timeline, write_reload_delete_layout1) {
     const char *t1 = "20240101000000000", *t2 = "20240101000000001";
     const char *meta = "{\"partitionToWriteStats\":{},\"compacted\":false}";
     cr_assert_eq(hudi_timeline_write_instant(tl, t1, HUDI_ACTION_COMMIT, HUDI_STATE_REQUESTED,
-                                             HUDI_SLICE("", 0), &err), 0, "%s", err.message);
+                                             HUDI_SLICE("", 0), &err),
+                 0, "%s", err.message);
     cr_assert_eq(hudi_timeline_write_instant(tl, t1, HUDI_ACTION_COMMIT, HUDI_STATE_INFLIGHT,
-                                             hudi_slice_cstr(meta), &err), 0);
+                                             hudi_slice_cstr(meta), &err),
+                 0);
     cr_assert_eq(hudi_timeline_write_instant(tl, t1, HUDI_ACTION_COMMIT, HUDI_STATE_COMPLETED,
-                                             hudi_slice_cstr(meta), &err), 0);
+                                             hudi_slice_cstr(meta), &err),
+                 0);
     cr_assert_eq(hudi_timeline_write_instant(tl, t1, HUDI_ACTION_COMMIT, HUDI_STATE_COMPLETED,
-                                             hudi_slice_cstr(meta), &err), HUDI_EEXISTS);
+                                             hudi_slice_cstr(meta), &err),
+                 HUDI_EEXISTS);
     cr_assert_eq(hudi_timeline_write_instant(tl, t2, HUDI_ACTION_COMMIT, HUDI_STATE_REQUESTED,
-                                             HUDI_SLICE("", 0), &err), 0);
+                                             HUDI_SLICE("", 0), &err),
+                 0);
     cr_assert(hudi_fs_exists(fs, "/t/.hoodie/20240101000000000.commit.requested"));
     cr_assert(hudi_fs_exists(fs, "/t/.hoodie/20240101000000000.inflight"));
     cr_assert(hudi_fs_exists(fs, "/t/.hoodie/20240101000000000.commit"));
@@ -346,7 +352,8 @@ Test(timeline, write_reload_delete_layout1) {
     cr_assert(!hudi_fs_exists(fs, "/t/.hoodie/20240101000000000.commit.requested"));
     cr_assert_eq(hudi_timeline_delete_instant(tl, t1, &err), HUDI_ENOTFOUND);
     cr_assert_eq(hudi_timeline_write_instant(tl, "bad", HUDI_ACTION_COMMIT, HUDI_STATE_REQUESTED,
-                                             HUDI_SLICE("", 0), &err), HUDI_EINVAL);
+                                             HUDI_SLICE("", 0), &err),
+                 HUDI_EINVAL);
     hudi_timeline_free(tl);
     hudi_fs_free(fs);
 }
@@ -363,7 +370,8 @@ Test(timeline, delete_under_faults_never_leaves_completed_without_pending) {
         cr_assert_eq(hudi_timeline_load_layout(&tl, mem, "/t", 1, NULL, &err), 0);
         for (int s = HUDI_STATE_REQUESTED; s <= HUDI_STATE_COMPLETED; s++)
             cr_assert_eq(hudi_timeline_write_instant(tl, t1, HUDI_ACTION_COMMIT, (hudi_state)s,
-                                                     hudi_slice_cstr("{}"), &err), 0);
+                                                     hudi_slice_cstr("{}"), &err),
+                         0);
         hudi_timeline_free(tl);
         hudi_fault_plan plan = {n, -1, true};
         cr_assert_eq(hudi_fs_faulty_new(&faulty, mem, plan, &err), 0);
@@ -416,8 +424,9 @@ Test(partition_meta, writes_like_hudi_and_never_rewrites) {
     int64_t now = 1752369196000LL; /* Sun Jul 13 01:13:16 UTC 2025 */
     hudi_clock clock = {fixed_clock, &now};
     cr_assert_eq(hudi_fs_memory_new(&fs, &err), 0);
-    cr_assert_eq(hudi_partition_meta_write(fs, "/t", "10", "20250713011315930", "0-1-2", &clock,
-                                           &err), 0, "%s", err.message);
+    cr_assert_eq(
+        hudi_partition_meta_write(fs, "/t", "10", "20250713011315930", "0-1-2", &clock, &err), 0,
+        "%s", err.message);
     hudi_buf text = HUDI_BUF_INIT;
     cr_assert_eq(hudi_fs_read_all(fs, "/t/10/.hoodie_partition_metadata", &text, &err), 0);
     /* byte-identical to the v8 fixture's 10/.hoodie_partition_metadata */
@@ -429,17 +438,19 @@ Test(partition_meta, writes_like_hudi_and_never_rewrites) {
     hudi_partition_meta m;
     cr_assert_eq(hudi_partition_meta_read(&m, fs, "/t", "10", &err), 0);
     cr_assert_str_eq(m.commit_time, "20250713011315930"); /* not rewritten */
-    cr_assert_eq(hudi_partition_meta_write(fs, "/t", "", "20250713011315930", NULL, &clock, &err), 0);
+    cr_assert_eq(hudi_partition_meta_write(fs, "/t", "", "20250713011315930", NULL, &clock, &err),
+                 0);
     cr_assert_eq(hudi_partition_meta_read(&m, fs, "/t", "", &err), 0);
     cr_assert_eq(m.depth, 0);
-    cr_assert_eq(hudi_partition_meta_write(fs, "/t", "a=1/b=2", "20250713011315930", NULL, &clock,
-                                           &err), 0);
+    cr_assert_eq(
+        hudi_partition_meta_write(fs, "/t", "a=1/b=2", "20250713011315930", NULL, &clock, &err), 0);
     cr_assert_eq(hudi_partition_meta_read(&m, fs, "/t", "a=1/b=2", &err), 0);
     cr_assert_eq(m.depth, 2);
     cr_assert_eq(hudi_partition_depth("2023/04/01/12"), 4);
     cr_assert_eq(hudi_partition_depth("2023/04/"), 2);
     cr_assert_eq(hudi_partition_meta_write(fs, "/t", "x", "nope", NULL, &clock, &err), HUDI_EINVAL);
-    hudi_fs_write_all(fs, "/t/y/.hoodie_partition_metadata", HUDI_CREATE_OVERWRITE, "a=b\n", 4, NULL);
+    hudi_fs_write_all(fs, "/t/y/.hoodie_partition_metadata", HUDI_CREATE_OVERWRITE, "a=b\n", 4,
+                      NULL);
     cr_assert_eq(hudi_partition_meta_read(&m, fs, "/t", "y", &err), HUDI_ECORRUPT);
     cr_assert(strstr(err.message, "/t/y/.hoodie_partition_metadata: missing or invalid commitTime"),
               "%s", err.message);
