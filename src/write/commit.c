@@ -1,0 +1,444 @@
+/* commit.c - the timeline side of a write (spec hudi-format.md §3.3, §3.4, §3.7, §4, §13.1):
+ * the write schema, the average record size, the requested and inflight instants (workload
+ * profile), DIRECT markers, and the completed instant with the commit metadata - the atomic
+ * commit point, published whole by the storage writer. Also the Avro value helpers used for
+ * the rollback, replace and clean instant files. */
+#include <stdio.h>
+
+#include "write/write_int.h"
+
+/* ---- Avro values ---------------------------------------------------------------------------- */
+
+hudi_avro_value *av_new(hudi_arena *a, hudi_avro_type type) {
+    hudi_avro_value *v = hudi_arena_alloc(a, sizeof(*v));
+    if (v) {
+        v->type = type;
+        v->branch = -1;
+    }
+    return v;
+}
+
+hudi_avro_value *av_str(hudi_arena *a, const char *s) {
+    if (!s) return av_new(a, HUDI_AVRO_NULL);
+    hudi_avro_value *v = av_new(a, HUDI_AVRO_STRING);
+    char *copy = hudi_arena_strdup(a, s);
+    if (!v || !copy) return NULL;
+    v->bytes = hudi_slice_cstr(copy);
+    return v;
+}
+
+hudi_avro_value *av_long(hudi_arena *a, hudi_avro_type type, int64_t x) {
+    hudi_avro_value *v = av_new(a, type);
+    if (v) v->v.i = x;
+    return v;
+}
+
+hudi_avro_value *av_bool(hudi_arena *a, bool x) {
+    hudi_avro_value *v = av_new(a, HUDI_AVRO_BOOLEAN);
+    if (v) v->v.b = x;
+    return v;
+}
+
+hudi_avro_value *av_coll(hudi_arena *a, hudi_avro_type type, size_t n) {
+    hudi_avro_value *v = av_new(a, type);
+    if (!v) return NULL;
+    v->count = n;
+    if (n) {
+        v->items = hudi_arena_alloc(a, n * sizeof(hudi_avro_value));
+        v->keys = hudi_arena_alloc(a, n * sizeof(hudi_slice));
+        if (!v->items || !v->keys) return NULL;
+        for (size_t i = 0; i < n; i++) v->items[i].branch = -1;
+    }
+    return v;
+}
+
+int av_container(hudi_buf *out, const char *schema_json, const hudi_avro_value *rec,
+                 hudi_error *err) {
+    hudi_avro_schema *s = NULL;
+    if (!rec) return hudi_error_oom(err);
+    int rc = hudi_avro_schema_parse(&s, hudi_slice_cstr(schema_json), err);
+    if (rc == 0) rc = hudi_avro_container_write(out, s, rec, 1, NULL, err);
+    hudi_avro_schema_free(s);
+    return rc;
+}
+
+/* ---- directories ---------------------------------------------------------------------------- */
+
+static int list_into(hudi_fs *fs, const char *dir, const char *prefix, hudi_vec *out,
+                     hudi_error *err) {
+    hudi_dir_listing l = {0};
+    hudi_buf sub = HUDI_BUF_INIT, rel = HUDI_BUF_INIT;
+    int rc = hudi_fs_list(fs, dir, &l, err);
+    if (rc == HUDI_ENOTFOUND) {
+        hudi_error_clear(err);
+        return 0;
+    }
+    for (size_t i = 0; rc == 0 && i < l.count; i++) {
+        hudi_buf_clear(&sub);
+        hudi_buf_clear(&rel);
+        hudi_buf_printf(&sub, "%s/%s", dir, l.entries[i].name);
+        hudi_buf_printf(&rel, "%s%s%s", prefix, *prefix ? "/" : "", l.entries[i].name);
+        if (hudi_buf_failed(&sub) || hudi_buf_failed(&rel)) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        if (l.entries[i].is_dir) {
+            rc = list_into(fs, sub.data, rel.data, out, err);
+        } else {
+            char **slot = hudi_vec_push(out);
+            if (!slot || !(*slot = hudi_strdup(rel.data))) rc = hudi_error_oom(err);
+        }
+    }
+    hudi_buf_dispose(&sub);
+    hudi_buf_dispose(&rel);
+    hudi_dir_listing_dispose(&l);
+    return rc;
+}
+
+int write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hudi_error *err) {
+    hudi_vec v = HUDI_VEC_INIT(char *);
+    int rc = list_into(fs, dir, "", &v, err);
+    if (rc < 0) {
+        write_free_strings(v.data, v.len);
+        return rc;
+    }
+    *out = v.data;
+    *count = v.len;
+    return 0;
+}
+
+void write_free_strings(char **v, size_t n) {
+    for (size_t i = 0; v && i < n; i++) hudi_free(v[i]);
+    hudi_free(v);
+}
+
+int write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err) {
+    hudi_dir_listing l = {0};
+    hudi_buf sub = HUDI_BUF_INIT;
+    int rc = hudi_fs_list(fs, dir, &l, err);
+    if (rc == HUDI_ENOTFOUND) {
+        hudi_error_clear(err);
+        return 0;
+    }
+    for (size_t i = 0; rc == 0 && i < l.count; i++) {
+        hudi_buf_clear(&sub);
+        hudi_buf_printf(&sub, "%s/%s", dir, l.entries[i].name);
+        if (hudi_buf_failed(&sub))
+            rc = hudi_error_oom(err);
+        else if (l.entries[i].is_dir)
+            rc = write_remove_tree(fs, sub.data, err);
+        else
+            rc = hudi_fs_remove(fs, sub.data, err);
+        if (rc == HUDI_ENOTFOUND) {
+            hudi_error_clear(err);
+            rc = 0;
+        }
+    }
+    if (rc == 0) {
+        rc = hudi_fs_remove(fs, dir, err);
+        if (rc == HUDI_ENOTFOUND) {
+            hudi_error_clear(err);
+            rc = 0;
+        }
+    }
+    hudi_buf_dispose(&sub);
+    hudi_dir_listing_dispose(&l);
+    return rc;
+}
+
+/* ---- schema --------------------------------------------------------------------------------- */
+
+/* extraMetadata.schema of the newest completed commit that has one (§13.1), or NULL. */
+static int latest_commit_schema(hudi_tbl *t, char **out, hudi_error *err) {
+    hudi_instant_list l = {0};
+    hudi_buf json = HUDI_BUF_INIT;
+    int rc = hudi_timeline_completed_commits(&l, t->timeline, err);
+    *out = NULL;
+    for (size_t i = l.count; rc == 0 && i-- > 0;) {
+        hudi_commit_metadata *md = NULL;
+        hudi_buf_clear(&json);
+        if ((rc = hudi_timeline_read_commit_json(&json, t->timeline, l.items[i], err)) < 0) break;
+        if ((rc = hudi_commit_metadata_parse(&md, json.data, json.len, l.items[i]->file, err)) < 0)
+            break;
+        const char *s = hudi_commit_metadata_extra(md, "schema");
+        if (s && *s && !(*out = hudi_strdup(s))) rc = hudi_error_oom(err);
+        hudi_commit_metadata_free(md);
+        if (*out) break;
+    }
+    hudi_buf_dispose(&json);
+    hudi_instant_list_dispose(&l);
+    return rc;
+}
+
+static bool conforms(const hudi_field *want, const hudi_field *got) {
+    if (want->type != got->type || want->n_children != got->n_children) return false;
+    if ((want->type == HUDI_TYPE_TIMESTAMP || want->type == HUDI_TYPE_TIME) &&
+        want->unit != got->unit)
+        return false;
+    if (want->type == HUDI_TYPE_DECIMAL &&
+        (want->precision != got->precision || want->scale != got->scale))
+        return false;
+    if (want->type == HUDI_TYPE_FIXED_BINARY && want->byte_width != got->byte_width) return false;
+    for (int32_t i = 0; i < want->n_children; i++)
+        if (!conforms(&want->children[i], &got->children[i])) return false;
+    return true;
+}
+
+static int find_child(const hudi_field *st, const char *name) {
+    for (int32_t i = 0; st && i < st->n_children; i++)
+        if (st->children[i].name && strcmp(st->children[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* Matches the batch's columns to the schema's by name; absent nullable columns read as null. */
+static int conform_columns(wctx *c, hudi_error *err) {
+    const hudi_batch *b = c->in;
+    int32_t n = c->schema.n_children;
+    if (!(c->cols = hudi_calloc((size_t)n + 1, sizeof(hudi_array *))) ||
+        !(c->owned_cols = hudi_calloc((size_t)n + 1, sizeof(bool))))
+        return hudi_error_oom(err);
+    if (!b || c->o.op == HUDI_OP_DELETE) return 0; /* no incoming records are written */
+    for (int32_t i = 0; i < b->schema->n_children; i++) {
+        const char *name = b->schema->children[i].name;
+        if (!hudi_is_meta_field(name) && find_child(&c->schema, name) < 0)
+            return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                                  "%s: column %s is not in the table schema (schema evolution "
+                                  "is not supported by the writer yet)",
+                                  c->t->base_path, name);
+    }
+    for (int32_t j = 0; j < n; j++) {
+        const hudi_field *want = &c->schema.children[j];
+        int32_t k = find_child(b->schema, want->name);
+        if (k >= 0) {
+            if (!conforms(want, &b->schema->children[k])) {
+                hudi_buf a = HUDI_BUF_INIT, g = HUDI_BUF_INIT;
+                hudi_field_describe(&a, want);
+                hudi_field_describe(&g, &b->schema->children[k]);
+                int rc = hudi_error_set(err, HUDI_EINVAL, "%s: column %s is %s, the table has %s",
+                                        c->t->base_path, want->name, g.data ? g.data : "?",
+                                        a.data ? a.data : "?");
+                hudi_buf_dispose(&a);
+                hudi_buf_dispose(&g);
+                return rc;
+            }
+            c->cols[j] = b->columns[k];
+            continue;
+        }
+        if (!want->nullable)
+            return hudi_error_set(err, HUDI_EINVAL, "%s: the batch lacks non-null column %s",
+                                  c->t->base_path, want->name);
+        int rc = hudi_array_new(&c->cols[j], want, err);
+        c->owned_cols[j] = true;
+        if (rc == 0) rc = hudi_array_append_nulls(c->cols[j], b->num_rows, err);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+int commit_resolve_schema(wctx *c, hudi_error *err) {
+    hudi_tbl *t = c->t;
+    hudi_field parsed = {0}, with_meta = {0};
+    hudi_buf full = HUDI_BUF_INIT;
+    char *json = NULL;
+    int rc = latest_commit_schema(t, &json, err);
+    if (rc < 0) goto done;
+    const char *src = json ? json : t->cfg.create_schema;
+    if (src) {
+        if ((rc = hudi_schema_parse_avro(&parsed, src, strlen(src), err)) < 0) goto done;
+    } else if (c->in) {
+        if (hudi_field_copy(&parsed, c->in->schema) < 0) goto oom;
+    } else {
+        rc = hudi_error_set(err, HUDI_EINVAL, "%s: the table has no schema yet", t->base_path);
+        goto done;
+    }
+    if ((rc = hudi_schema_remove_meta_fields(&c->schema, &parsed, err)) < 0) goto done;
+    hudi_schema_record_fullname(&full, t->cfg.name);
+    if (hudi_buf_failed(&full)) goto oom;
+    hudi_free(c->schema.name);
+    if (!(c->schema.name = hudi_strdup(full.data))) goto oom;
+    if ((rc = hudi_schema_write_avro(&c->schema_json, &c->schema, HUDI_AVRO_STYLE_HUDI, err)) < 0 ||
+        (rc = hudi_schema_add_meta_fields(&with_meta, &c->schema, err)) < 0 ||
+        (rc = hudi_schema_write_avro(&c->file_schema_json, &with_meta, HUDI_AVRO_STYLE_HUDI, err)) <
+            0 ||
+        (rc = hudi_schema_parquet_avro(&c->file_schema, &with_meta, err)) < 0)
+        goto done;
+    if ((rc = conform_columns(c, err)) < 0) goto done;
+    c->precombine_col = -1;
+    c->is_deleted_col = -1;
+    if (c->in) {
+        if (t->cfg.precombine_field)
+            c->precombine_col = find_child(c->in->schema, t->cfg.precombine_field);
+        int32_t k = find_child(c->in->schema, WRITE_IS_DELETED_FIELD);
+        if (k >= 0 && c->in->schema->children[k].type == HUDI_TYPE_BOOL) c->is_deleted_col = k;
+    }
+    goto done;
+oom:
+    rc = hudi_error_oom(err);
+done:
+    hudi_free(json);
+    hudi_field_dispose(&parsed);
+    hudi_field_dispose(&with_meta);
+    hudi_buf_dispose(&full);
+    return rc;
+}
+
+/* Hudi's AverageRecordSizeUtils: bytes / records of the newest commit that wrote more than
+ * the small-file limit, else hoodie.copyonwrite.record.size.estimate. */
+int commit_estimate_record_size(wctx *c, hudi_error *err) {
+    hudi_instant_list l = {0};
+    hudi_buf json = HUDI_BUF_INIT;
+    int rc = hudi_timeline_completed_commits(&l, c->t->timeline, err);
+    c->avg_record_bytes = WRITE_DEFAULT_RECORD_BYTES;
+    for (size_t i = l.count; rc == 0 && i-- > 0;) {
+        hudi_commit_metadata *md = NULL;
+        hudi_buf_clear(&json);
+        if ((rc = hudi_timeline_read_commit_json(&json, c->t->timeline, l.items[i], err)) < 0 ||
+            (rc = hudi_commit_metadata_parse(&md, json.data, json.len, l.items[i]->file, err)) < 0)
+            break;
+        int64_t bytes = 0, records = 0;
+        for (size_t p = 0; p < md->partitions_count; p++)
+            for (size_t s = 0; s < md->partitions[p].count; s++) {
+                bytes += md->partitions[p].stats[s].total_write_bytes;
+                records += md->partitions[p].stats[s].num_writes;
+            }
+        hudi_commit_metadata_free(md);
+        if (bytes > c->o.small_file_bytes && records > 0) {
+            c->avg_record_bytes = (bytes + records - 1) / records;
+            break;
+        }
+    }
+    hudi_buf_dispose(&json);
+    hudi_instant_list_dispose(&l);
+    return rc;
+}
+
+/* ---- instants ------------------------------------------------------------------------------- */
+
+int commit_write_requested(wctx *c, hudi_error *err) {
+    hudi_buf body = HUDI_BUF_INIT;
+    hudi_arena a = HUDI_ARENA_INIT;
+    int rc = 0;
+    if (c->action == HUDI_ACTION_REPLACECOMMIT) {
+        /* HoodieRequestedReplaceMetadata with every field null, as Spark writes it for
+         * INSERT_OVERWRITE(_TABLE) (§3.3). */
+        hudi_avro_value *rec = av_coll(&a, HUDI_AVRO_RECORD, 4);
+        if (rec)
+            for (size_t i = 0; i < 4; i++) rec->items[i].type = HUDI_AVRO_NULL;
+        rc = av_container(&body, write_schema_requested_replace, rec, err);
+    }
+    if (rc == 0)
+        rc =
+            hudi_timeline_write_instant(c->t->timeline, c->instant, c->action, HUDI_STATE_REQUESTED,
+                                        HUDI_SLICE(body.data, body.len), err);
+    hudi_arena_dispose(&a);
+    hudi_buf_dispose(&body);
+    return rc;
+}
+
+/* The workload profile (§3.3): per partition of the input, one insert stat (fileId "") and one
+ * stat per file group holding updated keys. */
+int commit_write_inflight(wctx *c, hudi_error *err) {
+    hudi_commit_metadata *md = NULL;
+    hudi_buf body = HUDI_BUF_INIT;
+    int rc = hudi_commit_metadata_new(&md, err);
+    if (rc == 0) rc = hudi_commit_metadata_set_operation(md, hudi_write_op_name(c->o.op), err);
+    for (int32_t p = 0; rc == 0 && p < c->n_parts; p++) {
+        bool updates = false;
+        for (size_t gi = 0; gi < c->n_groups; gi++)
+            updates |= c->groups[gi].part == p && c->groups[gi].upd.n > 0;
+        if (!c->parts[p].n_inserts && !updates) continue;
+        hudi_write_stat ins = {0};
+        ins.file_id = "";
+        ins.prev_commit = "null";
+        ins.num_inserts = c->parts[p].n_inserts;
+        rc = hudi_commit_metadata_add_write_stat(md, c->parts[p].path, &ins, err);
+        for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {
+            const wgroup *g = &c->groups[gi];
+            if (g->part != p || g->upd.n == 0) continue;
+            hudi_write_stat st = {0};
+            st.file_id = g->file_id;
+            st.prev_commit = g->prev_commit;
+            st.num_update_writes = g->upd.n;
+            rc = hudi_commit_metadata_add_write_stat(md, c->parts[p].path, &st, err);
+        }
+    }
+    if (rc == 0) rc = hudi_commit_metadata_write(md, &body, err);
+    if (rc == 0)
+        rc = hudi_timeline_write_instant(c->t->timeline, c->instant, c->action, HUDI_STATE_INFLIGHT,
+                                         HUDI_SLICE(body.data, body.len), err);
+    hudi_commit_metadata_free(md);
+    hudi_buf_dispose(&body);
+    return rc;
+}
+
+/* DIRECT marker (§3.7): .hoodie/.temp/<instant>/<partition>/<file>.marker.<CREATE|MERGE>. */
+int commit_write_marker(wctx *c, const wgroup *g, hudi_error *err) {
+    hudi_buf dir = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
+    const char *part = c->parts[g->part].path;
+    hudi_buf_printf(&dir, "%s/%s/%s%s%s", c->t->base_path, WRITE_TEMP_DIR, c->instant,
+                    *part ? "/" : "", part);
+    hudi_buf_printf(&path, "%s/%s.marker.%s", dir.data, g->name, g->old ? "MERGE" : "CREATE");
+    int rc = hudi_buf_failed(&dir) || hudi_buf_failed(&path) ? hudi_error_oom(err) : 0;
+    if (rc == 0) rc = hudi_fs_mkdirs(c->t->fs, dir.data, err);
+    if (rc == 0) rc = hudi_fs_write_all(c->t->fs, path.data, HUDI_CREATE_OVERWRITE, "", 0, err);
+    hudi_buf_dispose(&dir);
+    hudi_buf_dispose(&path);
+    return rc;
+}
+
+static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hudi_error *err) {
+    hudi_write_stat st = {0};
+    st.file_id = g->file_id;
+    st.path = g->rel_path;
+    st.prev_commit = g->prev_commit;
+    st.num_writes = g->num_writes;
+    st.num_deletes = g->num_deletes;
+    st.num_update_writes = g->num_update_writes;
+    st.num_inserts = g->num_inserts;
+    st.total_write_bytes = g->size_bytes;
+    st.partition_path = c->parts[g->part].path;
+    st.file_size_bytes = g->size_bytes;
+    st.has_runtime_stats = true;
+    if (g->old)
+        st.runtime_stats.total_upsert_time = g->time_ms;
+    else
+        st.runtime_stats.total_create_time = g->time_ms;
+    return hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
+}
+
+int commit_complete(wctx *c, hudi_error *err) {
+    hudi_commit_metadata *md = NULL;
+    hudi_buf body = HUDI_BUF_INIT;
+    int rc = hudi_commit_metadata_new(&md, err);
+    for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++)
+        if (c->groups[gi].active) rc = add_stat(md, c, &c->groups[gi], err);
+    if (rc == 0) rc = hudi_commit_metadata_set_extra(md, "schema", c->schema_json.data, err);
+    if (rc == 0) rc = hudi_commit_metadata_set_operation(md, hudi_write_op_name(c->o.op), err);
+    if (c->action == HUDI_ACTION_REPLACECOMMIT) {
+        md->is_replace = true;
+        for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {
+            const wgroup *g = &c->groups[gi];
+            if (g->old)
+                rc = hudi_commit_metadata_add_replaced(md, c->parts[g->part].path, g->file_id, err);
+        }
+    }
+    if (rc == 0) rc = hudi_commit_metadata_write(md, &body, err);
+    if (rc == 0)
+        rc =
+            hudi_timeline_write_instant(c->t->timeline, c->instant, c->action, HUDI_STATE_COMPLETED,
+                                        HUDI_SLICE(body.data, body.len), err);
+    if (rc == 0 && c->res) {
+        for (size_t gi = 0; gi < c->n_groups; gi++) {
+            const wgroup *g = &c->groups[gi];
+            if (!g->active) continue;
+            c->res->inserts += g->num_inserts;
+            c->res->updates += g->num_update_writes;
+            c->res->deletes += g->num_deletes;
+            c->res->files_written++;
+            c->res->bytes_written += g->size_bytes;
+        }
+    }
+    hudi_commit_metadata_free(md);
+    hudi_buf_dispose(&body);
+    return rc;
+}

@@ -1,0 +1,529 @@
+/* cow_merge.c - writing one file group's new base file (spec hudi-format.md §6, §7, §9.5):
+ * Hudi's create handle (new group: the rows routed to it) and merge handle (existing group:
+ * the old base file read batch by batch in file order, each old record kept, replaced by the
+ * incoming record for its key or dropped for a delete, then the inserts routed to the group).
+ *
+ * Meta columns as Hudi's Avro writer fills them: a written record gets the new instant,
+ * seqno "<instant>_<task>_<position in file>", key, partition and file name; a record carried
+ * over keeps its commit time and seqno and gets the new file name. The footer carries
+ * parquet.avro.schema, writer.model.name, the DYNAMIC_V0 bloom filter of every key written and
+ * the min/max keys (none of the Hudi keys with hoodie.populate.meta.fields=false).
+ * Memory is bounded by one old batch plus one output chunk. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "write/write_int.h"
+
+/* ---- gathering rows --------------------------------------------------------------------- */
+
+static int take_runs(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
+                     hudi_error *err) {
+    for (int64_t k = 0; k < n;) {
+        int64_t e = k + 1;
+        while (e < n && idx[e] == idx[e - 1] + 1) e++;
+        int rc = hudi_array_append_range(dst, src, idx[k], e - k, err);
+        if (rc < 0) return rc;
+        k = e;
+    }
+    return 0;
+}
+
+int take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
+              hudi_error *err) {
+    if (n == 0) return 0;
+    hudi_type_id t = src->field->type;
+    int width = hudi_type_width(src->field);
+    bool bytes = t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY;
+    if (hudi_type_is_nested(t) || (!bytes && width < 0) || dst->field->type != t)
+        return take_runs(dst, src, idx, n, err);
+    int rc = hudi_array_grow(dst, n, err);
+    if (rc < 0) return rc;
+    if (src->null_count > 0 && !dst->validity && (rc = hudi_array_ensure_validity(dst, err)) < 0)
+        return rc;
+    int64_t base = dst->length;
+    if (bytes) {
+        int64_t total = 0;
+        for (int64_t k = 0; k < n; k++) total += src->offsets[idx[k] + 1] - src->offsets[idx[k]];
+        if ((rc = hudi_array_grow_data(dst, total, err)) < 0) return rc;
+        int32_t off = dst->offsets[base];
+        for (int64_t k = 0; k < n; k++) {
+            int32_t s = src->offsets[idx[k]], len = src->offsets[idx[k] + 1] - s;
+            memcpy(dst->data + off, src->data + s, (size_t)len);
+            off += len;
+            dst->offsets[base + k + 1] = off;
+        }
+        dst->data_len = off;
+    } else if (width == 0) { /* BOOL bits */
+        uint8_t *d = dst->values;
+        for (int64_t k = 0; k < n; k++) {
+            if (hudi_bit_get(src->values, idx[k]))
+                hudi_bit_set(d, base + k);
+            else
+                hudi_bit_clear(d, base + k);
+        }
+    } else {
+        uint8_t *d = (uint8_t *)dst->values + base * width;
+        const uint8_t *s = src->values;
+        switch (width) {
+        case 4:
+            for (int64_t k = 0; k < n; k++) memcpy(d + k * 4, s + (int64_t)idx[k] * 4, 4);
+            break;
+        case 8:
+            for (int64_t k = 0; k < n; k++) memcpy(d + k * 8, s + (int64_t)idx[k] * 8, 8);
+            break;
+        default:
+            for (int64_t k = 0; k < n; k++)
+                memcpy(d + k * width, s + (int64_t)idx[k] * width, (size_t)width);
+        }
+    }
+    int64_t nulls = 0;
+    if (dst->validity) {
+        for (int64_t k = 0; k < n; k++) {
+            if (hudi_array_is_valid(src, idx[k])) {
+                hudi_bit_set(dst->validity, base + k);
+            } else {
+                hudi_bit_clear(dst->validity, base + k);
+                nulls++;
+            }
+        }
+    }
+    dst->length += n;
+    dst->null_count += nulls;
+    return 0;
+}
+
+/* ---- the file being written -------------------------------------------------------------- */
+
+typedef struct fwriter {
+    wctx *c;
+    wgroup *g;
+    size_t gi;
+    hudi_parquet_writer *w;
+    hudi_batch *out;
+    hudi_bloom *bf;
+    hudi_buf min_key, max_key;
+    bool have_key;
+    int64_t pos;  /* records written so far: the seqno counter */
+    int32_t *idx; /* chunk of input rows */
+    hudi_buf tmp;
+} fwriter;
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int note_key(fwriter *fw, hudi_slice k, hudi_error *err) {
+    if (!fw->bf) return 0;
+    int rc = hudi_bloom_add(fw->bf, k.data, k.len, err);
+    if (rc < 0) return rc;
+    if (!fw->have_key || memcmp(k.data, fw->min_key.data, HUDI_MIN(k.len, fw->min_key.len)) < 0 ||
+        (memcmp(k.data, fw->min_key.data, HUDI_MIN(k.len, fw->min_key.len)) == 0 &&
+         k.len < fw->min_key.len)) {
+        hudi_buf_clear(&fw->min_key);
+        hudi_buf_append(&fw->min_key, k.data, k.len);
+    }
+    int c = fw->have_key ? memcmp(k.data, fw->max_key.data, HUDI_MIN(k.len, fw->max_key.len)) : 1;
+    if (c > 0 || (c == 0 && k.len > fw->max_key.len)) {
+        hudi_buf_clear(&fw->max_key);
+        hudi_buf_append(&fw->max_key, k.data, k.len);
+    }
+    fw->have_key = true;
+    return hudi_buf_failed(&fw->min_key) || hudi_buf_failed(&fw->max_key) ? hudi_error_oom(err) : 0;
+}
+
+/* Meta values of a record written by this commit. */
+static int meta_new(fwriter *fw, hudi_slice key, hudi_error *err) {
+    wctx *c = fw->c;
+    hudi_array **m = fw->out->columns;
+    const char *part = c->parts[fw->g->part].path;
+    int rc;
+    if (!c->t->cfg.populate_meta_fields) {
+        for (int i = 0; i < HUDI_META_FILE_NAME; i++)
+            if ((rc = hudi_array_append_null(m[i], err)) < 0) return rc;
+    } else {
+        hudi_buf_clear(&fw->tmp);
+        hudi_buf_printf(&fw->tmp, "%s_%d_%lld", c->instant, (int)fw->g->task, (long long)fw->pos);
+        if (hudi_buf_failed(&fw->tmp)) return hudi_error_oom(err);
+        if ((rc = hudi_array_append_bytes(m[0], c->instant, strlen(c->instant), err)) < 0 ||
+            (rc = hudi_array_append_bytes(m[1], fw->tmp.data, fw->tmp.len, err)) < 0 ||
+            (rc = hudi_array_append_bytes(m[2], key.data, key.len, err)) < 0 ||
+            (rc = hudi_array_append_bytes(m[3], part, strlen(part), err)) < 0 ||
+            (rc = note_key(fw, key, err)) < 0)
+            return rc;
+    }
+    fw->pos++;
+    return hudi_array_append_bytes(m[4], fw->g->name, strlen(fw->g->name), err);
+}
+
+/* Meta values of a record carried over from row i of the old batch. */
+static int meta_old(fwriter *fw, const hudi_batch *b, const int32_t *meta_cols, int64_t i,
+                    hudi_slice key, hudi_error *err) {
+    hudi_array **m = fw->out->columns;
+    int rc;
+    for (int k = 0; k < HUDI_META_FILE_NAME; k++) {
+        const hudi_array *src = meta_cols[k] >= 0 ? b->columns[meta_cols[k]] : NULL;
+        if (!src || !hudi_array_is_valid(src, i) || !fw->c->t->cfg.populate_meta_fields)
+            rc = hudi_array_append_null(m[k], err);
+        else
+            rc = hudi_array_append_range(m[k], src, i, 1, err);
+        if (rc < 0) return rc;
+    }
+    if (fw->c->t->cfg.populate_meta_fields && (rc = note_key(fw, key, err)) < 0) return rc;
+    fw->pos++;
+    return hudi_array_append_bytes(m[4], fw->g->name, strlen(fw->g->name), err);
+}
+
+static int flush(fwriter *fw, hudi_error *err) {
+    if (fw->out->columns[0]->length == 0) return 0;
+    fw->out->num_rows = fw->out->columns[0]->length;
+    int rc = hudi_parquet_writer_write(fw->w, fw->out, err);
+    hudi_batch_clear(fw->out);
+    return rc;
+}
+
+/* Appends incoming rows idx[0..n) as records written by this commit. */
+static int write_incoming(fwriter *fw, const int32_t *idx, int64_t n, hudi_error *err) {
+    wctx *c = fw->c;
+    int rc;
+    for (int64_t k = 0; k < n; k++)
+        if ((rc = meta_new(fw, wstr(c->keys, idx[k]), err)) < 0) return rc;
+    for (int32_t j = 0; j < c->schema.n_children; j++)
+        if ((rc = take_rows(fw->out->columns[HUDI_META_FIELD_COUNT + j], c->cols[j], idx, n, err)) <
+            0)
+            return rc;
+    return 0;
+}
+
+static int write_rows(fwriter *fw, const wrows *rows, bool inserts, hudi_error *err) {
+    wctx *c = fw->c;
+    int64_t n = 0;
+    int rc;
+    for (int64_t k = 0; k < rows->n; k++) {
+        int32_t r = rows->v[k];
+        if (c->done[r]) continue;
+        c->done[r] = true;
+        if (plan_row_is_deleted(c, r) || c->o.op == HUDI_OP_DELETE) {
+            if (!inserts) fw->g->num_deletes++;
+            continue;
+        }
+        fw->idx[n++] = r;
+        fw->g->num_inserts++;
+        if (n == WRITE_CHUNK_ROWS) {
+            if ((rc = write_incoming(fw, fw->idx, n, err)) < 0 || (rc = flush(fw, err)) < 0)
+                return rc;
+            n = 0;
+        }
+    }
+    if (n && ((rc = write_incoming(fw, fw->idx, n, err)) < 0 || (rc = flush(fw, err)) < 0))
+        return rc;
+    return 0;
+}
+
+/* ---- merging an old base file ------------------------------------------------------------- */
+
+static int find_col(const hudi_field *st, const char *name) {
+    for (int32_t i = 0; i < st->n_children; i++)
+        if (st->children[i].name && strcmp(st->children[i].name, name) == 0) return i;
+    return -1;
+}
+
+static bool same_shape(const hudi_field *a, const hudi_field *b) {
+    if (a->type != b->type || a->n_children != b->n_children) return false;
+    for (int32_t i = 0; i < a->n_children; i++)
+        if (!same_shape(&a->children[i], &b->children[i])) return false;
+    return true;
+}
+
+typedef struct run {
+    bool from_in;
+    int32_t start, len;
+} run;
+
+typedef struct merge_state {
+    int32_t meta_cols[HUDI_META_FIELD_COUNT];
+    int32_t *data_cols; /* per data column: old column, -1 = absent */
+    int32_t old_prec;   /* old column of the ordering field, -1 */
+    hudi_keygen *kg;    /* keys of old rows without meta fields */
+    hudi_array *keys;
+    run *runs;
+    int64_t n_runs, cap_runs;
+} merge_state;
+
+static int push_run(merge_state *ms, bool from_in, int32_t row, hudi_error *err) {
+    if (ms->n_runs > 0) {
+        run *l = &ms->runs[ms->n_runs - 1];
+        if (l->from_in == from_in && l->start + l->len == row) {
+            l->len++;
+            return 0;
+        }
+    }
+    if (ms->n_runs == ms->cap_runs) {
+        int64_t cap = ms->cap_runs ? ms->cap_runs * 2 : 256;
+        run *r = hudi_realloc(ms->runs, (size_t)cap * sizeof(run));
+        if (!r) return hudi_error_oom(err);
+        ms->runs = r;
+        ms->cap_runs = cap;
+    }
+    ms->runs[ms->n_runs++] = (run){from_in, row, 1};
+    return 0;
+}
+
+static int setup_merge(fwriter *fw, merge_state *ms, const hudi_field *fs, hudi_error *err) {
+    wctx *c = fw->c;
+    for (int k = 0; k < HUDI_META_FIELD_COUNT; k++)
+        ms->meta_cols[k] = find_col(fs, hudi_meta_field_names[k]);
+    if (!(ms->data_cols = hudi_calloc((size_t)c->schema.n_children + 1, sizeof(int32_t))))
+        return hudi_error_oom(err);
+    for (int32_t j = 0; j < c->schema.n_children; j++) {
+        const hudi_field *want = &c->file_schema.children[HUDI_META_FIELD_COUNT + j];
+        int32_t k = find_col(fs, want->name);
+        if (k >= 0 && !same_shape(&fs->children[k], want))
+            return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                                  "%s: column %s changed type (schema evolution is not "
+                                  "supported by the writer yet)",
+                                  fw->g->old->path, want->name);
+        ms->data_cols[j] = k;
+    }
+    const char *pc = c->t->cfg.precombine_field;
+    ms->old_prec = pc ? find_col(fs, pc) : -1;
+    if (!c->t->cfg.populate_meta_fields || ms->meta_cols[HUDI_META_RECORD_KEY] < 0) {
+        int rc = index_key_keygen(&ms->kg, &c->t->cfg, fs, err);
+        if (rc < 0 || (rc = hudi_array_new(&ms->keys, &c->key_field, err)) < 0) return rc;
+    }
+    return 0;
+}
+
+/* The fate of old row i whose key has incoming row r: true = write a record (incoming data
+ * unless `old_wins`), false = delete. */
+static bool merge_decide(fwriter *fw, const merge_state *ms, const hudi_batch *b, int64_t i,
+                         int32_t r, bool *old_wins) {
+    wctx *c = fw->c;
+    *old_wins = false;
+    if (c->o.op == HUDI_OP_DELETE) return false;
+    /* DefaultHoodieRecordPayload: the stored record stays when its ordering value is greater
+     * (even against a delete); OverwriteWithLatestAvroPayload: the incoming record wins. */
+    if (!c->o.latest_wins && c->precombine_col >= 0 && ms->old_prec >= 0 &&
+        hudi_array_is_valid(b->columns[ms->old_prec], i) &&
+        plan_cmp_values(b->columns[ms->old_prec], i, c->in->columns[c->precombine_col], r) > 0) {
+        *old_wins = true;
+        return true;
+    }
+    return !plan_row_is_deleted(c, r);
+}
+
+static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_error *err) {
+    wctx *c = fw->c;
+    wgroup *g = fw->g;
+    const hudi_array *keys = ms->keys;
+    int rc;
+    if (ms->kg) {
+        hudi_array_clear(ms->keys);
+        if ((rc = hudi_keygen_record_keys(ms->kg, b, ms->keys, err)) < 0) return rc;
+    } else {
+        keys = b->columns[ms->meta_cols[HUDI_META_RECORD_KEY]];
+    }
+    ms->n_runs = 0;
+    for (int64_t i = 0; i < b->num_rows; i++) {
+        hudi_slice k = hudi_array_is_valid(keys, i) ? wstr(keys, i) : HUDI_SLICE("", 0);
+        int32_t r = wkeys_find(&c->idx, k.data, k.len, g->part);
+        bool hit = r >= 0 && c->dest[r] == (int32_t)fw->gi && !c->done[r];
+        bool old_wins = false;
+        if (!hit) {
+            if ((rc = meta_old(fw, b, ms->meta_cols, i, k, err)) < 0 ||
+                (rc = push_run(ms, false, (int32_t)i, err)) < 0)
+                return rc;
+            continue;
+        }
+        c->done[r] = true;
+        if (!merge_decide(fw, ms, b, i, r, &old_wins)) {
+            g->num_deletes++;
+            continue;
+        }
+        g->num_update_writes++;
+        if ((rc = meta_new(fw, k, err)) < 0 ||
+            (rc = push_run(ms, !old_wins, old_wins ? (int32_t)i : r, err)) < 0)
+            return rc;
+    }
+    for (int32_t j = 0; j < c->schema.n_children; j++) {
+        hudi_array *dst = fw->out->columns[HUDI_META_FIELD_COUNT + j];
+        for (int64_t u = 0; u < ms->n_runs; u++) {
+            const run *x = &ms->runs[u];
+            if (x->from_in)
+                rc = hudi_array_append_range(dst, c->cols[j], x->start, x->len, err);
+            else if (ms->data_cols[j] >= 0)
+                rc = hudi_array_append_range(dst, b->columns[ms->data_cols[j]], x->start, x->len,
+                                             err);
+            else
+                rc = hudi_array_append_nulls(dst, x->len, err);
+            if (rc < 0) return rc;
+        }
+    }
+    return flush(fw, err);
+}
+
+static int merge_old(fwriter *fw, hudi_error *err) {
+    hudi_parquet_file *pf = NULL;
+    hudi_parquet_scan *scan = NULL;
+    merge_state ms;
+    memset(&ms, 0, sizeof(ms));
+    int rc = hudi_parquet_open(&pf, fw->c->t->fs, fw->g->old->path, NULL, err);
+    if (rc < 0) return rc;
+    if ((rc = setup_merge(fw, &ms, hudi_parquet_schema(pf), err)) < 0) goto done;
+    hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    so.batch_rows = WRITE_CHUNK_ROWS;
+    if ((rc = hudi_parquet_scan_open(&scan, pf, &so, err)) < 0) goto done;
+    for (;;) {
+        hudi_batch *b = NULL;
+        if ((rc = hudi_parquet_scan_next(scan, &b, err)) < 0 || !b) break;
+        if ((rc = merge_batch(fw, &ms, b, err)) < 0) break;
+    }
+done:
+    hudi_parquet_scan_free(scan);
+    hudi_parquet_close(pf);
+    hudi_keygen_free(ms.kg);
+    hudi_array_free(ms.keys);
+    hudi_free(ms.data_cols);
+    hudi_free(ms.runs);
+    return rc;
+}
+
+/* ---- one file group ----------------------------------------------------------------------- */
+
+static int name_group(wctx *c, wgroup *g, hudi_error *err) {
+    hudi_buf name = HUDI_BUF_INIT, rel = HUDI_BUF_INIT;
+    hudi_write_token_format(g->token, (uint64_t)g->task, 0, (uint64_t)g->task);
+    int rc = hudi_base_file_name_format(&name, g->file_id, g->token, c->instant, "parquet", err);
+    const char *part = c->parts[g->part].path;
+    if (rc == 0) {
+        if (*part) hudi_buf_printf(&rel, "%s/", part);
+        hudi_buf_puts(&rel, name.data);
+        if (hudi_buf_failed(&rel) || hudi_buf_failed(&name)) rc = hudi_error_oom(err);
+    }
+    if (rc == 0) {
+        g->name = hudi_buf_detach(&name);
+        g->rel_path = hudi_buf_detach(&rel);
+    }
+    hudi_buf_dispose(&name);
+    hudi_buf_dispose(&rel);
+    return rc;
+}
+
+/* Hudi's bloom settings (hoodie.index.bloom.num_entries, hoodie.index.bloom.fpp,
+ * hoodie.bloom.index.filter.type, hoodie.bloom.index.filter.dynamic.max.entries), read from
+ * the table properties when present, else Hudi's defaults. */
+static int new_bloom(wctx *c, hudi_bloom **out, hudi_error *err) {
+    const hudi_props *p = &c->t->props;
+    int64_t entries, max_entries;
+    hudi_bloom_type type = HUDI_BLOOM_DYNAMIC_V0;
+    double fpp = HUDI_BLOOM_DEFAULT_FPP;
+    int rc = hudi_props_get_int(p, "hoodie.index.bloom.num_entries", HUDI_BLOOM_DEFAULT_ENTRIES,
+                                &entries, err);
+    if (rc == 0)
+        rc = hudi_props_get_int(p, "hoodie.bloom.index.filter.dynamic.max.entries",
+                                HUDI_BLOOM_DEFAULT_MAX_ENTRIES, &max_entries, err);
+    if (rc < 0) return rc;
+    const char *v = hudi_props_get(p, "hoodie.bloom.index.filter.type");
+    if (v && (rc = hudi_bloom_type_parse(&type, v, strlen(v), err)) < 0) return rc;
+    if ((v = hudi_props_get(p, "hoodie.index.bloom.fpp"))) fpp = strtod(v, NULL);
+    if (entries < 1 || entries > INT32_MAX || max_entries < 1 || max_entries > INT32_MAX)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: bad bloom filter entry counts",
+                              c->t->base_path);
+    return hudi_bloom_new(out, type, (int32_t)entries, fpp, (int32_t)max_entries, err);
+}
+
+static int open_file(fwriter *fw, hudi_error *err) {
+    wctx *c = fw->c;
+    hudi_buf path = HUDI_BUF_INIT;
+    hudi_parquet_write_options wo = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    wo.codec = c->o.codec;
+    wo.legacy_list_format = true; /* parquet-avro's old list structure (§6.3) */
+    wo.decimal_as_fixed = true;
+    wo.row_group_bytes = c->o.target_file_bytes;
+    wo.row_group_rows = 0;
+    hudi_buf_printf(&path, "%s/%s", c->t->base_path, fw->g->rel_path);
+    if (hudi_buf_failed(&path)) return hudi_error_oom(err);
+    int rc = hudi_parquet_writer_open(&fw->w, c->t->fs, path.data, &c->file_schema, &wo, err);
+    hudi_buf_dispose(&path);
+    if (rc < 0) return rc;
+    if ((rc = hudi_parquet_writer_add_kv(fw->w, "parquet.avro.schema", c->file_schema_json.data,
+                                         err)) < 0 ||
+        (rc = hudi_parquet_writer_add_kv(fw->w, "writer.model.name", "avro", err)) < 0)
+        return rc;
+    if (c->t->cfg.populate_meta_fields && (rc = new_bloom(c, &fw->bf, err)) < 0) return rc;
+    if ((rc = hudi_batch_new(&fw->out, &c->file_schema, err)) < 0) return rc;
+    /* Give string columns a data buffer even when every value is empty: the Parquet writer's
+     * dictionary compares values with memcmp on that pointer. */
+    for (int32_t j = 0; j < fw->out->n_columns; j++) {
+        hudi_type_id t = c->file_schema.children[j].type;
+        if ((t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY) &&
+            (rc = hudi_array_reserve_data(fw->out->columns[j], 64, err)) < 0)
+            return rc;
+    }
+    if (!(fw->idx = hudi_malloc(WRITE_CHUNK_ROWS * sizeof(int32_t)))) return hudi_error_oom(err);
+    return 0;
+}
+
+/* Footer keys in Hudi's order (§6.2), then publish. */
+static int close_file(fwriter *fw, hudi_error *err) {
+    int rc = 0;
+    if (fw->bf) {
+        hudi_buf b64 = HUDI_BUF_INIT;
+        rc = hudi_bloom_to_base64(fw->bf, &b64, err);
+        if (rc == 0)
+            rc = hudi_parquet_writer_add_kv(fw->w, HUDI_BLOOM_TYPE_FOOTER_KEY,
+                                            hudi_bloom_type_name(fw->bf->type), err);
+        if (rc == 0) rc = hudi_parquet_writer_add_kv(fw->w, HUDI_BLOOM_FOOTER_KEY, b64.data, err);
+        hudi_buf_dispose(&b64);
+        if (rc == 0 && fw->have_key) {
+            hudi_buf_putc(&fw->min_key, 0); /* make empty buffers non-NULL */
+            hudi_buf_putc(&fw->max_key, 0);
+            rc = hudi_parquet_writer_add_kv(fw->w, "hoodie_min_record_key", fw->min_key.data, err);
+            if (rc == 0)
+                rc = hudi_parquet_writer_add_kv(fw->w, "hoodie_max_record_key", fw->max_key.data,
+                                                err);
+        }
+    }
+    hudi_parquet_writer *w = fw->w;
+    fw->w = NULL;
+    if (rc < 0) {
+        hudi_parquet_writer_abort(w);
+        return rc;
+    }
+    return hudi_parquet_writer_close(w, &fw->g->size_bytes, err);
+}
+
+int merge_write_group(wctx *c, size_t gi, hudi_error *err) {
+    fwriter fw;
+    memset(&fw, 0, sizeof(fw));
+    fw.c = c;
+    fw.gi = gi;
+    fw.g = &c->groups[gi];
+    wgroup *g = fw.g;
+    int64_t t0 = now_ms();
+    int rc;
+    if ((rc = name_group(c, g, err)) < 0) return rc;
+    if ((rc = commit_write_marker(c, g, err)) < 0) return rc;
+    if ((rc = hudi_partition_meta_write(c->t->fs, c->t->base_path, c->parts[g->part].path,
+                                        c->instant, g->token, c->o.clock, err)) < 0)
+        return rc;
+    if ((rc = open_file(&fw, err)) < 0) goto done;
+    if (g->old && (rc = merge_old(&fw, err)) < 0) goto done;
+    /* Inserts routed here; updates whose key was not met in the file become inserts too. */
+    if ((rc = write_rows(&fw, &g->upd, false, err)) < 0) goto done;
+    if ((rc = write_rows(&fw, &g->ins, true, err)) < 0) goto done;
+    g->num_writes = fw.pos;
+    rc = close_file(&fw, err);
+done:
+    hudi_parquet_writer_abort(fw.w);
+    hudi_batch_free(fw.out);
+    hudi_bloom_free(fw.bf);
+    hudi_buf_dispose(&fw.min_key);
+    hudi_buf_dispose(&fw.max_key);
+    hudi_buf_dispose(&fw.tmp);
+    hudi_free(fw.idx);
+    g->time_ms = now_ms() - t0;
+    return rc;
+}

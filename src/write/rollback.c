@@ -1,0 +1,335 @@
+/* rollback.c - rolling back failed writes (spec hudi-format.md §3.8): for each pending
+ * commit/replacecommit, newest first, a rollback instant R with an Avro HoodieRollbackPlan
+ * (requested), an empty inflight, the deletion of every file the failed instant F wrote (found
+ * by its DIRECT markers and by listing partitions for base files named with F), an Avro
+ * HoodieRollbackMetadata (completed), then F's timeline files and markers are removed.
+ *
+ * Crash safety: F stays pending until R is complete, so an interrupted rollback is simply
+ * done again (with a new R; the stale pending R is discarded first). Deleting files of a
+ * pending instant never touches committed data: a COW rewrite writes a new file version. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "write/write_int.h"
+
+typedef struct rb_part {
+    const char *path;
+    hudi_vec ok;     /* char*: absolute paths deleted */
+    hudi_vec failed; /* char*: absolute paths that could not be deleted */
+} rb_part;
+
+typedef struct rb_state {
+    hudi_tbl *t;
+    const hudi_instant *f;
+    char **files; /* relative paths */
+    size_t n_files;
+    rb_part *parts;
+    size_t n_parts;
+    hudi_arena arena;
+} rb_state;
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "<part>/<name>" -> part ("" for a file at the base path). */
+static const char *parent_of(hudi_arena *a, const char *rel) {
+    const char *slash = strrchr(rel, '/');
+    return slash ? hudi_arena_strndup(a, rel, (size_t)(slash - rel)) : "";
+}
+
+/* Files written by F: its markers plus base files named with F. */
+static int collect_files(rb_state *s, hudi_error *err) {
+    hudi_buf dir = HUDI_BUF_INIT;
+    hudi_written_files wf = HUDI_WRITTEN_FILES_INIT;
+    char **markers = NULL;
+    size_t n_markers = 0;
+    hudi_vec all = HUDI_VEC_INIT(char *);
+    hudi_buf_printf(&dir, "%s/%s/%s", s->t->base_path, WRITE_TEMP_DIR, s->f->time);
+    int rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : 0;
+    if (rc == 0) rc = write_list_tree(s->t->fs, dir.data, &markers, &n_markers, err);
+    for (size_t i = 0; rc == 0 && i < n_markers; i++) {
+        char *m = strstr(markers[i], ".marker.");
+        if (!m) continue;
+        char **slot = hudi_vec_push(&all);
+        if (!slot || !(*slot = hudi_strndup(markers[i], (size_t)(m - markers[i]))))
+            rc = hudi_error_oom(err);
+    }
+    if (rc == 0) {
+        rc = hudi_fs_view_files_of_instant(&wf, s->t->timeline, s->f->time, err);
+        if (rc == HUDI_ENOTFOUND) {
+            hudi_error_clear(err);
+            rc = 0;
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < wf.count; i++) {
+        if (!wf.files[i].path) continue;
+        char **slot = hudi_vec_push(&all);
+        if (!slot || !(*slot = hudi_strdup(wf.files[i].path))) rc = hudi_error_oom(err);
+    }
+    if (rc == 0 && all.len > 1) {
+        char **v = all.data;
+        qsort(v, all.len, sizeof(char *), cmp_str);
+        size_t n = 1;
+        for (size_t i = 1; i < all.len; i++) {
+            if (strcmp(v[i], v[n - 1]) == 0)
+                hudi_free(v[i]);
+            else
+                v[n++] = v[i];
+        }
+        all.len = n;
+    }
+    if (rc == 0) {
+        s->files = all.data;
+        s->n_files = all.len;
+    } else {
+        write_free_strings(all.data, all.len);
+    }
+    write_free_strings(markers, n_markers);
+    hudi_written_files_dispose(&wf);
+    hudi_buf_dispose(&dir);
+    return rc;
+}
+
+static rb_part *part_for(rb_state *s, const char *path, hudi_error *err) {
+    for (size_t i = 0; i < s->n_parts; i++)
+        if (strcmp(s->parts[i].path, path) == 0) return &s->parts[i];
+    rb_part *p = hudi_realloc(s->parts, (s->n_parts + 1) * sizeof(rb_part));
+    if (!p) {
+        hudi_error_oom(err);
+        return NULL;
+    }
+    s->parts = p;
+    p = &s->parts[s->n_parts++];
+    p->path = path;
+    p->ok = (hudi_vec)HUDI_VEC_INIT(char *);
+    p->failed = (hudi_vec)HUDI_VEC_INIT(char *);
+    return p;
+}
+
+static char *abs_path(rb_state *s, const char *rel) {
+    size_t n = strlen(s->t->base_path) + strlen(rel) + 2;
+    char *p = hudi_arena_alloc(&s->arena, n);
+    if (p) snprintf(p, n, "%s/%s", s->t->base_path, rel);
+    return p;
+}
+
+static hudi_avro_value *instant_info(hudi_arena *a, const hudi_instant *f) {
+    hudi_avro_value *v = av_coll(a, HUDI_AVRO_RECORD, 2);
+    hudi_avro_value *t = av_str(a, f->time), *act = av_str(a, hudi_action_name(f->action));
+    if (!v || !t || !act) return NULL;
+    v->items[0] = *t;
+    v->items[1] = *act;
+    return v;
+}
+
+static hudi_avro_value *str_array(hudi_arena *a, const hudi_vec *v) {
+    hudi_avro_value *arr = av_coll(a, HUDI_AVRO_ARRAY, v->len);
+    for (size_t i = 0; arr && i < v->len; i++) {
+        hudi_avro_value *s = av_str(a, hudi_vec_at(v, char *, i));
+        if (!s) return NULL;
+        arr->items[i] = *s;
+    }
+    return arr;
+}
+
+/* HoodieRollbackPlan: one request per file, as Hudi's marker-based strategy makes them. */
+static hudi_avro_value *build_plan(rb_state *s) {
+    hudi_arena *a = &s->arena;
+    hudi_avro_value *rec = av_coll(a, HUDI_AVRO_RECORD, 3);
+    hudi_avro_value *info = instant_info(a, s->f);
+    hudi_avro_value *reqs = av_coll(a, HUDI_AVRO_ARRAY, s->n_files);
+    if (!rec || !info || !reqs) return NULL;
+    for (size_t i = 0; i < s->n_files; i++) {
+        hudi_avro_value *r = av_coll(a, HUDI_AVRO_RECORD, 5);
+        hudi_avro_value *part = av_str(a, parent_of(a, s->files[i]));
+        hudi_avro_value *fid = av_str(a, ""), *base = av_str(a, "");
+        hudi_avro_value *files = av_coll(a, HUDI_AVRO_ARRAY, 1);
+        hudi_avro_value *path = av_str(a, abs_path(s, s->files[i]));
+        hudi_avro_value *logs = av_coll(a, HUDI_AVRO_MAP, 0);
+        if (!r || !part || !fid || !base || !files || !path || !logs) return NULL;
+        files->items[0] = *path;
+        r->items[0] = *part;
+        r->items[1] = *fid;
+        r->items[2] = *base;
+        r->items[3] = *files;
+        r->items[4] = *logs;
+        reqs->items[i] = *r;
+    }
+    hudi_avro_value *ver = av_long(a, HUDI_AVRO_INT, 1);
+    if (!ver) return NULL;
+    rec->items[0] = *info;
+    rec->items[1] = *reqs;
+    rec->items[2] = *ver;
+    return rec;
+}
+
+static hudi_avro_value *build_metadata(rb_state *s, const char *r_time, int64_t took_ms,
+                                       int32_t deleted) {
+    hudi_arena *a = &s->arena;
+    hudi_avro_value *rec = av_coll(a, HUDI_AVRO_RECORD, 7);
+    hudi_avro_value *start = av_str(a, r_time), *took = av_long(a, HUDI_AVRO_LONG, took_ms);
+    hudi_avro_value *total = av_long(a, HUDI_AVRO_INT, deleted);
+    hudi_avro_value *commits = av_coll(a, HUDI_AVRO_ARRAY, 1), *ft = av_str(a, s->f->time);
+    hudi_avro_value *pm = av_coll(a, HUDI_AVRO_MAP, s->n_parts);
+    hudi_avro_value *ver = av_long(a, HUDI_AVRO_INT, 1);
+    hudi_avro_value *infos = av_coll(a, HUDI_AVRO_ARRAY, 1), *info = instant_info(a, s->f);
+    if (!rec || !start || !took || !total || !commits || !ft || !pm || !ver || !infos || !info)
+        return NULL;
+    commits->items[0] = *ft;
+    infos->items[0] = *info;
+    for (size_t i = 0; i < s->n_parts; i++) {
+        hudi_avro_value *p = av_coll(a, HUDI_AVRO_RECORD, 5), *path = av_str(a, s->parts[i].path);
+        hudi_avro_value *ok = str_array(a, &s->parts[i].ok);
+        hudi_avro_value *bad = str_array(a, &s->parts[i].failed);
+        hudi_avro_value *m1 = av_coll(a, HUDI_AVRO_MAP, 0), *m2 = av_coll(a, HUDI_AVRO_MAP, 0);
+        if (!p || !path || !ok || !bad || !m1 || !m2) return NULL;
+        p->items[0] = *path;
+        p->items[1] = *ok;
+        p->items[2] = *bad;
+        p->items[3] = *m1;
+        p->items[4] = *m2;
+        pm->keys[i] = hudi_slice_cstr(s->parts[i].path);
+        pm->items[i] = *p;
+    }
+    rec->items[0] = *start;
+    rec->items[1] = *took;
+    rec->items[2] = *total;
+    rec->items[3] = *commits;
+    rec->items[4] = *pm;
+    rec->items[5] = *ver;
+    rec->items[6] = *infos;
+    return rec;
+}
+
+static int64_t mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int delete_files(rb_state *s, int32_t *deleted, hudi_error *err) {
+    *deleted = 0;
+    for (size_t i = 0; i < s->n_files; i++) {
+        const char *part = parent_of(&s->arena, s->files[i]);
+        char *abs = abs_path(s, s->files[i]);
+        rb_part *p = part && abs ? part_for(s, part, err) : NULL;
+        if (!p) return part && abs ? HUDI_ENOMEM : hudi_error_oom(err);
+        int rc = hudi_fs_remove(s->t->fs, abs, err);
+        if (rc == HUDI_ENOTFOUND) {
+            hudi_error_clear(err);
+            continue; /* never published, or removed by an earlier attempt */
+        }
+        if (rc < 0) return rc; /* stop: the rollback is redone by the next writer */
+        char **slot = hudi_vec_push(&p->ok);
+        if (!slot) return hudi_error_oom(err);
+        *slot = abs;
+        (*deleted)++;
+    }
+    return 0;
+}
+
+static int rollback_one(hudi_tbl *t, const hudi_instant *f_in, const hudi_clock *clock,
+                        hudi_error *err) {
+    rb_state s;
+    memset(&s, 0, sizeof(s));
+    hudi_instant f = *f_in; /* the timeline array changes below */
+    hudi_buf body = HUDI_BUF_INIT, dir = HUDI_BUF_INIT;
+    char r_time[HUDI_INSTANT_TIME_MAX];
+    int32_t deleted = 0;
+    int64_t t0 = mono_ms();
+    s.t = t;
+    s.f = &f;
+    int rc = collect_files(&s, err);
+    if (rc == 0)
+        rc = hudi_instant_time_new(r_time, clock, t->cfg.timeline_utc,
+                                   hudi_timeline_last_time(t->timeline), err);
+    if (rc == 0) rc = av_container(&body, write_schema_rollback_plan, build_plan(&s), err);
+    if (rc == 0)
+        rc =
+            hudi_timeline_write_instant(t->timeline, r_time, HUDI_ACTION_ROLLBACK,
+                                        HUDI_STATE_REQUESTED, HUDI_SLICE(body.data, body.len), err);
+    if (rc == 0)
+        rc = hudi_timeline_write_instant(t->timeline, r_time, HUDI_ACTION_ROLLBACK,
+                                         HUDI_STATE_INFLIGHT, HUDI_SLICE("", 0), err);
+    if (rc == 0) rc = delete_files(&s, &deleted, err);
+    if (rc == 0) {
+        hudi_buf_clear(&body);
+        rc = av_container(&body, write_schema_rollback_metadata,
+                          build_metadata(&s, r_time, mono_ms() - t0, deleted), err);
+    }
+    if (rc == 0)
+        rc =
+            hudi_timeline_write_instant(t->timeline, r_time, HUDI_ACTION_ROLLBACK,
+                                        HUDI_STATE_COMPLETED, HUDI_SLICE(body.data, body.len), err);
+    /* R is complete: F can go (completed file first, so it never looks committed). */
+    if (rc == 0) rc = hudi_timeline_delete_instant(t->timeline, f.time, err);
+    if (rc == 0) {
+        hudi_buf_printf(&dir, "%s/%s/%s", t->base_path, WRITE_TEMP_DIR, f.time);
+        rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : write_remove_tree(t->fs, dir.data, err);
+    }
+    for (size_t i = 0; i < s.n_parts; i++) {
+        hudi_vec_dispose(&s.parts[i].ok);
+        hudi_vec_dispose(&s.parts[i].failed);
+    }
+    hudi_free(s.parts);
+    write_free_strings(s.files, s.n_files);
+    hudi_arena_dispose(&s.arena);
+    hudi_buf_dispose(&body);
+    hudi_buf_dispose(&dir);
+    return rc;
+}
+
+/* Times of pending instants whose action is in `actions`, newest first. */
+static int pending_times(const hudi_timeline *tl, unsigned actions,
+                         char (**out)[HUDI_INSTANT_TIME_MAX], size_t *n, hudi_error *err) {
+    *out = NULL;
+    *n = 0;
+    if (tl->count == 0) return 0;
+    char(*v)[HUDI_INSTANT_TIME_MAX] = hudi_calloc(tl->count, HUDI_INSTANT_TIME_MAX);
+    if (!v) return hudi_error_oom(err);
+    for (size_t i = tl->count; i-- > 0;) {
+        const hudi_instant *in = &tl->instants[i];
+        if (in->state == HUDI_STATE_COMPLETED || !(HUDI_ACTION_BIT(in->action) & actions)) continue;
+        bool completed = false, seen = false;
+        for (size_t k = 0; k < tl->count; k++)
+            if (strcmp(tl->instants[k].time, in->time) == 0)
+                completed |= tl->instants[k].state == HUDI_STATE_COMPLETED;
+        for (size_t k = 0; k < *n; k++) seen |= strcmp(v[k], in->time) == 0;
+        if (completed || seen) continue;
+        snprintf(v[(*n)++], HUDI_INSTANT_TIME_MAX, "%s", in->time);
+    }
+    *out = v;
+    return 0;
+}
+
+static const hudi_instant *find_pending(const hudi_timeline *tl, const char *time) {
+    const hudi_instant *best = NULL;
+    for (size_t i = 0; i < tl->count; i++)
+        if (strcmp(tl->instants[i].time, time) == 0) best = &tl->instants[i];
+    return best;
+}
+
+int hudi_table_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
+    char(*times)[HUDI_INSTANT_TIME_MAX] = NULL;
+    size_t n = 0;
+    int rolled = 0;
+    /* Unfinished rollbacks and cleans are redone from scratch: drop their instants. */
+    unsigned redo = HUDI_ACTION_BIT(HUDI_ACTION_ROLLBACK) | HUDI_ACTION_BIT(HUDI_ACTION_CLEAN);
+    int rc = pending_times(t->timeline, redo, &times, &n, err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = hudi_timeline_delete_instant(t->timeline, times[i], err);
+    hudi_free(times);
+    times = NULL;
+    unsigned writes =
+        HUDI_ACTION_BIT(HUDI_ACTION_COMMIT) | HUDI_ACTION_BIT(HUDI_ACTION_REPLACECOMMIT);
+    if (rc == 0) rc = pending_times(t->timeline, writes, &times, &n, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const hudi_instant *f = find_pending(t->timeline, times[i]);
+        if (!f) continue;
+        if ((rc = rollback_one(t, f, clock, err)) == 0) rolled++;
+    }
+    hudi_free(times);
+    return rc < 0 ? rc : rolled;
+}

@@ -1,0 +1,96 @@
+/* write.h - writing Hudi copy-on-write tables (spec hudi-format.md §3.4, §3.7, §3.8, §4, §5,
+ * §6, §7, §9.5, §10, §11.2): creating a table, and committing a batch of records with one
+ * operation as one instant, the way Apache Hudi 0.14/0.15 does on Spark, so Spark, Flink,
+ * Trino and hudi-rs read the result.
+ *
+ * A write is: roll back failed writes left on the timeline, pick a new instant, plan (keys,
+ * partitions, de-duplication, index lookup, file-group assignment with small-file
+ * handling), write requested + inflight instants, markers, partition metadata and Parquet
+ * base files (meta columns, Hudi footer: bloom filter, min/max keys, Avro schema), then the
+ * completed instant with the commit metadata (the atomic commit point), then remove markers
+ * and clean. A failure before the completed instant leaves the table reading as before; the
+ * next write rolls the failed one back. */
+#ifndef HUDI_WRITE_H
+#define HUDI_WRITE_H
+
+#include "columnar/columnar.h"
+#include "table/tbl.h"
+
+typedef enum hudi_write_op {
+    HUDI_OP_INSERT = 0,
+    HUDI_OP_UPSERT,
+    HUDI_OP_BULK_INSERT,
+    HUDI_OP_DELETE,                 /* records of the batch are keys to delete */
+    HUDI_OP_INSERT_OVERWRITE,       /* replace the partitions the batch touches */
+    HUDI_OP_INSERT_OVERWRITE_TABLE, /* replace every partition */
+    HUDI_OP_DELETE_PARTITION,       /* replace the named partitions with nothing */
+} hudi_write_op;
+
+/* Hudi's operationType strings ("INSERT", "UPSERT", "BULK_INSERT", "DELETE",
+ * "INSERT_OVERWRITE", "INSERT_OVERWRITE_TABLE", "DELETE_PARTITION"). */
+const char *hudi_write_op_name(hudi_write_op op);
+int hudi_write_op_parse(hudi_write_op *out, const char *name, hudi_error *err);
+
+/* Creating a table: hoodie.properties with the keys Hudi 0.14 writes for table version 6,
+ * timeline layout 1, no metadata table (§11.2), and the create schema. */
+typedef struct hudi_create_options {
+    const char *table_name;        /* required */
+    hudi_table_type type;          /* COPY_ON_WRITE (MERGE_ON_READ later) */
+    const char *record_key_fields; /* comma separated; required */
+    const char *partition_fields;  /* comma separated; NULL/"" = non-partitioned */
+    const char *precombine_field;  /* NULL = none */
+    const char *keygen_class;      /* NULL = inferred as Spark SQL does (§10.7) */
+    bool hive_style_partitioning;
+    bool url_encode_partitions;
+    bool populate_meta_fields;      /* default true */
+    const hudi_field *schema;       /* the data columns (no meta columns); required */
+    const char *const *extra_props; /* more key, value pairs; NULL-terminated list */
+} hudi_create_options;
+
+#define HUDI_CREATE_OPTIONS_INIT                                                                   \
+    { NULL, HUDI_COPY_ON_WRITE, NULL, NULL, NULL, NULL, false, false, true, NULL, NULL }
+
+int hudi_table_create(hudi_tbl **out, hudi_fs *fs, const char *base_path,
+                      const hudi_create_options *opts, hudi_error *err);
+
+typedef struct hudi_write_options {
+    hudi_write_op op;
+    /* payload semantics for upserts: ordering-field-wins (DefaultHoodieRecordPayload,
+     * EVENT_TIME_ORDERING) or latest-wins (OverwriteWithLatestAvroPayload) */
+    bool latest_wins;
+    const char *const *partitions; /* DELETE_PARTITION: the partitions to drop */
+    int32_t n_partitions;
+    int64_t
+        target_file_bytes;    /* base file target (hoodie.parquet.max.file.size), default 120 MiB */
+    int64_t small_file_bytes; /* hoodie.parquet.small.file.limit, default 100 MiB */
+    int32_t clean_retain_commits; /* hoodie.cleaner.commits.retained, default 10; 0 = no clean */
+    bool use_bloom_index;         /* default true: bloom index; false: simple index */
+    int codec;                    /* Parquet codec, default GZIP as Hudi 0.14 (or SNAPPY) */
+    const char *instant_time;     /* force the instant (tests); NULL = generated */
+    const hudi_clock *clock;      /* NULL = system clock */
+} hudi_write_options;
+
+#define HUDI_WRITE_OPTIONS_INIT                                                                    \
+    { HUDI_OP_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL }
+
+typedef struct hudi_write_result {
+    char instant[HUDI_INSTANT_TIME_MAX]; /* the committed instant ("" when nothing was written) */
+    int64_t inserts, updates, deletes;
+    int64_t files_written, bytes_written;
+} hudi_write_result;
+
+/* Commits `batch` (columns of the table schema by name, without meta columns) with one
+ * operation. On failure nothing is committed and the table reads as before. */
+int hudi_table_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
+                     hudi_write_result *result, hudi_error *err);
+
+/* Rolls back every pending (requested/inflight) write instant left by a failed writer
+ * (§3.8): deletes its files (by markers, else by listing its instant's files), records a
+ * rollback instant, deletes its timeline files. Returns the number rolled back. */
+int hudi_table_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err);
+
+/* Cleans file slices no longer needed: keeps the latest `retain_commits` commits' versions
+ * of every file group (KEEP_LATEST_COMMITS), records a clean instant. */
+int hudi_table_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err);
+
+#endif

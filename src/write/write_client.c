@@ -1,0 +1,197 @@
+/* write_client.c - one write = one instant (spec hudi-format.md §3.4): roll back failed writes,
+ * pick the instant, plan, write requested + inflight, then every file group (marker, partition
+ * metafile, base file), then the completed instant - the commit point - and finally remove the
+ * markers and clean. Before the commit point nothing is visible to readers; after it, errors
+ * in the housekeeping steps are not failures of the write (the next writer redoes them). */
+#include <stdio.h>
+
+#include "write/write_int.h"
+
+static const char *const op_names[] = {"INSERT",           "UPSERT",
+                                       "BULK_INSERT",      "DELETE",
+                                       "INSERT_OVERWRITE", "INSERT_OVERWRITE_TABLE",
+                                       "DELETE_PARTITION"};
+
+const char *hudi_write_op_name(hudi_write_op op) {
+    return (unsigned)op < HUDI_ARRAY_LEN(op_names) ? op_names[op] : "UNKNOWN";
+}
+
+int hudi_write_op_parse(hudi_write_op *out, const char *name, hudi_error *err) {
+    for (size_t i = 0; i < HUDI_ARRAY_LEN(op_names); i++)
+        if (strcasecmp(name, op_names[i]) == 0) {
+            *out = (hudi_write_op)i;
+            return 0;
+        }
+    return hudi_error_set(err, HUDI_EINVAL, "unknown write operation '%s'", name);
+}
+
+static void fill_defaults(hudi_write_options *o) {
+    if (o->target_file_bytes <= 0) o->target_file_bytes = WRITE_DEFAULT_TARGET_BYTES;
+    if (o->small_file_bytes < 0) o->small_file_bytes = 0;
+    if (o->small_file_bytes == 0) o->small_file_bytes = WRITE_DEFAULT_SMALL_BYTES;
+    if (o->codec == 0) o->codec = PQ_CODEC_GZIP; /* hoodie.parquet.compression.codec (0.14) */
+}
+
+static bool is_replace(hudi_write_op op) {
+    return op == HUDI_OP_INSERT_OVERWRITE || op == HUDI_OP_INSERT_OVERWRITE_TABLE ||
+           op == HUDI_OP_DELETE_PARTITION;
+}
+
+static void ctx_dispose(wctx *c) {
+    for (size_t i = 0; i < c->n_groups; i++) {
+        hudi_free(c->groups[i].upd.v);
+        hudi_free(c->groups[i].ins.v);
+        hudi_free(c->groups[i].name);
+        hudi_free(c->groups[i].rel_path);
+    }
+    hudi_free(c->groups);
+    hudi_fs_view_free(c->view);
+    wkeys_dispose(&c->idx);
+    hudi_free(c->sel);
+    hudi_free(c->dest);
+    hudi_free(c->tagged);
+    hudi_free(c->done);
+    for (int32_t p = 0; p < c->n_parts; p++) hudi_free(c->parts[p].path);
+    hudi_free(c->parts);
+    hudi_map_dispose(&c->part_ids);
+    hudi_free(c->row_part);
+    hudi_array_free(c->keys);
+    hudi_array_free(c->part_paths);
+    hudi_field_dispose(&c->key_field);
+    hudi_field_dispose(&c->part_field);
+    hudi_keygen_free(c->kg);
+    for (int32_t j = 0; c->cols && j < c->schema.n_children; j++)
+        if (c->owned_cols[j]) hudi_array_free(c->cols[j]);
+    hudi_free(c->cols);
+    hudi_free(c->owned_cols);
+    hudi_field_dispose(&c->schema);
+    hudi_field_dispose(&c->file_schema);
+    hudi_buf_dispose(&c->schema_json);
+    hudi_buf_dispose(&c->file_schema_json);
+}
+
+static int check_table(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *o,
+                       hudi_error *err) {
+    if (t->cfg.type != HUDI_COPY_ON_WRITE)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "%s: writing MERGE_ON_READ tables is not "
+                              "supported yet",
+                              t->base_path);
+    if (t->cfg.version != 6 || t->cfg.timeline_layout != 1)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "%s: writing table version %d is not "
+                              "supported (only 6)",
+                              t->base_path, t->cfg.version);
+    if ((unsigned)o->op > HUDI_OP_DELETE_PARTITION)
+        return hudi_error_set(err, HUDI_EINVAL, "unknown write operation %d", (int)o->op);
+    if (o->op == HUDI_OP_DELETE_PARTITION) {
+        if (o->n_partitions <= 0 || !o->partitions)
+            return hudi_error_set(err, HUDI_EINVAL, "%s: DELETE_PARTITION needs partitions",
+                                  t->base_path);
+    } else if (!batch) {
+        return hudi_error_set(err, HUDI_EINVAL, "%s: %s needs a batch", t->base_path,
+                              hudi_write_op_name(o->op));
+    }
+    if (batch && batch->num_rows > INT32_MAX - 1)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: more than 2^31 rows in one write",
+                              t->base_path);
+    return 0;
+}
+
+/* §11.2: a table with a metadata table would have it go stale; do what a Spark writer with
+ * hoodie.metadata.enable=false does: clear the metadata partitions, delete .hoodie/metadata. */
+static int disable_metadata_table(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
+    const char *mp = t->cfg.metadata_partitions;
+    const char *inflight = hudi_props_get(&t->props, "hoodie.table.metadata.partitions.inflight");
+    if ((!mp || !*mp) && (!inflight || !*inflight)) return 0;
+    int rc = hudi_props_set(&t->props, "hoodie.table.metadata.partitions", "", err);
+    if (rc == 0)
+        rc = hudi_props_set(&t->props, "hoodie.table.metadata.partitions.inflight", "", err);
+    if (rc == 0) rc = hudi_props_store(&t->props, t->fs, t->base_path, clock, err);
+    if (rc == 0) rc = hudi_table_config_from_props(&t->cfg, &t->props, t->base_path, err);
+    if (rc == 0) {
+        hudi_buf dir = HUDI_BUF_INIT;
+        hudi_buf_printf(&dir, "%s/.hoodie/metadata", t->base_path);
+        rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : write_remove_tree(t->fs, dir.data, err);
+        hudi_buf_dispose(&dir);
+    }
+    return rc;
+}
+
+static int plan(wctx *c, hudi_error *err) {
+    int rc;
+    bool has_rows = c->in && c->o.op != HUDI_OP_DELETE_PARTITION;
+    if ((rc = commit_resolve_schema(c, err)) < 0) return rc;
+    if (has_rows) {
+        if ((rc = plan_keys(c, err)) < 0 || (rc = plan_dedup(c, err)) < 0) return rc;
+        if (!(c->done = hudi_calloc((size_t)c->in->num_rows + 1, sizeof(bool))))
+            return hudi_error_oom(err);
+    }
+    if ((rc = commit_estimate_record_size(c, err)) < 0) return rc;
+    if ((rc = plan_existing_groups(c, err)) < 0) return rc;
+    if (has_rows && (c->o.op == HUDI_OP_UPSERT || c->o.op == HUDI_OP_DELETE) &&
+        (rc = index_tag(c, err)) < 0)
+        return rc;
+    if (has_rows && (rc = plan_assign(c, err)) < 0) return rc;
+    return 0;
+}
+
+/* After the commit point: best effort. */
+static void finish(wctx *c) {
+    hudi_buf dir = HUDI_BUF_INIT;
+    hudi_buf_printf(&dir, "%s/%s/%s", c->t->base_path, WRITE_TEMP_DIR, c->instant);
+    if (!hudi_buf_failed(&dir)) (void)write_remove_tree(c->t->fs, dir.data, NULL);
+    hudi_buf_dispose(&dir);
+    if (c->o.clean_retain_commits > 0)
+        (void)hudi_table_clean(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
+}
+
+int hudi_table_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
+                     hudi_write_result *result, hudi_error *err) {
+    wctx c;
+    memset(&c, 0, sizeof(c));
+    hudi_write_options dflt = HUDI_WRITE_OPTIONS_INIT;
+    hudi_write_result scratch;
+    c.t = t;
+    c.o = opts ? *opts : dflt;
+    c.res = result ? result : &scratch;
+    memset(c.res, 0, sizeof(*c.res));
+    c.in = c.o.op == HUDI_OP_DELETE_PARTITION ? NULL : batch;
+    fill_defaults(&c.o);
+    int rc = check_table(t, c.in, &c.o, err);
+    if (rc < 0) return rc;
+    if ((rc = disable_metadata_table(t, c.o.clock, err)) < 0) goto done;
+    if ((rc = hudi_table_rollback_pending(t, c.o.clock, err)) < 0) goto done;
+    rc = 0;
+    if (c.o.instant_time) {
+        if (!hudi_instant_time_valid(c.o.instant_time, strlen(c.o.instant_time)) ||
+            strlen(c.o.instant_time) >= sizeof(c.instant)) {
+            rc = hudi_error_set(err, HUDI_EINVAL, "invalid instant time '%s'", c.o.instant_time);
+            goto done;
+        }
+        const char *last = hudi_timeline_last_time(t->timeline);
+        if (last && hudi_instant_time_cmp(c.o.instant_time, last) <= 0) {
+            rc = hudi_error_set(err, HUDI_EINVAL, "%s: instant %s is not after %s", t->base_path,
+                                c.o.instant_time, last);
+            goto done;
+        }
+        snprintf(c.instant, sizeof(c.instant), "%s", c.o.instant_time);
+    } else if ((rc = hudi_instant_time_new(c.instant, c.o.clock, t->cfg.timeline_utc,
+                                           hudi_timeline_last_time(t->timeline), err)) < 0) {
+        goto done;
+    }
+    c.action = is_replace(c.o.op) ? HUDI_ACTION_REPLACECOMMIT : HUDI_ACTION_COMMIT;
+    if ((rc = plan(&c, err)) < 0) goto done;
+    if ((rc = commit_write_requested(&c, err)) < 0 || (rc = commit_write_inflight(&c, err)) < 0)
+        goto done;
+    for (size_t gi = 0; gi < c.n_groups; gi++) {
+        if (!c.groups[gi].active) continue;
+        if ((rc = merge_write_group(&c, gi, err)) < 0) goto done;
+    }
+    if ((rc = commit_complete(&c, err)) < 0) goto done;
+    snprintf(c.res->instant, sizeof(c.res->instant), "%s", c.instant);
+    finish(&c);
+done:
+    ctx_dispose(&c);
+    return rc;
+}

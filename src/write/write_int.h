@@ -1,0 +1,174 @@
+/* write_int.h - internals shared by the copy-on-write write path (write_client.c, write_plan.c,
+ * index.c, cow_merge.c, commit.c, rollback.c, clean.c).
+ *
+ * A write is planned over the caller's batch without copying it: every decision is an array
+ * indexed by input row (partition id, key-table slot, destination file group), and rows are
+ * gathered into per-file batches only when a file is written. Invariant: nothing reaches the
+ * completed instant file unless every data file it names has been published. */
+#ifndef HUDI_WRITE_INT_H
+#define HUDI_WRITE_INT_H
+
+#include "format/avro/avro.h"
+#include "format/parquet/parquet.h"
+#include "schema/schema.h"
+#include "write/bloom.h"
+#include "write/keygen.h"
+#include "write/write.h"
+
+#define WRITE_DEFAULT_TARGET_BYTES (120ll << 20)
+#define WRITE_DEFAULT_SMALL_BYTES (100ll << 20)
+#define WRITE_DEFAULT_RECORD_BYTES 1024 /* hoodie.copyonwrite.record.size.estimate */
+#define WRITE_CHUNK_ROWS 65536          /* rows per batch handed to the Parquet writer */
+#define WRITE_IS_DELETED_FIELD "_hoodie_is_deleted"
+#define WRITE_TEMP_DIR ".hoodie/.temp"
+
+/* ---- key table: (record key, partition) -> input row, open addressing ------------------- */
+
+typedef struct wkeys {
+    const hudi_array *keys; /* STRING, one per input row (borrowed) */
+    const int32_t *part;    /* partition id per input row (borrowed) */
+    int32_t *slots;         /* input row + 1; 0 = empty */
+    uint64_t mask;
+} wkeys;
+
+int wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64_t rows,
+               hudi_error *err);
+/* The slot for (key, part): holds row + 1, or 0 when absent (then store row + 1 there). */
+int32_t *wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part);
+/* The row stored for (key, part), or -1. */
+int32_t wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t part);
+void wkeys_dispose(wkeys *k);
+
+static inline hudi_slice wstr(const hudi_array *a, int64_t i) {
+    return HUDI_SLICE(a->data + a->offsets[i], (size_t)(a->offsets[i + 1] - a->offsets[i]));
+}
+
+/* ---- plan ---------------------------------------------------------------------------------- */
+
+typedef struct wrows {
+    int32_t *v;
+    int64_t n, cap;
+} wrows;
+int wrows_push(wrows *r, int32_t row, hudi_error *err);
+
+/* One file group touched by the write. */
+typedef struct wgroup {
+    int32_t part;
+    char file_id[HUDI_FILE_ID_MAX];
+    const hudi_base_file *old;               /* latest base file (view-owned); NULL if new */
+    char prev_commit[HUDI_INSTANT_TIME_MAX]; /* its base instant, or "null" */
+    bool active;                             /* written by this commit */
+    wrows upd;                               /* rows tagged to keys of this group */
+    wrows ins;                               /* rows inserted into this group */
+    /* outcome */
+    int32_t task; /* the "task partition" of token and seqno */
+    char token[HUDI_WRITE_TOKEN_MAX];
+    char *name;     /* base file name */
+    char *rel_path; /* relative to the base path */
+    int64_t num_writes, num_deletes, num_update_writes, num_inserts, size_bytes;
+    int64_t time_ms;
+} wgroup;
+
+typedef struct wpart {
+    char *path;
+    int64_t n_inserts; /* untagged rows (workload profile) */
+    bool touched;      /* rows of the batch land here */
+} wpart;
+
+typedef struct wctx {
+    hudi_tbl *t;
+    hudi_write_options o;
+    hudi_write_result *res;
+    char instant[HUDI_INSTANT_TIME_MAX];
+    hudi_action action; /* COMMIT or REPLACECOMMIT */
+    const hudi_batch *in;
+    /* schemas */
+    hudi_field schema;         /* data columns; root named by the record full name */
+    hudi_field file_schema;    /* meta + data as parquet-avro stores them */
+    hudi_buf schema_json;      /* commit extraMetadata.schema */
+    hudi_buf file_schema_json; /* parquet.avro.schema */
+    hudi_array **cols;         /* per data column: the caller's array (borrowed) or owned nulls */
+    bool *owned_cols;
+    int32_t precombine_col; /* in `in`, -1 */
+    int32_t is_deleted_col; /* in `in`, -1 */
+    /* keys and partitions */
+    hudi_keygen *kg;
+    hudi_array *keys, *part_paths;
+    hudi_field key_field, part_field;
+    int32_t *row_part;
+    wpart *parts;
+    int32_t n_parts, cap_parts;
+    hudi_map part_ids; /* path -> id + 1 */
+    /* selection and routing */
+    int32_t *sel; /* rows to write, after de-duplication, in input order */
+    int64_t n_sel;
+    int32_t *dest; /* per input row: group index, -1 = not written */
+    bool *tagged;  /* per input row: the index found the key in dest's old base file */
+    bool *done;    /* per input row: merged into an old record already */
+    wkeys idx;
+    /* groups */
+    hudi_fs_view *view;
+    wgroup *groups;
+    size_t n_groups, cap_groups;
+    int64_t avg_record_bytes;
+    int32_t next_task;
+} wctx;
+
+int wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err);
+int wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,
+                   const char *prev_commit, int32_t *out, hudi_error *err);
+
+/* write_plan.c */
+int plan_keys(wctx *c, hudi_error *err);
+int plan_dedup(wctx *c, hudi_error *err);
+int plan_existing_groups(wctx *c, hudi_error *err);
+int plan_assign(wctx *c, hudi_error *err);
+/* Ordering of row i of `a` against row j of `b` (precombine values; null is smallest). */
+int plan_cmp_values(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j);
+bool plan_row_is_deleted(const wctx *c, int32_t row);
+
+/* index.c: sets dest/tagged for selected rows whose key lives in an existing group. */
+int index_tag(wctx *c, hudi_error *err);
+/* A keygen producing record keys only, for a batch with the table's key columns. */
+int index_key_keygen(hudi_keygen **out, const hudi_table_config *cfg, const hudi_field *schema,
+                     hudi_error *err);
+
+/* cow_merge.c */
+int merge_write_group(wctx *c, size_t gi, hudi_error *err);
+/* Appends rows idx[0..n) of src to dst (same shape). */
+int take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
+              hudi_error *err);
+
+/* commit.c */
+int commit_resolve_schema(wctx *c, hudi_error *err);
+int commit_estimate_record_size(wctx *c, hudi_error *err);
+int commit_write_requested(wctx *c, hudi_error *err);
+int commit_write_inflight(wctx *c, hudi_error *err);
+int commit_write_marker(wctx *c, const wgroup *g, hudi_error *err);
+int commit_complete(wctx *c, hudi_error *err);
+/* Deletes a directory tree (files first); a missing directory is fine. */
+int write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err);
+/* Lists every file below `dir` as paths relative to it. */
+int write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hudi_error *err);
+void write_free_strings(char **v, size_t n);
+
+/* ---- Avro values for timeline files (commit.c) -------------------------------------------- */
+
+hudi_avro_value *av_new(hudi_arena *a, hudi_avro_type type);
+hudi_avro_value *av_str(hudi_arena *a, const char *s); /* NULL -> Avro null */
+hudi_avro_value *av_long(hudi_arena *a, hudi_avro_type type, int64_t v);
+hudi_avro_value *av_bool(hudi_arena *a, bool v);
+/* RECORD/ARRAY/MAP with n items (and keys for MAP/RECORD). */
+hudi_avro_value *av_coll(hudi_arena *a, hudi_avro_type type, size_t n);
+/* Serialises one record as a container file to `out`. */
+int av_container(hudi_buf *out, const char *schema_json, const hudi_avro_value *rec,
+                 hudi_error *err);
+
+/* Schemas of the timeline records hudic writes (Hudi 0.14 .avsc, as compiled by Avro). */
+extern const char *const write_schema_rollback_plan;
+extern const char *const write_schema_rollback_metadata;
+extern const char *const write_schema_requested_replace;
+extern const char *const write_schema_cleaner_plan;
+extern const char *const write_schema_clean_metadata;
+
+#endif

@@ -1,0 +1,429 @@
+/* write_plan.c - planning a write (spec hudi-format.md §9.5, §10): record keys and partition
+ * paths for the whole batch, de-duplication by (key, partition) with Hudi's preCombine rule,
+ * the file groups the write may touch, and the routing of every row: updates to the group that
+ * holds their key, inserts first into small files, then into new file groups sized from the
+ * average record size (Hudi's UpsertPartitioner).
+ *
+ * Invariant: everything is indexed by input row; the batch itself is never copied here. */
+#include <stdio.h>
+
+#include "write/write_int.h"
+
+/* ---- key table ------------------------------------------------------------------------------ */
+
+int wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64_t rows,
+               hudi_error *err) {
+    uint64_t cap = 16;
+    while (cap < (uint64_t)rows * 2) cap <<= 1;
+    memset(k, 0, sizeof(*k));
+    k->keys = keys;
+    k->part = part;
+    if (!(k->slots = hudi_calloc(cap, sizeof(int32_t)))) return hudi_error_oom(err);
+    k->mask = cap - 1;
+    return 0;
+}
+
+static inline uint64_t key_hash(const uint8_t *key, size_t len, int32_t part) {
+    return hudi_hash64(key, len) ^ ((uint64_t)(uint32_t)part * 0x9E3779B97F4A7C15ull);
+}
+
+int32_t *wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part) {
+    uint64_t h = key_hash(key, len, part) & k->mask;
+    for (;;) {
+        int32_t s = k->slots[h];
+        if (s == 0) return &k->slots[h];
+        hudi_slice o = wstr(k->keys, s - 1);
+        if (k->part[s - 1] == part && o.len == len && memcmp(o.data, key, len) == 0)
+            return &k->slots[h];
+        h = (h + 1) & k->mask;
+    }
+}
+
+int32_t wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t part) {
+    if (!k->slots) return -1;
+    int32_t s = *wkeys_slot((wkeys *)k, key, len, part);
+    return s - 1;
+}
+
+void wkeys_dispose(wkeys *k) {
+    hudi_free(k->slots);
+    memset(k, 0, sizeof(*k));
+}
+
+int wrows_push(wrows *r, int32_t row, hudi_error *err) {
+    if (r->n == r->cap) {
+        int64_t cap = r->cap ? r->cap * 2 : 64;
+        int32_t *v = hudi_realloc(r->v, (size_t)cap * sizeof(int32_t));
+        if (!v) return hudi_error_oom(err);
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[r->n++] = row;
+    return 0;
+}
+
+/* ---- partitions and groups ------------------------------------------------------------------ */
+
+int wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err) {
+    if (len == 0) path = ""; /* an empty STRING value may have no data buffer */
+    void *v = hudi_map_get(&c->part_ids, path, len);
+    if (v) {
+        *out = (int32_t)(intptr_t)v - 1;
+        return 0;
+    }
+    if (c->n_parts == c->cap_parts) {
+        int32_t cap = c->cap_parts ? c->cap_parts * 2 : 16;
+        wpart *p = hudi_realloc(c->parts, (size_t)cap * sizeof(wpart));
+        if (!p) return hudi_error_oom(err);
+        c->parts = p;
+        c->cap_parts = cap;
+    }
+    wpart *p = &c->parts[c->n_parts];
+    memset(p, 0, sizeof(*p));
+    if (!(p->path = hudi_strndup(path, len))) return hudi_error_oom(err);
+    if (hudi_map_put(&c->part_ids, path, len, (void *)(intptr_t)(c->n_parts + 1), NULL) < 0) {
+        hudi_free(p->path);
+        return hudi_error_oom(err);
+    }
+    *out = c->n_parts++;
+    return 0;
+}
+
+int wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,
+                   const char *prev_commit, int32_t *out, hudi_error *err) {
+    if (c->n_groups == c->cap_groups) {
+        size_t cap = c->cap_groups ? c->cap_groups * 2 : 16;
+        wgroup *g = hudi_realloc(c->groups, cap * sizeof(wgroup));
+        if (!g) return hudi_error_oom(err);
+        c->groups = g;
+        c->cap_groups = cap;
+    }
+    wgroup *g = &c->groups[c->n_groups];
+    memset(g, 0, sizeof(*g));
+    g->part = part;
+    g->old = old;
+    g->task = -1;
+    snprintf(g->file_id, sizeof(g->file_id), "%s", file_id);
+    snprintf(g->prev_commit, sizeof(g->prev_commit), "%s", prev_commit ? prev_commit : "null");
+    *out = (int32_t)c->n_groups++;
+    return 0;
+}
+
+/* ---- keys ----------------------------------------------------------------------------------- */
+
+static int keygen_options(hudi_keygen_options *ko, const hudi_tbl *t, hudi_error *err) {
+    const hudi_table_config *cfg = &t->cfg;
+    const hudi_props *p = &t->props;
+    hudi_keygen_options d = HUDI_KEYGEN_OPTIONS_INIT;
+    *ko = d;
+    ko->record_key_fields = cfg->record_key_fields;
+    ko->partition_fields = cfg->partition_fields ? cfg->partition_fields : "";
+    ko->hive_style = cfg->hive_style_partitioning;
+    ko->url_encode = cfg->url_encode_partitions;
+    if (!cfg->record_key_fields)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "%s: tables without record key fields cannot be written",
+                              t->base_path);
+    const char *cls = cfg->keygen_class ? cfg->keygen_class : cfg->keygen_type;
+    if (cls) {
+        int rc = hudi_keygen_type_parse(&ko->type, cls, err);
+        if (rc < 0) return rc;
+    } else if (!*ko->partition_fields) {
+        ko->type = HUDI_KEYGEN_NONPARTITIONED;
+    } else if (strchr(ko->partition_fields, ':')) {
+        ko->type = HUDI_KEYGEN_CUSTOM;
+    } else {
+        ko->type = strchr(ko->partition_fields, ',') || strchr(ko->record_key_fields, ',')
+                       ? HUDI_KEYGEN_COMPLEX
+                       : HUDI_KEYGEN_SIMPLE;
+    }
+    const char *v = hudi_props_get(p, "hoodie.datasource.write.keygenerator.consistent.logical."
+                                      "timestamp.enabled");
+    ko->consistent_logical_timestamp = v && strcmp(v, "true") == 0;
+    /* TimestampBasedKeyGenerator settings persisted in hoodie.properties (§10.5). */
+    if ((v = hudi_props_get(p, "hoodie.keygen.timebased.timestamp.type"))) {
+        static const char *const names[] = {"UNIX_TIMESTAMP", "EPOCHMILLISECONDS",
+                                            "EPOCHMICROSECONDS", "SCALAR", "DATE_STRING"};
+        for (size_t i = 0; i < HUDI_ARRAY_LEN(names); i++)
+            if (strcmp(v, names[i]) == 0) ko->ts.type = (hudi_keygen_ts_type)i;
+    } else if (hudi_props_get(p, "hoodie.keygen.timebased.input.dateformat")) {
+        ko->ts.type = HUDI_TS_DATE_STRING; /* Spark SQL does not persist the type (§10.5) */
+    }
+    ko->ts.input_dateformat = hudi_props_get(p, "hoodie.keygen.timebased.input.dateformat");
+    ko->ts.output_dateformat = hudi_props_get(p, "hoodie.keygen.timebased.output.dateformat");
+    ko->ts.timezone = hudi_props_get(p, "hoodie.keygen.timebased.timezone");
+    ko->ts.input_timezone = hudi_props_get(p, "hoodie.keygen.timebased.input.timezone");
+    ko->ts.output_timezone = hudi_props_get(p, "hoodie.keygen.timebased.output.timezone");
+    if ((v = hudi_props_get(p, "hoodie.keygen.timebased.input.dateformat.list.delimiter.regex")))
+        ko->ts.input_delimiter = v;
+    return 0;
+}
+
+int plan_keys(wctx *c, hudi_error *err) {
+    hudi_keygen_options ko;
+    const hudi_batch *b = c->in;
+    int rc;
+    if ((rc = keygen_options(&ko, c->t, err)) < 0) return rc;
+    if ((rc = hudi_keygen_new(&c->kg, &ko, b->schema, err)) < 0) return rc;
+    if (hudi_field_init(&c->key_field, "_hoodie_record_key", HUDI_TYPE_STRING, false) < 0 ||
+        hudi_field_init(&c->part_field, "_hoodie_partition_path", HUDI_TYPE_STRING, false) < 0)
+        return hudi_error_oom(err);
+    if ((rc = hudi_array_new(&c->keys, &c->key_field, err)) < 0 ||
+        (rc = hudi_array_new(&c->part_paths, &c->part_field, err)) < 0)
+        return rc;
+    if ((rc = hudi_keygen_record_keys(c->kg, b, c->keys, err)) < 0 ||
+        (rc = hudi_keygen_partition_paths(c->kg, b, c->part_paths, err)) < 0)
+        return rc;
+    int64_t n = b->num_rows;
+    if (!(c->row_part = hudi_calloc((size_t)n + 1, sizeof(int32_t))) ||
+        !(c->dest = hudi_malloc(((size_t)n + 1) * sizeof(int32_t))) ||
+        !(c->tagged = hudi_calloc((size_t)n + 1, sizeof(bool))))
+        return hudi_error_oom(err);
+    /* Rows of one partition usually come together: look the map up only on a change. */
+    hudi_slice prev = {NULL, 0};
+    int32_t prev_id = -1;
+    for (int64_t i = 0; i < n; i++) {
+        hudi_slice s = wstr(c->part_paths, i);
+        c->dest[i] = -1;
+        if (prev_id < 0 || !hudi_slice_eq(s, prev)) {
+            if ((rc = wctx_part_id(c, (const char *)s.data, s.len, &prev_id, err)) < 0) return rc;
+            c->parts[prev_id].touched = true;
+            prev = s;
+        }
+        c->row_part[i] = prev_id;
+    }
+    return 0;
+}
+
+/* ---- ordering values ----------------------------------------------------------------------- */
+
+typedef enum { V_INT, V_UINT, V_FLOAT, V_DEC, V_BYTES, V_NONE } vkind;
+
+static vkind value_of(const hudi_array *a, int64_t i, int64_t *iv, double *fv, __int128 *dv,
+                      hudi_slice *bv) {
+    const hudi_field *f = a->field;
+    switch (f->type) {
+    case HUDI_TYPE_BOOL: *iv = hudi_bit_get(a->values, i); return V_INT;
+    case HUDI_TYPE_INT8: *iv = ((const int8_t *)a->values)[i]; return V_INT;
+    case HUDI_TYPE_INT16: *iv = ((const int16_t *)a->values)[i]; return V_INT;
+    case HUDI_TYPE_DATE:
+    case HUDI_TYPE_INT32: *iv = ((const int32_t *)a->values)[i]; return V_INT;
+    case HUDI_TYPE_TIME:
+        *iv = f->unit == HUDI_UNIT_MILLIS ? ((const int32_t *)a->values)[i]
+                                          : ((const int64_t *)a->values)[i];
+        return V_INT;
+    case HUDI_TYPE_TIMESTAMP:
+    case HUDI_TYPE_INT64: *iv = ((const int64_t *)a->values)[i]; return V_INT;
+    case HUDI_TYPE_UINT8: *iv = ((const uint8_t *)a->values)[i]; return V_INT;
+    case HUDI_TYPE_UINT16: *iv = ((const uint16_t *)a->values)[i]; return V_INT;
+    case HUDI_TYPE_UINT32: *iv = ((const uint32_t *)a->values)[i]; return V_INT;
+    case HUDI_TYPE_UINT64: *iv = (int64_t)((const uint64_t *)a->values)[i]; return V_UINT;
+    case HUDI_TYPE_FLOAT: *fv = ((const float *)a->values)[i]; return V_FLOAT;
+    case HUDI_TYPE_DOUBLE: *fv = ((const double *)a->values)[i]; return V_FLOAT;
+    case HUDI_TYPE_DECIMAL: memcpy(dv, (const uint8_t *)a->values + i * 16, 16); return V_DEC;
+    case HUDI_TYPE_STRING:
+    case HUDI_TYPE_BINARY: *bv = wstr(a, i); return V_BYTES;
+    case HUDI_TYPE_FIXED_BINARY:
+        *bv = HUDI_SLICE((const uint8_t *)a->values + i * f->byte_width, (size_t)f->byte_width);
+        return V_BYTES;
+    default: return V_NONE;
+    }
+}
+
+#define CMP3(x, y) ((x) < (y) ? -1 : (x) > (y) ? 1 : 0)
+
+int plan_cmp_values(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j) {
+    bool na = !hudi_array_is_valid(a, i), nb = !hudi_array_is_valid(b, j);
+    if (na || nb) return na && nb ? 0 : na ? -1 : 1;
+    int64_t ia = 0, ib = 0;
+    double fa = 0, fb = 0;
+    __int128 da = 0, db = 0;
+    hudi_slice sa = {0}, sb = {0};
+    vkind ka = value_of(a, i, &ia, &fa, &da, &sa), kb = value_of(b, j, &ib, &fb, &db, &sb);
+    if (ka == V_NONE || kb == V_NONE) return 0;
+    if (ka == V_BYTES || kb == V_BYTES) {
+        if (ka != kb) return 0;
+        int c = memcmp(sa.data, sb.data, HUDI_MIN(sa.len, sb.len));
+        return c ? (c < 0 ? -1 : 1) : CMP3(sa.len, sb.len);
+    }
+    if (ka == V_FLOAT || kb == V_FLOAT) {
+        double x = ka == V_FLOAT ? fa : ka == V_DEC ? (double)da : (double)ia;
+        double y = kb == V_FLOAT ? fb : kb == V_DEC ? (double)db : (double)ib;
+        return CMP3(x, y);
+    }
+    if (ka == V_DEC || kb == V_DEC) {
+        __int128 x = ka == V_DEC ? da : ia, y = kb == V_DEC ? db : ib;
+        return CMP3(x, y);
+    }
+    if (ka == V_UINT || kb == V_UINT) {
+        if (ka == V_INT && ia < 0) return -1;
+        if (kb == V_INT && ib < 0) return 1;
+        return CMP3((uint64_t)ia, (uint64_t)ib);
+    }
+    return CMP3(ia, ib);
+}
+
+bool plan_row_is_deleted(const wctx *c, int32_t row) {
+    if (c->is_deleted_col < 0) return false;
+    const hudi_array *a = c->in->columns[c->is_deleted_col];
+    return hudi_array_is_valid(a, row) && hudi_bit_get(a->values, row);
+}
+
+/* ---- de-duplication (§9.2 preCombine) ------------------------------------------------------- */
+
+static bool dedup_op(hudi_write_op op) { return op == HUDI_OP_UPSERT || op == HUDI_OP_DELETE; }
+
+int plan_dedup(wctx *c, hudi_error *err) {
+    int64_t n = c->in->num_rows;
+    int rc;
+    if ((rc = wkeys_init(&c->idx, c->keys, c->row_part, n, err)) < 0) return rc;
+    if (!(c->sel = hudi_malloc(((size_t)n + 1) * sizeof(int32_t)))) return hudi_error_oom(err);
+    const hudi_array *ord = c->precombine_col >= 0 ? c->in->columns[c->precombine_col] : NULL;
+    bool dedup = dedup_op(c->o.op);
+    for (int64_t r = 0; r < n; r++) {
+        hudi_slice k = wstr(c->keys, r);
+        int32_t *slot = wkeys_slot(&c->idx, k.data, k.len, c->row_part[r]);
+        if (*slot == 0 || !dedup) {
+            *slot = (int32_t)r + 1;
+            continue;
+        }
+        /* new.preCombine(old): keep old only when its ordering value is greater; ties and
+         * rows without an ordering field go to the later row (both Hudi payloads). */
+        int32_t old = *slot - 1;
+        if (ord && c->o.op != HUDI_OP_DELETE && plan_cmp_values(ord, old, ord, r) > 0) continue;
+        *slot = (int32_t)r + 1;
+    }
+    c->n_sel = 0;
+    for (int64_t r = 0; r < n; r++) {
+        if (dedup) {
+            hudi_slice k = wstr(c->keys, r);
+            if (wkeys_find(&c->idx, k.data, k.len, c->row_part[r]) != r) continue;
+        }
+        c->sel[c->n_sel++] = (int32_t)r;
+    }
+    return 0;
+}
+
+/* ---- existing file groups ------------------------------------------------------------------- */
+
+static int add_partition_groups(wctx *c, int32_t part, hudi_error *err) {
+    const hudi_file_slice *slices = NULL;
+    size_t n = 0;
+    int rc = hudi_fs_view_latest_slices_in(c->view, c->parts[part].path, &slices, &n);
+    if (rc < 0) return 0; /* a partition the table does not have yet */
+    for (size_t i = 0; i < n; i++) {
+        const hudi_file_slice *s = &slices[i];
+        if (!s->base) continue;
+        if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0)
+            return rc;
+        int32_t gi;
+        if ((rc = wctx_add_group(c, part, s->file_id, s->base, s->base_instant, &gi, err)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int plan_existing_groups(wctx *c, hudi_error *err) {
+    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    int rc = hudi_fs_view_build(&c->view, c->t->timeline, &vo, err);
+    if (rc < 0) return rc;
+    hudi_write_op op = c->o.op;
+    if (op == HUDI_OP_BULK_INSERT) return 0;
+    if (op == HUDI_OP_INSERT_OVERWRITE_TABLE) {
+        size_t np = 0;
+        const char *const *ps = hudi_fs_view_partitions(c->view, &np);
+        for (size_t i = 0; i < np; i++) {
+            int32_t id;
+            if ((rc = wctx_part_id(c, ps[i], strlen(ps[i]), &id, err)) < 0) return rc;
+        }
+    }
+    if (op == HUDI_OP_DELETE_PARTITION) {
+        for (int32_t i = 0; i < c->o.n_partitions; i++) {
+            int32_t id;
+            const char *p = c->o.partitions[i];
+            if ((rc = wctx_part_id(c, p, strlen(p), &id, err)) < 0) return rc;
+        }
+    }
+    for (int32_t p = 0; p < c->n_parts; p++)
+        if ((rc = add_partition_groups(c, p, err)) < 0) return rc;
+    return 0;
+}
+
+/* ---- routing -------------------------------------------------------------------------------- */
+
+static int new_groups(wctx *c, int32_t part, const int32_t *rows, int64_t n, int64_t per_bucket,
+                      hudi_error *err) {
+    if (n == 0) return 0;
+    if (per_bucket < 1) per_bucket = 1;
+    int64_t buckets = (n + per_bucket - 1) / per_bucket;
+    int64_t at = 0;
+    for (int64_t b = 0; b < buckets; b++) {
+        int64_t take = n / buckets + (b < n % buckets ? 1 : 0);
+        char fid[HUDI_FILE_ID_MAX];
+        int32_t gi;
+        int rc = hudi_file_id_new(fid, 0, err);
+        if (rc < 0 || (rc = wctx_add_group(c, part, fid, NULL, NULL, &gi, err)) < 0) return rc;
+        wgroup *g = &c->groups[gi];
+        g->active = true;
+        for (int64_t k = 0; k < take; k++) {
+            if ((rc = wrows_push(&g->ins, rows[at + k], err)) < 0) return rc;
+            c->dest[rows[at + k]] = gi;
+        }
+        at += take;
+    }
+    return 0;
+}
+
+/* Inserts of one partition: small files first (upsert/insert), then new groups. */
+static int assign_inserts(wctx *c, int32_t part, const wrows *rows, size_t n_existing,
+                          hudi_error *err) {
+    int64_t at = 0, avg = c->avg_record_bytes > 0 ? c->avg_record_bytes : 1;
+    int64_t target = c->o.target_file_bytes;
+    bool small =
+        (c->o.op == HUDI_OP_UPSERT || c->o.op == HUDI_OP_INSERT) && c->o.small_file_bytes > 0;
+    for (size_t gi = 0; small && gi < n_existing && at < rows->n; gi++) {
+        wgroup *g = &c->groups[gi];
+        if (g->part != part || !g->old || g->old->size_bytes >= c->o.small_file_bytes) continue;
+        int64_t cap = (target - g->old->size_bytes) / avg;
+        if (cap <= 0) continue;
+        int64_t take = HUDI_MIN(cap, rows->n - at);
+        for (int64_t k = 0; k < take; k++) {
+            int rc = wrows_push(&g->ins, rows->v[at + k], err);
+            if (rc < 0) return rc;
+            c->dest[rows->v[at + k]] = (int32_t)gi;
+        }
+        g->active = true;
+        at += take;
+    }
+    return new_groups(c, part, rows->v + at, rows->n - at, target / avg, err);
+}
+
+int plan_assign(wctx *c, hudi_error *err) {
+    int rc = 0;
+    size_t n_existing = c->n_groups;
+    wrows *ins = hudi_calloc((size_t)c->n_parts + 1, sizeof(wrows));
+    if (!ins) return hudi_error_oom(err);
+    for (int64_t s = 0; s < c->n_sel && rc == 0; s++) {
+        int32_t r = c->sel[s];
+        if (c->tagged[r]) {
+            wgroup *g = &c->groups[c->dest[r]];
+            g->active = true;
+            rc = wrows_push(&g->upd, r, err);
+            continue;
+        }
+        if (c->o.op == HUDI_OP_DELETE || c->o.op == HUDI_OP_DELETE_PARTITION) continue;
+        c->parts[c->row_part[r]].n_inserts++;
+        /* A delete marker for a key the table does not hold writes nothing (Hudi's create
+         * handle skips it). */
+        if (plan_row_is_deleted(c, r)) continue;
+        rc = wrows_push(&ins[c->row_part[r]], r, err);
+    }
+    for (int32_t p = 0; p < c->n_parts && rc == 0; p++)
+        rc = assign_inserts(c, p, &ins[p], n_existing, err);
+    for (int32_t p = 0; p < c->n_parts; p++) hudi_free(ins[p].v);
+    hudi_free(ins);
+    /* Task numbers in group order: they name write tokens and sequence numbers. */
+    for (size_t gi = 0; gi < c->n_groups; gi++)
+        if (c->groups[gi].active) c->groups[gi].task = c->next_task++;
+    return rc;
+}

@@ -1,0 +1,346 @@
+/* write_meta_test.c - what hudic writes, checked in the bytes: meta columns as Hudi fills them
+ * (seqno "<instant>_<task>_<pos>", carried-over records keep commit time and seqno, file name
+ * of the file), the Hudi footer keys and their order, the commit metadata re-parsed, the
+ * workload profile, DIRECT markers gone after commit, hoodie.populate.meta.fields=false, the
+ * cleaner, and rollback instants (Avro) left by a failed write. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/avro/avro.h"
+#include "support.h"
+#include "write/bloom.h"
+#include "wt_util.h"
+
+static const char *const P1[] = {"p"};
+
+typedef struct fileinfo {
+    char path[512];
+    char name[256];
+} fileinfo;
+
+/* The base file the latest commit wrote for the (single) file group. */
+static void latest_file(hudi_tbl *t, fileinfo *out) {
+    hudi_fs_view *v = NULL;
+    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    cr_assert_eq(hudi_tbl_reload(t, NULL), 0);
+    cr_assert_eq(hudi_fs_view_build(&v, t->timeline, &vo, NULL), 0);
+    size_t n = 0;
+    const hudi_file_slice *s = hudi_fs_view_latest_slices(v, &n);
+    cr_assert_eq(n, 1);
+    snprintf(out->path, sizeof(out->path), "%s", s[0].base->path);
+    snprintf(out->name, sizeof(out->name), "%s", s[0].base->name);
+    hudi_fs_view_free(v);
+}
+
+static char *str_at(const hudi_array *a, int64_t i) {
+    static char buf[8][256];
+    static int k;
+    char *b = buf[k++ % 8];
+    if (!hudi_array_is_valid(a, i)) return strcpy(b, "<null>");
+    snprintf(b, 256, "%.*s", a->offsets[i + 1] - a->offsets[i],
+             (const char *)a->data + a->offsets[i]);
+    return b;
+}
+
+Test(write_meta, meta_columns_and_footer) {
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    hudi_batch *b1 = wt_batch_range(&s, 0, 3, 1, P1, 1);
+    char i1[HUDI_INSTANT_TIME_MAX];
+    snprintf(i1, sizeof(i1), "%s", wt_write(t, b1, HUDI_OP_INSERT));
+    wt_row up[] = {{1, "upd", 2, "p", false}, {7, "new", 2, "p", false}};
+    hudi_batch *b2 = wt_batch(&s, up, 2);
+    char i2[HUDI_INSTANT_TIME_MAX];
+    snprintf(i2, sizeof(i2), "%s", wt_write(t, b2, HUDI_OP_UPSERT));
+    fileinfo fi;
+    latest_file(t, &fi);
+    hudi_parquet_file *pf = NULL;
+    cr_assert_eq(hudi_parquet_open(&pf, fs, fi.path, NULL, NULL), 0);
+    /* footer keys in Hudi's order (§6.2) */
+    const pq_file_meta *m = hudi_parquet_meta(pf);
+    static const char *const keys[] = {
+        "parquet.avro.schema",         "writer.model.name",     "hoodie_bloom_filter_type_code",
+        "org.apache.hudi.bloomfilter", "hoodie_min_record_key", "hoodie_max_record_key"};
+    cr_assert_eq(m->n_key_value, 6);
+    for (int i = 0; i < 6; i++)
+        cr_assert(hudi_slice_eq(m->key_value[i].key, hudi_slice_cstr(keys[i])), "key %d", i);
+    hudi_slice v;
+    cr_assert(hudi_parquet_kv(pf, "hoodie_min_record_key", &v) && v.len == 1 && v.data[0] == '0');
+    cr_assert(hudi_parquet_kv(pf, "hoodie_max_record_key", &v) && v.len == 1 && v.data[0] == '7');
+    cr_assert(hudi_parquet_kv(pf, "parquet.avro.schema", &v));
+    static const char *const rec = "\"name\":\"wt_record\",\"namespace\":\"hoodie.wt\"";
+    cr_assert(memmem(v.data, v.len, rec, strlen(rec)));
+    hudi_bloom *bf = NULL;
+    cr_assert_eq(hudi_bloom_from_footer(&bf, pf, NULL), 0);
+    cr_assert_eq(bf->type, HUDI_BLOOM_DYNAMIC_V0);
+    cr_assert(hudi_bloom_test(bf, "7", 1) && hudi_bloom_test(bf, "0", 1));
+    hudi_bloom_free(bf);
+    cr_assert_str_eq(hudi_parquet_schema(pf)->name, "hoodie.wt.wt_record");
+    /* rows: old order with the update in place, then the insert */
+    hudi_parquet_scan *sc = NULL;
+    hudi_batch *rb = NULL;
+    cr_assert_eq(hudi_parquet_scan_open(&sc, pf, NULL, NULL), 0);
+    cr_assert_eq(hudi_parquet_scan_next(sc, &rb, NULL), 0);
+    cr_assert_eq(rb->num_rows, 4);
+    const char *want_keys[] = {"0", "1", "2", "7"};
+    for (int i = 0; i < 4; i++) {
+        cr_assert_str_eq(str_at(rb->columns[2], i), want_keys[i]);
+        cr_assert_str_eq(str_at(rb->columns[3], i), "");
+        cr_assert_str_eq(str_at(rb->columns[4], i), fi.name);
+        bool updated = i == 1 || i == 3;
+        char seq[64];
+        /* carried over: the first commit's time and seqno (task 0, position i) */
+        snprintf(seq, sizeof(seq), "%s_0_%d", updated ? i2 : i1, i);
+        cr_assert_str_eq(str_at(rb->columns[0], i), updated ? i2 : i1);
+        cr_assert_str_eq(str_at(rb->columns[1], i), seq);
+    }
+    hudi_parquet_scan_free(sc);
+    hudi_parquet_close(pf);
+    /* the completed commit re-parses with the stats of the rewrite */
+    hudi_buf json = HUDI_BUF_INIT;
+    const hudi_instant *last = hudi_timeline_last_completed_commit(t->timeline);
+    cr_assert_str_eq(last->time, i2);
+    cr_assert_eq(hudi_timeline_read_commit_json(&json, t->timeline, last, NULL), 0);
+    hudi_commit_metadata *md = NULL;
+    cr_assert_eq(hudi_commit_metadata_parse(&md, json.data, json.len, "c", NULL), 0);
+    cr_assert_str_eq(md->operation_type, "UPSERT");
+    cr_assert_eq(md->partitions_count, 1);
+    const hudi_write_stat *st = &md->partitions[0].stats[0];
+    cr_assert_str_eq(st->prev_commit, i1);
+    cr_assert_eq(st->num_writes, 4);
+    cr_assert_eq(st->num_update_writes, 1);
+    cr_assert_eq(st->num_inserts, 1);
+    cr_assert_str_eq(st->path, fi.name);
+    cr_assert_str_eq(st->partition_path, "");
+    cr_assert(hudi_commit_metadata_extra(md, "schema"));
+    /* the writer's own output bytes round-trip exactly */
+    hudi_buf again = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_commit_metadata_write(md, &again, NULL), 0);
+    cr_assert_str_eq(again.data, json.data);
+    hudi_commit_metadata_free(md);
+    /* no marker folder left */
+    char markers[600];
+    snprintf(markers, sizeof(markers), "%s/.hoodie/.temp/%s", base, i2);
+    cr_assert(!hudi_fs_exists(fs, markers));
+    hudi_buf_dispose(&json);
+    hudi_buf_dispose(&again);
+    hudi_batch_free(b1);
+    hudi_batch_free(b2);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
+
+Test(write_meta, no_meta_fields) {
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, false, &s);
+    cr_assert(!t->cfg.populate_meta_fields);
+    hudi_batch *b1 = wt_batch_range(&s, 0, 4, 1, P1, 1);
+    wt_write(t, b1, HUDI_OP_INSERT);
+    wt_row up[] = {{2, "two", 5, "p", false}};
+    hudi_batch *b2 = wt_batch(&s, up, 1);
+    wt_write(t, b2, HUDI_OP_UPSERT);
+    char *d = wt_dump_path(fs, base, NULL);
+    cr_assert_str_eq(d, "000000|n0|1|p\n000001|n1|1|p\n000002|two|5|p\n000003|n3|1|p\n");
+    free(d);
+    fileinfo fi;
+    latest_file(t, &fi);
+    hudi_parquet_file *pf = NULL;
+    cr_assert_eq(hudi_parquet_open(&pf, fs, fi.path, NULL, NULL), 0);
+    cr_assert_eq(hudi_parquet_meta(pf)->n_key_value, 2); /* no Hudi keys */
+    hudi_parquet_scan *sc = NULL;
+    hudi_batch *rb = NULL;
+    cr_assert_eq(hudi_parquet_scan_open(&sc, pf, NULL, NULL), 0);
+    cr_assert_eq(hudi_parquet_scan_next(sc, &rb, NULL), 0);
+    for (int k = 0; k < 4; k++) cr_assert_eq(rb->columns[k]->null_count, rb->num_rows);
+    cr_assert_str_eq(str_at(rb->columns[4], 0), fi.name);
+    hudi_parquet_scan_free(sc);
+    hudi_parquet_close(pf);
+    hudi_batch_free(b1);
+    hudi_batch_free(b2);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
+
+static int count_files(hudi_fs *fs, const char *dir, const char *suffix) {
+    hudi_dir_listing l = {0};
+    if (hudi_fs_list(fs, dir, &l, NULL) < 0) return 0;
+    int n = 0;
+    for (size_t i = 0; i < l.count; i++) {
+        size_t a = strlen(l.entries[i].name), b = strlen(suffix);
+        n += a >= b && strcmp(l.entries[i].name + a - b, suffix) == 0;
+    }
+    hudi_dir_listing_dispose(&l);
+    return n;
+}
+
+Test(write_meta, clean_keeps_latest_commits) {
+    char base[512], meta[600];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    char instants[4][HUDI_INSTANT_TIME_MAX];
+    for (int i = 0; i < 4; i++) {
+        hudi_batch *b = wt_batch_range(&s, i, 2, i, P1, 1);
+        snprintf(instants[i], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_OP_UPSERT));
+        hudi_batch_free(b);
+    }
+    cr_assert_eq(count_files(fs, base, ".parquet"), 4);
+    char *before = wt_dump(t, NULL);
+    char *as_of3 = wt_dump(t, instants[2]);
+    hudi_error err = HUDI_ERROR_INIT;
+    /* retain 2: E = instants[2]; the group keeps its latest slice [3], the slices >= E ([2])
+     * and the newest slice before E ([1]); only [0] goes (Hudi's CleanPlanner). */
+    int n = hudi_table_clean(t, 2, NULL, &err);
+    cr_assert_eq(n, 1, "%d %s", n, err.message);
+    cr_assert_eq(count_files(fs, base, ".parquet"), 3);
+    snprintf(meta, sizeof(meta), "%s/.hoodie", base);
+    cr_assert_eq(count_files(fs, meta, ".clean"), 1);
+    cr_assert_eq(count_files(fs, meta, ".clean.requested"), 1);
+    char *after = wt_dump(t, NULL), *after3 = wt_dump(t, instants[2]);
+    cr_assert_str_eq(after, before);
+    cr_assert_str_eq(after3, as_of3);
+    /* the clean metadata is an Avro container Hudi's schema describes */
+    cr_assert_eq(hudi_tbl_reload(t, NULL), 0);
+    const hudi_instant *c = NULL;
+    for (size_t i = 0; i < t->timeline->count; i++)
+        if (t->timeline->instants[i].action == HUDI_ACTION_CLEAN &&
+            t->timeline->instants[i].state == HUDI_STATE_COMPLETED)
+            c = &t->timeline->instants[i];
+    cr_assert_not_null(c);
+    hudi_buf j = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_timeline_read_json(&j, t->timeline, c, NULL), 0);
+    cr_assert(strstr(j.data, "\"policy\":\"KEEP_LATEST_COMMITS\""), "%s", j.data);
+    cr_assert(strstr(j.data, instants[2]), "%s", j.data);
+    /* nothing more to clean: no new instant */
+    cr_assert_eq(hudi_table_clean(t, 2, NULL, &err), 0);
+    cr_assert_eq(count_files(fs, meta, ".clean"), 1);
+    hudi_buf_dispose(&j);
+    free(before);
+    free(after);
+    free(as_of3);
+    free(after3);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
+
+Test(write_meta, rollback_of_failed_write) {
+    char base[512], meta[600];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    hudi_batch *b = wt_batch_range(&s, 0, 3, 1, P1, 1);
+    wt_write(t, b, HUDI_OP_INSERT);
+    /* fail the upsert once its data file is published but before the commit: the call count
+     * of a clean run, minus the last few calls. */
+    hudi_fs *probe = NULL;
+    cr_assert_eq(hudi_fs_faulty_new(&probe, fs, (hudi_fault_plan){0, -1, true}, NULL), 0);
+    hudi_fs_free(probe);
+    hudi_fs *ff = NULL;
+    hudi_tbl *t2 = NULL;
+    hudi_batch *u = wt_batch_range(&s, 1, 3, 2, P1, 1);
+    int failed_at = -1;
+    for (int64_t n = 40; n < 400 && failed_at < 0; n++) {
+        cr_assert_eq(hudi_fs_faulty_new(&ff, fs, (hudi_fault_plan){n, -1, true}, NULL), 0);
+        hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+        o.clean_retain_commits = 0;
+        int rc = hudi_tbl_open(&t2, ff, base, NULL);
+        if (rc == 0) rc = hudi_table_write(t2, u, &o, NULL, NULL);
+        hudi_tbl_free(t2);
+        t2 = NULL;
+        hudi_fs_free(ff);
+        if (rc < 0 && count_files(fs, base, ".parquet") == 2) failed_at = (int)n;
+        if (rc == 0) break;
+    }
+    cr_assert(failed_at > 0, "no failure left a data file behind");
+    snprintf(meta, sizeof(meta), "%s/.hoodie", base);
+    cr_assert_eq(count_files(fs, meta, ".commit"), 1);
+    char *d = wt_dump_path(fs, base, NULL);
+    cr_assert_str_eq(d, "000000|n0|1|p\n000001|n1|1|p\n000002|n2|1|p\n");
+    free(d);
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_reload(t, NULL), 0);
+    cr_assert_eq(hudi_table_rollback_pending(t, NULL, &err), 1, "%s", err.message);
+    cr_assert_eq(count_files(fs, base, ".parquet"), 1);
+    /* earlier failed attempts were rolled back by the attempts after them */
+    cr_assert_geq(count_files(fs, meta, ".rollback"), 1);
+    cr_assert_eq(count_files(fs, meta, ".rollback"), count_files(fs, meta, ".rollback.requested"));
+    cr_assert_eq(count_files(fs, meta, ".commit.requested"), 1); /* no pending commit left */
+    const hudi_instant *r = NULL;
+    for (size_t i = 0; i < t->timeline->count; i++)
+        if (t->timeline->instants[i].action == HUDI_ACTION_ROLLBACK &&
+            t->timeline->instants[i].state == HUDI_STATE_COMPLETED)
+            r = &t->timeline->instants[i];
+    cr_assert_not_null(r);
+    hudi_buf j = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_timeline_read_json(&j, t->timeline, r, NULL), 0);
+    cr_assert(strstr(j.data, "\"totalFilesDeleted\":1"), "%s", j.data);
+    cr_assert(strstr(j.data, "\"instantsRollback\":[{\"commitTime\":"), "%s", j.data);
+    hudi_buf_dispose(&j);
+    hudi_batch_free(b);
+    hudi_batch_free(u);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
+
+/* Writing into tables Spark + Hudi 0.14 wrote: the bloom index over their footers, their
+ * schema (commit metadata: decimals, arrays, maps, structs) and their file groups. Upserting
+ * the table's own rows rewrites every group; the data must read back unchanged. */
+static void rewrite_fixture(const char *zip, int expect_rows) {
+    const char *dir = fixture_unzip(zip);
+    cr_assert_not_null(dir);
+    hudi_tbl *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
+    hudi_reader *r = NULL;
+    cr_assert_eq(hudi_reader_open(&r, t, &ro, &err), 0, "%s", err.message);
+    hudi_batch *all = NULL, *b = NULL;
+    while (hudi_reader_next(r, &b, &err) == 0 && b) {
+        if (!all) cr_assert_eq(hudi_batch_new(&all, b->schema, NULL), 0);
+        for (int32_t c = 0; c < b->n_columns; c++)
+            cr_assert_eq(
+                hudi_array_append_range(all->columns[c], b->columns[c], 0, b->num_rows, NULL), 0);
+        all->num_rows += b->num_rows;
+    }
+    cr_assert_eq(all->num_rows, expect_rows);
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    hudi_write_result res;
+    cr_assert_eq(hudi_table_write(t, all, &o, &res, &err), 0, "%s: %s", zip, err.message);
+    cr_assert_eq(res.updates, expect_rows, "%s", zip);
+    cr_assert_eq(res.inserts, 0);
+    /* read again: the same data columns, every row now from this commit */
+    hudi_reader *r2 = NULL;
+    cr_assert_eq(hudi_tbl_reload(t, NULL), 0);
+    cr_assert_eq(hudi_reader_open(&r2, t, &ro, &err), 0, "%s", err.message);
+    int64_t rows = 0;
+    while (hudi_reader_next(r2, &b, &err) == 0 && b) {
+        for (int64_t i = 0; i < b->num_rows; i++)
+            cr_assert_str_eq(str_at(b->columns[0], i), res.instant);
+        rows += b->num_rows;
+    }
+    cr_assert_eq(rows, expect_rows);
+    hudi_reader_free(r2);
+    hudi_reader_free(r);
+    hudi_batch_free(all);
+    hudi_tbl_free(t);
+}
+
+Test(write_meta, upsert_into_spark_tables) {
+    rewrite_fixture("hudi-rs/sample_table/cow/v6_nonpartitioned.zip", 4);
+    rewrite_fixture("hudi-rs/sample_table/cow/v6_complexkeygen_hivestyle.zip", 4);
+    rewrite_fixture("hudi-rs/sample_table/cow/v6_simplekeygen_nonhivestyle_overwritetable.zip", 1);
+}
