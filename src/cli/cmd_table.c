@@ -1,9 +1,16 @@
-/* cmd_table.c - `hudic table info|cat`: inspect a Hudi table and print its rows as JSON
- * Lines (the rendering of docs/formats/rendering.md, meta columns included). */
+/* cmd_table.c - `hudic table info|cat|create|write|rollback|clean`: inspect a Hudi table and
+ * print its rows as JSON Lines (the rendering of docs/formats/rendering.md, meta columns
+ * included), create tables, and commit Parquet or JSON Lines input with one write operation. */
+#include <errno.h>
 #include <stdlib.h>
+#include <strings.h>
 
+#include "api/api.h"
 #include "cli/cli.h"
+#include "format/json/jsonl.h"
 #include "read/read.h"
+#include "schema/schema.h"
+#include "write/write.h"
 
 #define MAX_COLUMNS 1024
 
@@ -37,8 +44,10 @@ static void print_info(hudi_buf *o, hudi_tbl *t, hudi_fs_view *v) {
     for (size_t i = 0; i < t->props.count; i++) {
         const char *val = t->props.items[i].value;
         size_t n = strlen(val);
-        if (n > 200) hudi_buf_printf(o, "  %s = %.200s… (%zu bytes)\n", t->props.items[i].key, val, n);
-        else hudi_buf_printf(o, "  %s = %s\n", t->props.items[i].key, val);
+        if (n > 200)
+            hudi_buf_printf(o, "  %s = %.200s… (%zu bytes)\n", t->props.items[i].key, val, n);
+        else
+            hudi_buf_printf(o, "  %s = %s\n", t->props.items[i].key, val);
     }
     const hudi_timeline *tl = t->timeline;
     hudi_buf_printf(o, "\ntimeline: %zu instants\n", tl->count);
@@ -56,9 +65,11 @@ static void print_info(hudi_buf *o, hudi_tbl *t, hudi_fs_view *v) {
         hudi_buf_printf(o, "  partition '%s' file group %s (slice %s)\n", s[i].partition_path,
                         s[i].file_id, s[i].base_instant ? s[i].base_instant : "");
         if (s[i].base)
-            hudi_buf_printf(o, "    base %s (%lld bytes)\n", s[i].base->name, (long long)s[i].base->size_bytes);
+            hudi_buf_printf(o, "    base %s (%lld bytes)\n", s[i].base->name,
+                            (long long)s[i].base->size_bytes);
         for (size_t k = 0; k < s[i].logs_count; k++)
-            hudi_buf_printf(o, "    log  %s (%lld bytes)\n", s[i].logs[k].name, (long long)s[i].logs[k].size_bytes);
+            hudi_buf_printf(o, "    log  %s (%lld bytes)\n", s[i].logs[k].name,
+                            (long long)s[i].logs[k].size_bytes);
     }
 }
 
@@ -114,9 +125,12 @@ static int split_columns(char *list, const char **out, int32_t *n) {
 static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char **argv) {
     cat_args a = {0};
     const cli_option opts[] = {
-        {"--as-of", &a.as_of, NULL},       {"--incremental", &a.incremental, NULL},
-        {"--columns", &a.columns, NULL},   {"--limit", &a.limit, NULL},
-        {"--where", &a.where, NULL},       {"--count", NULL, &a.count},
+        {"--as-of", &a.as_of, NULL},
+        {"--incremental", &a.incremental, NULL},
+        {"--columns", &a.columns, NULL},
+        {"--limit", &a.limit, NULL},
+        {"--where", &a.where, NULL},
+        {"--count", NULL, &a.count},
         {"--read-optimized", NULL, &a.read_optimized},
     };
     const char *pos[1];
@@ -131,7 +145,8 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
     if (a.limit) {
         char *end;
         limit = strtoll(a.limit, &end, 10);
-        if (*end || limit < 0) return cli_usage_error(g, self, "--limit takes a non-negative integer");
+        if (*end || limit < 0)
+            return cli_usage_error(g, self, "--limit takes a non-negative integer");
     }
     if (a.columns) {
         cols_copy = hudi_strdup(a.columns);
@@ -227,12 +242,374 @@ done:
     return rc;
 }
 
+/* ---- create ------------------------------------------------------------------------------ */
+
+typedef struct create_args {
+    const char *name, *type, *key, *partition, *precombine, *keygen, *schema_from, *schema;
+    bool hive_style, url_encode, no_meta_fields;
+} create_args;
+
+/* The data schema from --schema-from FILE.parquet (as Spark derives it) or --schema AVRO. */
+static int load_create_schema(hudi_field *out, const create_args *a, hudi_error *err) {
+    if (a->schema) return hudi_schema_parse_avro(out, a->schema, strlen(a->schema), err);
+    hudi_fs *fs = NULL;
+    hudi_parquet_file *f = NULL;
+    int rc = hudi_fs_local_new(&fs, err);
+    if (rc == 0) rc = hudi_parquet_open(&f, fs, a->schema_from, NULL, err);
+    if (rc == 0) rc = hudi_schema_from_parquet(out, hudi_parquet_schema(f), a->name, err);
+    hudi_parquet_close(f);
+    hudi_fs_free(fs);
+    return rc;
+}
+
+static int cmd_create(const cli_group *g, const cli_command *self, int argc, char **argv) {
+    create_args a = {0};
+    const cli_option opts[] = {
+        {"--name", &a.name, NULL},
+        {"--type", &a.type, NULL},
+        {"--key", &a.key, NULL},
+        {"--partition", &a.partition, NULL},
+        {"--precombine", &a.precombine, NULL},
+        {"--keygen", &a.keygen, NULL},
+        {"--schema-from", &a.schema_from, NULL},
+        {"--schema", &a.schema, NULL},
+        {"--hive-style", NULL, &a.hive_style},
+        {"--url-encode", NULL, &a.url_encode},
+        {"--no-meta-fields", NULL, &a.no_meta_fields},
+    };
+    const char *pos[1];
+    int n_pos = 0;
+    int rc = cli_parse_args(argc, argv, opts, HUDI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
+    if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+    if (!a.name) return cli_usage_error(g, self, "--name is required");
+    if (!a.key) return cli_usage_error(g, self, "--key is required");
+    if (!a.schema_from == !a.schema)
+        return cli_usage_error(
+            g, self, "give exactly one of --schema-from FILE.parquet and --schema 'AVRO JSON'");
+    hudi_create_options co = {0};
+    co.type = HUDI_COPY_ON_WRITE;
+    if (a.type && strcasecmp(a.type, "cow") != 0 && strcasecmp(a.type, "copy_on_write") != 0) {
+        if (strcasecmp(a.type, "mor") != 0 && strcasecmp(a.type, "merge_on_read") != 0)
+            return cli_usage_error(g, self, "--type is cow or mor, not '%s'", a.type);
+        co.type = HUDI_MERGE_ON_READ;
+    }
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_field schema = {0};
+    hudi_tbl *t = NULL;
+    char *path = clean_path(pos[0]);
+    if (!path) {
+        hudi_error_oom(&err);
+        return cli_runtime_error(pos[0], &err);
+    }
+    if ((rc = load_create_schema(&schema, &a, &err)) < 0) {
+        rc = cli_runtime_error(a.schema_from ? a.schema_from : "--schema", &err);
+        goto done;
+    }
+    co.table_name = a.name;
+    co.record_key_fields = a.key;
+    co.partition_fields = a.partition;
+    co.precombine_field = a.precombine;
+    co.keygen_class = a.keygen;
+    co.hive_style_partitioning = a.hive_style;
+    co.url_encode_partitions = a.url_encode;
+    co.populate_meta_fields = !a.no_meta_fields;
+    co.schema = &schema;
+    if (hudi_table_create(&t, NULL, path, &co, &err) < 0) {
+        rc = cli_runtime_error(path, &err);
+        goto done;
+    }
+    printf("created %s: table %s, %s, record key %s%s%s\n", path, a.name,
+           co.type == HUDI_MERGE_ON_READ ? "MERGE_ON_READ" : "COPY_ON_WRITE", a.key,
+           a.partition ? ", partitioned by " : "", a.partition ? a.partition : "");
+    rc = cli_finish_output(CLI_EXIT_OK);
+done:
+    hudi_tbl_free(t);
+    hudi_field_dispose(&schema);
+    hudi_free(path);
+    return rc;
+}
+
+/* ---- write ------------------------------------------------------------------------------- */
+
+/* Input bytes for the JSON Lines reader: stdin or a file through the storage layer. */
+typedef struct input_src {
+    FILE *stdio;     /* stdin, or NULL */
+    hudi_file *file; /* a file, or NULL */
+    int64_t pos;
+} input_src;
+
+static int read_input(void *payload, void *buf, size_t cap, size_t *got, hudi_error *err) {
+    input_src *s = payload;
+    if (s->stdio) {
+        *got = fread(buf, 1, cap, s->stdio);
+        if (*got == 0 && ferror(s->stdio))
+            return hudi_error_set(err, HUDI_EIO, "stdin: %s", strerror(errno));
+        return 0;
+    }
+    int64_t left = s->file->size_bytes - s->pos;
+    size_t n = left < (int64_t)cap ? (size_t)left : cap;
+    int rc = n ? hudi_file_read_at(s->file, s->pos, buf, n, err) : 0;
+    if (rc < 0) return rc;
+    s->pos += (int64_t)n;
+    *got = n;
+    return 0;
+}
+
+/* Appends every row of `b` to *all (created on the first batch with a copy of b's schema, kept
+ * in *schema), leaving out the meta columns. */
+static int accumulate(hudi_batch **all, hudi_field *schema, const hudi_batch *b, hudi_error *err) {
+    int rc;
+    if (!*all) {
+        int32_t keep = 0;
+        for (int32_t i = 0; i < b->n_columns; i++)
+            keep += !hudi_is_meta_field(b->schema->children[i].name);
+        if (hudi_field_init(schema, b->schema->name ? b->schema->name : "schema", HUDI_TYPE_STRUCT,
+                            false) < 0 ||
+            (keep > 0 && hudi_field_set_children(schema, keep) < 0))
+            return hudi_error_oom(err);
+        for (int32_t i = 0, k = 0; i < b->n_columns; i++)
+            if (!hudi_is_meta_field(b->schema->children[i].name) &&
+                hudi_field_copy(&schema->children[k++], &b->schema->children[i]) < 0)
+                return hudi_error_oom(err);
+        if ((rc = hudi_batch_new(all, schema, err)) < 0) return rc;
+    }
+    for (int32_t i = 0, k = 0; i < b->n_columns; i++) {
+        if (hudi_is_meta_field(b->schema->children[i].name)) continue;
+        if ((rc = hudi_array_append_range((*all)->columns[k++], b->columns[i], 0, b->num_rows,
+                                          err)) < 0)
+            return rc;
+    }
+    (*all)->num_rows += b->num_rows;
+    return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+/* Reads the whole input into one batch: the write layer commits one batch per instant. Input
+ * is read a batch at a time (Parquet: row groups; JSON Lines: 8192 lines). */
+static int read_input_rows(hudi_batch **all, hudi_field *all_schema, hudi_tbl *t, const char *input,
+                           hudi_error *err) {
+    hudi_fs *fs = NULL;
+    hudi_parquet_file *pf = NULL;
+    hudi_parquet_scan *scan = NULL;
+    hudi_jsonl_reader *jr = NULL;
+    hudi_field table_schema = {0};
+    input_src src = {0};
+    int rc;
+    bool parquet = strcmp(input, "-") != 0 && ends_with(input, ".parquet");
+    if ((rc = hudi_fs_local_new(&fs, err)) < 0) return rc;
+    if (parquet) {
+        hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+        if ((rc = hudi_parquet_open(&pf, fs, input, NULL, err)) < 0) goto done;
+        if ((rc = hudi_parquet_scan_open(&scan, pf, &so, err)) < 0) goto done;
+    } else {
+        /* The meta columns are accepted (and dropped) so `hudic table cat` output reads back. */
+        hudi_field data = {0};
+        rc = hudi_api_data_schema(&data, t, err);
+        if (rc == 0) rc = hudi_schema_add_meta_fields(&table_schema, &data, err);
+        hudi_field_dispose(&data);
+        if (rc < 0) goto done;
+        if (strcmp(input, "-") == 0)
+            src.stdio = stdin;
+        else if ((rc = hudi_fs_open(fs, input, &src.file, err)) < 0)
+            goto done;
+        if ((rc = hudi_jsonl_reader_new(&jr, &table_schema, read_input, &src,
+                                        strcmp(input, "-") == 0 ? "stdin" : input, NULL, err)) < 0)
+            goto done;
+    }
+    for (;;) {
+        hudi_batch *b = NULL;
+        rc = scan ? hudi_parquet_scan_next(scan, &b, err) : hudi_jsonl_reader_next(jr, &b, err);
+        if (rc < 0 || !b) break;
+        if ((rc = accumulate(all, all_schema, b, err)) < 0) break;
+    }
+    if (rc == 0 && !*all) {
+        /* No rows: an empty batch of the input's schema (delete/overwrite may still mean
+         * something). */
+        hudi_batch empty = {scan ? hudi_parquet_scan_schema(scan) : &table_schema, 0, 0, NULL};
+        empty.n_columns = empty.schema->n_children;
+        hudi_batch *tmp = NULL;
+        if ((rc = hudi_batch_new(&tmp, empty.schema, err)) == 0)
+            rc = accumulate(all, all_schema, tmp, err);
+        hudi_batch_free(tmp);
+    }
+done:
+    hudi_jsonl_reader_free(jr);
+    hudi_file_close(src.file);
+    hudi_parquet_scan_free(scan);
+    hudi_parquet_close(pf);
+    hudi_field_dispose(&table_schema);
+    hudi_fs_free(fs);
+    return rc;
+}
+
+typedef struct write_args {
+    const char *op, *partitions, *input, *instant;
+    bool latest_wins, no_clean;
+} write_args;
+
+static int cmd_write(const cli_group *g, const cli_command *self, int argc, char **argv) {
+    write_args a = {0};
+    const cli_option opts[] = {
+        {"--op", &a.op, NULL},
+        {"--partitions", &a.partitions, NULL},
+        {"--input", &a.input, NULL},
+        {"--instant", &a.instant, NULL},
+        {"--latest-wins", NULL, &a.latest_wins},
+        {"--no-clean", NULL, &a.no_clean},
+    };
+    const char *pos[1];
+    int n_pos = 0;
+    int rc = cli_parse_args(argc, argv, opts, HUDI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
+    if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+    hudi_write_options wo = HUDI_WRITE_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    if (!a.op) return cli_usage_error(g, self, "--op is required");
+    if (hudi_write_op_parse(&wo.op, a.op, &err) < 0)
+        return cli_usage_error(g, self, "%s", err.message);
+    if (wo.op == HUDI_OP_DELETE_PARTITION ? !a.partitions : !a.input)
+        return cli_usage_error(g, self,
+                               wo.op == HUDI_OP_DELETE_PARTITION
+                                   ? "delete_partition needs --partitions a,b"
+                                   : "--input FILE.parquet|FILE.jsonl|- is required");
+    const char *parts[MAX_COLUMNS];
+    char *parts_copy = NULL;
+    if (a.partitions) {
+        if (!(parts_copy = hudi_strdup(a.partitions)) ||
+            split_columns(parts_copy, parts, &wo.n_partitions) < 0) {
+            hudi_free(parts_copy);
+            return cli_usage_error(g, self, "too many partitions");
+        }
+        wo.partitions = parts;
+    }
+    wo.latest_wins = a.latest_wins;
+    wo.instant_time = a.instant;
+    if (a.no_clean) wo.clean_retain_commits = 0;
+    hudi_tbl *t = NULL;
+    hudi_batch *all = NULL;
+    hudi_field all_schema = {0};
+    hudi_write_result res;
+    char *path = clean_path(pos[0]);
+    if (!path) {
+        hudi_error_oom(&err);
+        rc = cli_runtime_error(pos[0], &err);
+        goto done;
+    }
+    if ((rc = open_table(&t, path)) != 0) goto done;
+    if (a.input && wo.op != HUDI_OP_DELETE_PARTITION &&
+        read_input_rows(&all, &all_schema, t, a.input, &err) < 0) {
+        rc = cli_runtime_error(strcmp(a.input, "-") == 0 ? "stdin" : a.input, &err);
+        goto done;
+    }
+    if (hudi_table_write(t, all, &wo, &res, &err) < 0) {
+        rc = cli_runtime_error(path, &err);
+        goto done;
+    }
+    if (res.instant[0])
+        printf("committed %s (%s): %lld inserted, %lld updated, %lld deleted, %lld files, %lld "
+               "bytes\n",
+               res.instant, hudi_write_op_name(wo.op), (long long)res.inserts,
+               (long long)res.updates, (long long)res.deletes, (long long)res.files_written,
+               (long long)res.bytes_written);
+    else
+        printf("nothing to commit (%s)\n", hudi_write_op_name(wo.op));
+    rc = cli_finish_output(CLI_EXIT_OK);
+done:
+    hudi_batch_free(all);
+    hudi_field_dispose(&all_schema);
+    hudi_tbl_free(t);
+    hudi_free(parts_copy);
+    hudi_free(path);
+    return rc;
+}
+
+/* ---- rollback, clean --------------------------------------------------------------------- */
+
+static int cmd_rollback(const cli_group *g, const cli_command *self, int argc, char **argv) {
+    const char *pos[1];
+    int n_pos = 0;
+    int rc = cli_parse_args(argc, argv, NULL, 0, pos, 1, 1, &n_pos, g, self);
+    if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_tbl *t = NULL;
+    char *path = clean_path(pos[0]);
+    if (!path) {
+        hudi_error_oom(&err);
+        return cli_runtime_error(pos[0], &err);
+    }
+    if ((rc = open_table(&t, path)) == 0) {
+        int n = hudi_table_rollback_pending(t, NULL, &err);
+        if (n < 0) {
+            rc = cli_runtime_error(path, &err);
+        } else {
+            printf("rolled back %d pending write%s\n", n, n == 1 ? "" : "s");
+            rc = cli_finish_output(CLI_EXIT_OK);
+        }
+    }
+    hudi_tbl_free(t);
+    hudi_free(path);
+    return rc;
+}
+
+static int cmd_clean(const cli_group *g, const cli_command *self, int argc, char **argv) {
+    const char *retain_text = NULL;
+    const cli_option opts[] = {{"--retain", &retain_text, NULL}};
+    const char *pos[1];
+    int n_pos = 0;
+    int rc = cli_parse_args(argc, argv, opts, HUDI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
+    if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+    long retain = 10; /* hoodie.cleaner.commits.retained */
+    if (retain_text) {
+        char *end;
+        retain = strtol(retain_text, &end, 10);
+        if (*end || retain < 1 || retain > INT32_MAX)
+            return cli_usage_error(g, self, "--retain takes a positive number of commits");
+    }
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_tbl *t = NULL;
+    char *path = clean_path(pos[0]);
+    if (!path) {
+        hudi_error_oom(&err);
+        return cli_runtime_error(pos[0], &err);
+    }
+    if ((rc = open_table(&t, path)) == 0) {
+        int n = hudi_table_clean(t, (int32_t)retain, NULL, &err);
+        if (n < 0) {
+            rc = cli_runtime_error(path, &err);
+        } else {
+            printf("cleaned %d file%s, keeping the latest %ld commits\n", n, n == 1 ? "" : "s",
+                   retain);
+            rc = cli_finish_output(CLI_EXIT_OK);
+        }
+    }
+    hudi_tbl_free(t);
+    hudi_free(path);
+    return rc;
+}
+
 static const cli_command table_commands[] = {
     {"info", "PATH", "table properties, timeline, file groups and latest file slices", cmd_info},
     {"cat",
-     "[--as-of INSTANT] [--incremental BEGIN,END] [--read-optimized] [--columns a,b] [--where 'COL OP "
+     "[--as-of INSTANT] [--incremental BEGIN,END] [--read-optimized] [--columns a,b] [--where 'COL "
+     "OP "
      "VALUE'] [--limit N] [--count] PATH",
      "rows of a Hudi table (snapshot, time travel or incremental) as JSON Lines", cmd_cat},
+    {"create",
+     "--name NAME --key F[,F] [--partition P[,P]] [--precombine F] [--type cow] [--hive-style] "
+     "[--url-encode] [--keygen CLASS] [--no-meta-fields] (--schema-from FILE.parquet | --schema "
+     "'AVRO JSON') PATH",
+     "create an empty copy-on-write table (table version 6)", cmd_create},
+    {"write",
+     "--op insert|upsert|bulk_insert|delete|insert_overwrite|insert_overwrite_table|"
+     "delete_partition [--input FILE.parquet|FILE.jsonl|-] [--partitions A,B] [--latest-wins] "
+     "[--instant TIME] [--no-clean] PATH",
+     "commit Parquet or JSON Lines rows with one write operation", cmd_write},
+    {"rollback", "PATH", "roll back writes left pending by a failed writer", cmd_rollback},
+    {"clean", "[--retain N] PATH", "remove file versions older than the latest N commits need",
+     cmd_clean},
 };
 
 const cli_group cli_table_group = {"table", "Hudi tables", table_commands,

@@ -102,6 +102,30 @@ int hudi_arrow_stream_new(struct ArrowArrayStream *out, const hudi_field *schema
                           hudi_arrow_next_fn next, void (*free_payload)(void *payload),
                           void *payload, hudi_error *err);
 
+/* ---- import ------------------------------------------------------------------------------ */
+
+/** Converts an ArrowSchema (borrowed; not released) into `out`, a field tree the caller
+ *  disposes with hudi_field_dispose; `out` is zeroed on failure. Supported formats: those the
+ *  exporter writes, plus large strings/binaries/lists (U, Z, +L; narrowed to 32-bit offsets on
+ *  import) and timestamps with any time zone (UTC instants). HUDI_EUNSUPPORTED names the column
+ *  for dictionaries, unions, views, seconds units, decimal256 and the like. */
+int hudi_arrow_import_schema(hudi_field *out, const struct ArrowSchema *schema, hudi_error *err);
+
+/** Copies `array` (borrowed; not released) into a new hudi_array of `field`, which must come
+ *  from hudi_arrow_import_schema(`schema`) and outlive the array. `schema` tells 64-bit offset
+ *  layouts apart (may be NULL when none are used). Offsets of every node are honoured.
+ *  HUDI_EINVAL for malformed arrays (missing buffers, decreasing offsets, nulls in a
+ *  non-nullable column), HUDI_ENOMEM (also for more than 2 GiB of bytes in one column). */
+int hudi_arrow_import_array(hudi_array **out, const struct ArrowArray *array,
+                            const struct ArrowSchema *schema, const hudi_field *field,
+                            hudi_error *err);
+
+/** Copies a struct ArrowArray (a record batch: no null rows) into a new batch of `field` (a
+ *  STRUCT from hudi_arrow_import_schema; borrowed by the batch). */
+int hudi_arrow_import_batch(hudi_batch **out, const struct ArrowArray *array,
+                            const struct ArrowSchema *schema, const hudi_field *field,
+                            hudi_error *err);
+
 #ifdef __cplusplus
 }
 #endif

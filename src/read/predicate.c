@@ -147,9 +147,12 @@ int hudi_value_parse(hudi_value *v, hudi_buf *bytes, const char *text, bool quot
                               f->name, hudi_type_name(f->type));
     switch (f->type) {
     case HUDI_TYPE_BOOL:
-        if (strcasecmp(text, "true") == 0 || strcmp(text, "1") == 0) v->i64 = 1;
-        else if (strcasecmp(text, "false") == 0 || strcmp(text, "0") == 0) v->i64 = 0;
-        else return bad_value(err, HUDI_PARSE_SYNTAX, text, f, "a boolean (true or false)");
+        if (strcasecmp(text, "true") == 0 || strcmp(text, "1") == 0)
+            v->i64 = 1;
+        else if (strcasecmp(text, "false") == 0 || strcmp(text, "0") == 0)
+            v->i64 = 0;
+        else
+            return bad_value(err, HUDI_PARSE_SYNTAX, text, f, "a boolean (true or false)");
         return 0;
     case HUDI_TYPE_INT8:
     case HUDI_TYPE_INT16:
@@ -169,8 +172,10 @@ int hudi_value_parse(hudi_value *v, hudi_buf *bytes, const char *text, bool quot
         if ((rc = hudi_parse_double(text, n, &v->f64)) < 0)
             return bad_value(err, rc, text, f, "a number");
         /* the reader compares values of the column's width: `f = 1.1` means the float nearest */
-        if (f->type == HUDI_TYPE_FLOAT) v->f64 = (double)(float)v->f64;
-        else if (f->type == HUDI_TYPE_FLOAT16) v->f64 = hudi_round_to_half(v->f64);
+        if (f->type == HUDI_TYPE_FLOAT)
+            v->f64 = (double)(float)v->f64;
+        else if (f->type == HUDI_TYPE_FLOAT16)
+            v->f64 = hudi_round_to_half(v->f64);
         return 0;
     case HUDI_TYPE_DECIMAL:
         /* precision 0: a constant wider than the column is still a valid bound */
@@ -201,8 +206,9 @@ int hudi_value_parse(hudi_value *v, hudi_buf *bytes, const char *text, bool quot
     case HUDI_TYPE_BINARY:
     case HUDI_TYPE_FIXED_BINARY: return parse_bytes(v, bytes, text, hex, f, err);
     default:
-        return hudi_error_set(err, HUDI_EINVAL, "column '%s' (%s) cannot be compared with a constant",
-                              f->name, hudi_type_name(f->type));
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "column '%s' (%s) cannot be compared with a constant", f->name,
+                              hudi_type_name(f->type));
     }
 }
 
@@ -232,8 +238,8 @@ int hudi_predicate_parse(hudi_predicate *out, const char *text, const hudi_field
         goto done;
     }
     if (hudi_type_is_nested(f->type) || f->type == HUDI_TYPE_NULL) {
-        rc = hudi_error_set(err, HUDI_EINVAL, "column '%s' is not a primitive column (%s)",
-                            f->name, hudi_type_name(f->type));
+        rc = hudi_error_set(err, HUDI_EINVAL, "column '%s' is not a primitive column (%s)", f->name,
+                            hudi_type_name(f->type));
         goto done;
     }
     if ((rc = parse_constant(p, &constant, &quoted, &hex, err)) < 0) goto done;
@@ -241,8 +247,8 @@ int hudi_predicate_parse(hudi_predicate *out, const char *text, const hudi_field
         rc = hudi_error_oom(err);
         goto done;
     }
-    rc = hudi_value_parse(&out->value, &out->bytes, constant.data ? constant.data : "", quoted,
-                          hex, f, err);
+    rc = hudi_value_parse(&out->value, &out->bytes, constant.data ? constant.data : "", quoted, hex,
+                          f, err);
 done:
     hudi_buf_dispose(&name);
     hudi_buf_dispose(&constant);

@@ -13,13 +13,14 @@
 #include "format/parquet/parquet.h"
 
 typedef struct hudi_predicate {
-    int32_t column;   /* index into the schema's children */
+    int32_t column; /* index into the schema's children */
     hudi_cmp_op op;
     hudi_value value; /* in the column's type; value.bytes points into `bytes` */
     hudi_buf bytes;   /* storage of a string/binary constant */
 } hudi_predicate;
 
-#define HUDI_PREDICATE_INIT {0, HUDI_CMP_EQ, {0}, HUDI_BUF_INIT}
+#define HUDI_PREDICATE_INIT                                                                        \
+    { 0, HUDI_CMP_EQ, {0}, HUDI_BUF_INIT }
 
 /* Parses `text` against the top-level columns of `schema` (a STRUCT). HUDI_EINVAL with a
  * one-line message ("unknown column 'x'", "'1.5' is not a valid int32 value") on a problem,

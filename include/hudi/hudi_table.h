@@ -1,0 +1,238 @@
+/**
+ * @file hudi_table.h
+ * @brief Hudi tables: create, open, inspect, write batches and scan them.
+ *
+ * A table is a directory holding data files and a `.hoodie/` folder (properties and the
+ * timeline) in Apache Hudi's on-disk format, table version 6 (Hudi 0.14/0.15); tables of
+ * versions 8 and 9 (Hudi 1.x) can be read. Rows enter as Arrow C Data Interface arrays and
+ * leave as an Arrow C stream, so any Arrow-speaking engine can consume them without copies.
+ * The Arrow structs are declared here only by name: include hudi_arrow.h (or Arrow's own
+ * arrow/c/abi.h) to use them.
+ *
+ * Handles are opaque. Functions return 0 or a negative HUDI_E* code and fill the caller's
+ * hudi_error (which may be NULL). Outputs are NULL on failure. hudi_*_free(NULL) is a no-op.
+ * Option structs are versioned: start from the _INIT macro, then set fields.
+ *
+ * Threads: a hudi_table and everything opened from it (scans, streams) must be used by one
+ * thread at a time. Different tables are independent.
+ *
+ * A short session:
+ * @code
+ * hudi_table *t = NULL;
+ * hudi_error err = HUDI_ERROR_INIT;
+ * hudi_table_init_options io = HUDI_TABLE_INIT_OPTIONS_INIT;
+ * io.table_name = "trips";
+ * io.record_key_fields = "id";
+ * io.schema = &schema;                      // an ArrowSchema (struct) of the data columns
+ * if (hudi_table_init(&t, "/tmp/trips", &io, &err) < 0) fprintf(stderr, "%s\n", err.message);
+ * hudi_table_write_options wo = HUDI_TABLE_WRITE_OPTIONS_INIT;
+ * wo.operation = HUDI_WRITE_UPSERT;
+ * hudi_table_write_result res;
+ * hudi_table_write_arrow(t, &schema, &array, &wo, &res, &err);   // res.instant: the commit
+ * hudi_scan *scan = NULL;
+ * hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
+ * so.filter = "fare > 10";
+ * hudi_scan_open(&scan, t, &so, &err);
+ * struct ArrowArrayStream stream;
+ * hudi_scan_to_arrow(scan, &stream, &err);  // then stream.get_next(...) until release == NULL
+ * stream.release(&stream);
+ * hudi_table_free(t);
+ * @endcode
+ */
+/* The guard is not HUDI_TABLE_H: the internal src/table/table.h uses that one. */
+#ifndef HUDI_PUBLIC_TABLE_H
+#define HUDI_PUBLIC_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hudi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ArrowSchema;
+struct ArrowArray;
+struct ArrowArrayStream;
+
+typedef struct hudi_table hudi_table;
+typedef struct hudi_scan hudi_scan;
+
+/** Options for opening an existing table. */
+typedef struct hudi_table_open_options {
+    int version; /**< HUDI_TABLE_OPEN_OPTIONS_VERSION */
+} hudi_table_open_options;
+#define HUDI_TABLE_OPEN_OPTIONS_VERSION 1
+#define HUDI_TABLE_OPEN_OPTIONS_INIT                                                               \
+    { HUDI_TABLE_OPEN_OPTIONS_VERSION }
+
+/* ---- opening and creating ------------------------------------------------------------------ */
+
+/** Opens the table at `base_path` (a local directory). Reads hoodie.properties and the
+ *  timeline. Fails with HUDI_ENOTFOUND when there is no table, HUDI_EUNSUPPORTED for table
+ *  versions or base file formats hudic cannot read. */
+HUDI_API int hudi_table_open(hudi_table **out, const char *base_path,
+                             const hudi_table_open_options *opts, hudi_error *err);
+
+/** Options for creating a table. Strings and the schema are borrowed for the duration of
+ *  hudi_table_init. */
+typedef struct hudi_table_init_options {
+    int version;                         /**< HUDI_TABLE_INIT_OPTIONS_VERSION */
+    const char *table_name;              /**< hoodie.table.name; required, a valid Avro name */
+    const char *table_type;              /**< "COPY_ON_WRITE" (NULL = that); MERGE_ON_READ: later */
+    const char *record_key_fields;       /**< comma separated; required */
+    const char *partition_fields;        /**< comma separated; NULL or "" = non-partitioned */
+    const char *precombine_field;        /**< ordering field of upserts; NULL = none */
+    const char *keygen_class;            /**< NULL = inferred from the keys and partitions, as
+                                              Spark SQL does */
+    bool hive_style_partitioning;        /**< partition folders named "field=value" */
+    bool url_encode_partitions;          /**< URL-encode partition values in folder names */
+    bool populate_meta_fields;           /**< write the _hoodie_* columns (default true) */
+    const struct ArrowSchema *schema;    /**< required: a struct ("+s") of the data columns,
+                                              without the _hoodie_* meta columns */
+    const char *const *extra_properties; /**< more hoodie.properties entries: key, value, ...,
+                                              NULL; may be NULL */
+} hudi_table_init_options;
+#define HUDI_TABLE_INIT_OPTIONS_VERSION 1
+#define HUDI_TABLE_INIT_OPTIONS_INIT                                                               \
+    {                                                                                              \
+        HUDI_TABLE_INIT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, false, false, true,   \
+            NULL, NULL                                                                             \
+    }
+
+/** Creates a new, empty Hudi table (table version 6, as Hudi 0.14/0.15 write it; no metadata
+ *  table) at `base_path` and opens it. The directory may exist but must not hold a table:
+ *  HUDI_EEXISTS then. HUDI_EINVAL names a missing or bad option, HUDI_EUNSUPPORTED an Arrow
+ *  type Hudi cannot store (the schema is stored as Avro). On success `*out` is the open table
+ *  (free it with hudi_table_free). */
+HUDI_API int hudi_table_init(hudi_table **out, const char *base_path,
+                             const hudi_table_init_options *opts, hudi_error *err);
+
+/** Closes the table. NULL does nothing. Scans and streams opened from it must be released
+ *  first. */
+HUDI_API void hudi_table_free(hudi_table *t);
+
+/* ---- inspecting ---------------------------------------------------------------------------- */
+
+/** The table's base path as given when it was opened (without trailing slashes). Valid until
+ *  the table is freed. */
+HUDI_API const char *hudi_table_base_path(const hudi_table *t);
+
+/** Value of a table property (hoodie.properties), or NULL. Valid until the table is freed
+ *  or written. */
+HUDI_API const char *hudi_table_property(const hudi_table *t, const char *key);
+
+/** The latest completed instant of the commits timeline ("" for an empty table). Valid until
+ *  the table is freed or written. */
+HUDI_API const char *hudi_table_latest_instant(const hudi_table *t);
+
+/** The table's current data schema (the columns a write takes, without the _hoodie_* meta
+ *  columns) as an ArrowSchema struct. The caller owns `out` and calls out->release. */
+HUDI_API int hudi_table_schema(hudi_table *t, struct ArrowSchema *out, hudi_error *err);
+
+/** Re-reads the timeline, to see commits made by other writers since the table was opened. */
+HUDI_API int hudi_table_refresh(hudi_table *t, hudi_error *err);
+
+/* ---- writing ------------------------------------------------------------------------------- */
+
+/** A write operation: Hudi's operationType. */
+typedef enum hudi_write_operation {
+    HUDI_WRITE_INSERT = 0,           /**< new records (duplicates of existing keys are kept) */
+    HUDI_WRITE_UPSERT = 1,           /**< insert new keys, update existing ones */
+    HUDI_WRITE_BULK_INSERT = 2,      /**< like insert, planned for throughput */
+    HUDI_WRITE_DELETE = 3,           /**< the batch's rows name the keys to delete */
+    HUDI_WRITE_INSERT_OVERWRITE = 4, /**< replace the partitions the batch touches */
+    HUDI_WRITE_INSERT_OVERWRITE_TABLE = 5, /**< replace the whole table with the batch */
+    HUDI_WRITE_DELETE_PARTITION = 6,       /**< drop `partitions` (no batch) */
+} hudi_write_operation;
+
+/** Options of one write. Strings are borrowed for the duration of the call. */
+typedef struct hudi_table_write_options {
+    int version;                    /**< HUDI_TABLE_WRITE_OPTIONS_VERSION */
+    hudi_write_operation operation; /**< default HUDI_WRITE_UPSERT */
+    bool latest_wins;               /**< upserts: the incoming record always wins
+                                         (OverwriteWithLatestAvroPayload); default false:
+                                         the larger precombine value wins */
+    const char *const *partitions;  /**< DELETE_PARTITION: partition paths to drop */
+    int32_t n_partitions;
+    int64_t target_file_bytes;    /**< base file size target; 0 = 120 MiB */
+    int64_t small_file_bytes;     /**< files below this get new inserts; 0 = 100 MiB */
+    int32_t clean_retain_commits; /**< clean after the write keeping this many commits;
+                                       default 10, 0 = do not clean */
+    const char *instant_time;     /**< force the instant ("yyyyMMddHHmmssSSS"); NULL = now */
+} hudi_table_write_options;
+#define HUDI_TABLE_WRITE_OPTIONS_VERSION 1
+#define HUDI_TABLE_WRITE_OPTIONS_INIT                                                              \
+    { HUDI_TABLE_WRITE_OPTIONS_VERSION, HUDI_WRITE_UPSERT, false, NULL, 0, 0, 0, 10, NULL }
+
+/** What a write did. */
+typedef struct hudi_table_write_result {
+    char instant[32];                  /**< the committed instant; "" when nothing was written */
+    int64_t inserts, updates, deletes; /**< records */
+    int64_t files_written, bytes_written;
+} hudi_table_write_result;
+
+/** Commits one record batch with one operation as one instant (commit or replacecommit).
+ *  `schema` is a struct ArrowSchema and `array` a struct ArrowArray of the same shape: its
+ *  columns are matched to the table's columns by name; _hoodie_* meta columns in it are
+ *  ignored. Both are borrowed: hudic copies what it needs and the caller still releases them.
+ *  For HUDI_WRITE_DELETE_PARTITION both may be NULL.
+ *  Before writing, writes left pending by a crashed writer are rolled back. On failure nothing
+ *  is committed and the table reads as before. `result` may be NULL. */
+HUDI_API int hudi_table_write_arrow(hudi_table *t, const struct ArrowSchema *schema,
+                                    const struct ArrowArray *array,
+                                    const hudi_table_write_options *opts,
+                                    hudi_table_write_result *result, hudi_error *err);
+
+/** Rolls back every pending (requested or inflight) write left by a failed writer: deletes its
+ *  files, records a rollback instant. `*rolled_back` (may be NULL) receives their number. */
+HUDI_API int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error *err);
+
+/** Cleans file versions no longer needed, keeping those the latest `retain_commits` (>= 1)
+ *  commits read (KEEP_LATEST_COMMITS), and records a clean instant when anything was removed.
+ *  `*files_deleted` (may be NULL) receives the number of files removed. */
+HUDI_API int hudi_table_clean_files(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
+                                    hudi_error *err);
+
+/* ---- reading ------------------------------------------------------------------------------- */
+
+/** Options of a scan. Strings are borrowed for the duration of hudi_scan_open. */
+typedef struct hudi_scan_options {
+    int version;                /**< HUDI_SCAN_OPTIONS_VERSION */
+    const char *const *columns; /**< columns to return (names); NULL = all, meta columns included */
+    int32_t n_columns;
+    const char *as_of_instant; /**< time travel: the table as of this instant; NULL = latest */
+    const char *begin_instant; /**< incremental: changes in (begin, end]; NULL = not incremental */
+    const char *end_instant;   /**< incremental end; NULL = latest */
+    const char *filter;        /**< one predicate "col op constant" on a top-level column:
+                                    op is = != <> < <= > >= or IS [NOT] NULL, the constant a
+                                    number, true/false, 'quoted text' (also dates and
+                                    timestamps), x'hex'; NULL = none */
+    bool read_optimized;       /**< MOR: base files only */
+    int64_t batch_rows;        /**< rows per batch; 0 = default */
+} hudi_scan_options;
+#define HUDI_SCAN_OPTIONS_VERSION 1
+#define HUDI_SCAN_OPTIONS_INIT                                                                     \
+    { HUDI_SCAN_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, false, 0 }
+
+/** Starts a scan (snapshot, time travel or incremental per `opts`; `opts` may be NULL for a
+ *  snapshot of every column). The table must outlive the scan and any stream made from it.
+ *  HUDI_EINVAL for a bad filter (the message says what is wrong), HUDI_ENOTFOUND for an
+ *  unknown column or instant. */
+HUDI_API int hudi_scan_open(hudi_scan **out, hudi_table *t, const hudi_scan_options *opts,
+                            hudi_error *err);
+
+/** Moves the scan into an Arrow C stream: each get_next yields one record batch (a struct
+ *  array whose buffers the consumer owns), and a released (release == NULL) array marks the
+ *  end. get_last_error gives the message of a failed call. The scan handle is consumed, also
+ *  on failure (do not free it); the stream owns it until stream->release. */
+HUDI_API int hudi_scan_to_arrow(hudi_scan *scan, struct ArrowArrayStream *out, hudi_error *err);
+
+/** Frees a scan that was not moved into a stream. NULL does nothing. */
+HUDI_API void hudi_scan_free(hudi_scan *scan);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

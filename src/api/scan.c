@@ -1,0 +1,108 @@
+/* scan.c - public scans (include/hudi/hudi_table.h): options checked and copied, the text filter
+ * parsed against the table schema (read/predicate.h), batches read by the read layer and moved
+ * out as an Arrow C stream. Invariant: a scan owns everything its reader borrows (the filter
+ * constant's bytes); the table it reads must outlive it. */
+#include "api/api.h"
+#include "columnar/arrow_c.h"
+#include "read/predicate.h"
+
+struct hudi_scan {
+    hudi_table *table; /* borrowed */
+    hudi_reader *r;
+    hudi_predicate pred;
+};
+
+int hudi_scan_open(hudi_scan **out, hudi_table *t, const hudi_scan_options *opts, hudi_error *err) {
+    hudi_scan_options dflt = HUDI_SCAN_OPTIONS_INIT;
+    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
+    hudi_field full = {0};
+    hudi_scan *s = NULL;
+    int rc;
+    if (!out) return hudi_error_set(err, HUDI_EINVAL, "hudi_scan_open: out is NULL");
+    *out = NULL;
+    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_scan_open: no table");
+    if (!opts) opts = &dflt;
+    if (opts->version != HUDI_SCAN_OPTIONS_VERSION)
+        return hudi_error_set(err, HUDI_EINVAL, "hudi_scan_open: options version %d, expected %d",
+                              opts->version, HUDI_SCAN_OPTIONS_VERSION);
+    if (opts->n_columns < 0 || (opts->n_columns > 0 && !opts->columns) || opts->batch_rows < 0)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: bad column list or batch size",
+                              t->t->base_path);
+    if (opts->as_of_instant && (opts->begin_instant || opts->end_instant))
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "%s: a scan is either as of an instant or incremental, not both",
+                              t->t->base_path);
+    if (!(s = hudi_calloc(1, sizeof(*s)))) return hudi_error_oom(err);
+    s->table = t;
+    s->pred = (hudi_predicate)HUDI_PREDICATE_INIT;
+    ro.columns = opts->columns;
+    ro.n_columns = opts->columns ? opts->n_columns : 0;
+    ro.as_of = opts->as_of_instant;
+    ro.incremental = opts->begin_instant || opts->end_instant;
+    ro.begin = opts->begin_instant;
+    ro.end = opts->end_instant;
+    ro.read_optimized = opts->read_optimized;
+    ro.batch_rows = opts->batch_rows;
+    if (opts->filter) {
+        if ((rc = hudi_read_table_schema(&full, t->t, &ro, err)) < 0) goto fail;
+        if ((rc = hudi_predicate_parse(&s->pred, opts->filter, &full, err)) < 0) {
+            hudi_error_wrap(err, "%s: filter", t->t->base_path);
+            goto fail;
+        }
+        ro.filter_column = full.children[s->pred.column].name;
+        ro.filter_op = s->pred.op;
+        ro.filter_value = s->pred.value;
+    }
+    if ((rc = hudi_reader_open(&s->r, t->t, &ro, err)) < 0) goto fail;
+    hudi_field_dispose(&full);
+    *out = s;
+    return 0;
+fail:
+    hudi_field_dispose(&full);
+    hudi_scan_free(s);
+    return rc;
+}
+
+void hudi_scan_free(hudi_scan *s) {
+    if (!s) return;
+    hudi_reader_free(s->r);
+    hudi_predicate_dispose(&s->pred);
+    hudi_free(s);
+}
+
+/* Stream producer: moves the reader's batch (which the reader keeps and reuses) into a batch
+ * the stream owns by swapping column arrays; the reader frees the swapped-in empty ones. */
+static int scan_next(void *payload, hudi_batch **out, hudi_error *err) {
+    hudi_scan *s = payload;
+    hudi_batch *rb = NULL, *nb = NULL;
+    int rc;
+    *out = NULL;
+    for (;;) {
+        if ((rc = hudi_reader_next(s->r, &rb, err)) < 0 || !rb) return rc;
+        if (rb->num_rows > 0) break; /* a consumer gains nothing from empty batches */
+    }
+    if ((rc = hudi_batch_new(&nb, rb->schema, err)) < 0) return rc;
+    for (int32_t i = 0; i < nb->n_columns; i++) {
+        hudi_array *tmp = nb->columns[i];
+        nb->columns[i] = rb->columns[i];
+        rb->columns[i] = tmp;
+    }
+    nb->num_rows = rb->num_rows;
+    rb->num_rows = 0;
+    *out = nb;
+    return 0;
+}
+
+static void scan_release(void *payload) { hudi_scan_free(payload); }
+
+int hudi_scan_to_arrow(hudi_scan *scan, struct ArrowArrayStream *out, hudi_error *err) {
+    if (!scan) return hudi_error_set(err, HUDI_EINVAL, "hudi_scan_to_arrow: no scan");
+    if (!out) {
+        hudi_scan_free(scan);
+        return hudi_error_set(err, HUDI_EINVAL, "hudi_scan_to_arrow: out is NULL");
+    }
+    int rc =
+        hudi_arrow_stream_new(out, hudi_reader_schema(scan->r), scan_next, scan_release, scan, err);
+    if (rc < 0) hudi_scan_free(scan); /* consumed in every case, as documented */
+    return rc;
+}
