@@ -72,7 +72,8 @@ ORDER BY i
 
 def file_rows(con, path):
     try:
-        return con.sql(f"SELECT sum(num_rows) FROM parquet_file_metadata('{path}')").fetchone()[0]
+        return con.execute(f"SELECT sum(num_rows) FROM parquet_file_metadata('{path}')"
+                           ).fetchone()[0]
     except Exception:  # noqa: BLE001 - unreadable or missing file: regenerate
         return None
 

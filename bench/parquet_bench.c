@@ -2,12 +2,12 @@
  * bench/run.py to put side by side with DuckDB.
  *
  *   parquet_bench scan FILE [--threads N] [--columns a,b] [--where COL OP VALUE] [--batch-rows N]
- *   parquet_bench rawcodec FILE
- *   parquet_bench write OUT [--rows N] [--codec snappy] [--threads N] [--batch-rows N]
+ *   parquet_bench rawcodec FILE [--columns a,b]   (top-level names; first path element)
+ *   parquet_bench write OUT [--rows N] [--codec snappy] [--threads N] [--row-group-rows N]
  *   common: [--repeat R] [--warmup W]
  *
- * Each mode prints one JSON line: per-repetition seconds, rows, peak RSS (getrusage
- * ru_maxrss, whole process lifetime) and the RSS after setup, plus per-column checksums
+ * Each mode prints one JSON line: per-repetition wall and CPU seconds, rows, peak RSS (VmHWM,
+ * whole process lifetime) and the RSS after setup, plus per-column checksums
  * (sum of numbers, bytes of strings) that run.py compares with DuckDB's answers, so a fast
  * but wrong reader is caught.
  *
@@ -18,7 +18,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -37,7 +36,7 @@ typedef struct bench_args {
     int threads, repeat, warmup;
     const char *columns; /* comma list or NULL */
     const char *where;   /* "col>value" or NULL */
-    int64_t rows, batch_rows;
+    int64_t rows, batch_rows, row_group_rows;
     int codec;
 } bench_args;
 
@@ -54,22 +53,43 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static long peak_rss_kb(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
+/* CPU seconds of the whole process (all threads): less sensitive than wall time to other
+ * processes competing for the two cores. */
+static double cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static long current_rss_kb(void) {
+/* A line "Key:  N kB" of /proc/self/status, or -1. */
+static long status_kb(const char *key) {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
+    size_t klen = strlen(key);
     long kb = -1;
     if (!f) return -1;
     while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+            kb = strtol(line + klen + 1, NULL, 10);
+            break;
+        }
     fclose(f);
     return kb;
 }
+
+/* Peak RSS of this process image. VmHWM, not ru_maxrss: Linux carries ru_maxrss across
+ * execve, so a child of a big parent (run.py imports DuckDB) would report the parent's peak. */
+static long peak_rss_kb(void) {
+    long kb = status_kb("VmHWM");
+    if (kb < 0) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        kb = ru.ru_maxrss;
+    }
+    return kb;
+}
+
+static long current_rss_kb(void) { return status_kb("VmRSS"); }
 
 static void die(const char *what, const hudi_error *err) {
     fprintf(stderr, "parquet_bench: %s: %s\n", what, err && err->message[0] ? err->message : "");
@@ -102,10 +122,18 @@ static void print_i128(__int128 v) {
     fputs(&buf[i], stdout);
 }
 
-static void print_times(const double *t, int n) {
-    printf("\"times_s\":[");
+static void print_list(const char *name, const double *t, int n) {
+    printf("\"%s\":[", name);
     for (int i = 0; i < n; i++) printf("%s%.6f", i ? "," : "", t[i]);
-    printf("],\"median_s\":%.6f", median(t, n));
+    printf("]");
+}
+
+/* Wall and CPU seconds of each repetition, and the median wall time. */
+static void print_times(const double *t, const double *cpu, int n) {
+    print_list("times_s", t, n);
+    printf(",");
+    print_list("cpu_s", cpu, n);
+    printf(",\"median_s\":%.6f", median(t, n));
 }
 
 /* ================================ scan ==================================================== */
@@ -117,11 +145,11 @@ typedef struct scan_shared {
     int32_t n_cols;
     const hudi_parquet_predicate *pred; /* NULL or one */
     int32_t n_rgs;
-    atomic_int next_rg;
 } scan_shared;
 
 typedef struct scan_job {
     scan_shared *sh;
+    int index;
     pthread_t tid;
     int64_t rows;
     colsum sums[MAX_COLS];
@@ -169,44 +197,49 @@ static void sum_array(colsum *cs, const hudi_array *a) {
     case HUDI_TYPE_BINARY:
         if (n > 0) cs->bytes += a->offsets[n] - a->offsets[0];
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
-/* Row groups are handed out one at a time (like DuckDB's parallel scan); each thread has its
- * own hudi_parquet_file so no reader state is shared. */
+/* Thread t reads row groups [t*n/T, (t+1)*n/T) through one scan on its own
+ * hudi_parquet_file, so no reader state is shared and the scan's batch buffers are reused
+ * across its row groups. (DuckDB hands out row groups dynamically; with equal row groups a
+ * static split balances as well.) */
 static void *scan_thread(void *p) {
     scan_job *j = p;
     scan_shared *sh = j->sh;
     hudi_parquet_file *f = NULL;
     hudi_parquet_scan *s = NULL;
+    int32_t first = (int32_t)((int64_t)sh->n_rgs * j->index / sh->a->threads);
+    int32_t last = (int32_t)((int64_t)sh->n_rgs * (j->index + 1) / sh->a->threads);
+    int32_t rgs[1024];
+    if (last - first > (int32_t)HUDI_ARRAY_LEN(rgs)) {
+        j->rc = hudi_error_set(&j->err, HUDI_EINVAL, "too many row groups per thread");
+        return NULL;
+    }
+    if (last == first) return NULL;
+    for (int32_t g = first; g < last; g++) rgs[g - first] = g;
     if ((j->rc = hudi_parquet_open(&f, sh->fs, sh->a->path, NULL, &j->err)) < 0) return NULL;
-    for (;;) {
-        int32_t rg = atomic_fetch_add(&sh->next_rg, 1);
-        if (rg >= sh->n_rgs) break;
-        hudi_parquet_scan_options o = HUDI_PARQUET_SCAN_OPTIONS_INIT;
-        o.columns = sh->cols;
-        o.n_columns = sh->n_cols;
-        o.batch_rows = sh->a->batch_rows;
-        o.row_groups = &rg;
-        o.n_row_groups = 1;
-        if (sh->pred) {
-            o.predicates = sh->pred;
-            o.n_predicates = 1;
-            o.filter_rows = true;
-        }
-        if ((j->rc = hudi_parquet_scan_open(&s, f, &o, &j->err)) < 0) break;
+    hudi_parquet_scan_options o = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    o.columns = sh->cols;
+    o.n_columns = sh->n_cols;
+    o.batch_rows = sh->a->batch_rows;
+    o.row_groups = rgs;
+    o.n_row_groups = last - first;
+    if (sh->pred) {
+        o.predicates = sh->pred;
+        o.n_predicates = 1;
+        o.filter_rows = true;
+    }
+    if ((j->rc = hudi_parquet_scan_open(&s, f, &o, &j->err)) == 0) {
         hudi_batch *b;
         while ((j->rc = hudi_parquet_scan_next(s, &b, &j->err)) == 0 && b) {
             j->rows += b->num_rows;
             for (int32_t c = 0; c < b->n_columns && c < MAX_COLS; c++)
                 sum_array(&j->sums[c], b->columns[c]);
         }
-        hudi_parquet_scan_free(s);
-        s = NULL;
-        if (j->rc < 0) break;
     }
+    hudi_parquet_scan_free(s);
     hudi_parquet_close(f);
     return NULL;
 }
@@ -221,7 +254,10 @@ static int32_t find_column(const hudi_field *schema, const char *name, size_t le
 
 /* "fare>99.5" -> predicate on column `fare`. The value is parsed for the column's type. */
 static void parse_where(const char *w, const hudi_field *schema, hudi_parquet_predicate *p) {
-    static const struct { const char *s; hudi_cmp_op op; } ops[] = {
+    static const struct {
+        const char *s;
+        hudi_cmp_op op;
+    } ops[] = {
         {">=", HUDI_CMP_GE}, {"<=", HUDI_CMP_LE}, {"!=", HUDI_CMP_NE},
         {">", HUDI_CMP_GT},  {"<", HUDI_CMP_LT},  {"=", HUDI_CMP_EQ},
     };
@@ -237,16 +273,10 @@ static void parse_where(const char *w, const hudi_field *schema, hudi_parquet_pr
     const char *v = rest + strlen(ops[k].s);
     switch (schema->children[p->column].type) {
     case HUDI_TYPE_DOUBLE:
-    case HUDI_TYPE_FLOAT:
-        p->value.f64 = strtod(v, NULL);
-        break;
+    case HUDI_TYPE_FLOAT: p->value.f64 = strtod(v, NULL); break;
     case HUDI_TYPE_STRING:
-    case HUDI_TYPE_BINARY:
-        p->value.bytes = hudi_slice_cstr(v);
-        break;
-    default:
-        p->value.i64 = strtoll(v, NULL, 10);
-        break;
+    case HUDI_TYPE_BINARY: p->value.bytes = hudi_slice_cstr(v); break;
+    default: p->value.i64 = strtoll(v, NULL, 10); break;
     }
 }
 
@@ -279,28 +309,34 @@ static void run_scan(const bench_args *a) {
         for (int32_t i = 0; i < n_cols; i++) have |= cols[i] == pred.column;
         if (!have) cols[n_cols++] = pred.column;
     }
-    scan_shared sh = {.a = a, .fs = fs, .cols = n_cols ? cols : NULL, .n_cols = n_cols,
+    scan_shared sh = {.a = a,
+                      .fs = fs,
+                      .cols = n_cols ? cols : NULL,
+                      .n_cols = n_cols,
                       .pred = a->where ? &pred : NULL,
                       .n_rgs = hudi_parquet_meta(f)->n_row_groups};
     int32_t out_cols = n_cols ? n_cols : schema->n_children;
     long setup_rss = current_rss_kb();
-    double times[MAX_REPEAT];
+    double times[MAX_REPEAT], cpus[MAX_REPEAT];
     scan_job *jobs = calloc((size_t)a->threads, sizeof(scan_job));
     if (!jobs) die("out of memory", NULL);
     for (int r = -a->warmup; r < a->repeat; r++) {
         memset(jobs, 0, (size_t)a->threads * sizeof(scan_job));
-        atomic_store(&sh.next_rg, 0);
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         for (int t = 0; t < a->threads; t++) {
             jobs[t].sh = &sh;
+            jobs[t].index = t;
             if (pthread_create(&jobs[t].tid, NULL, scan_thread, &jobs[t]) != 0)
                 die("pthread_create", NULL);
         }
         for (int t = 0; t < a->threads; t++) pthread_join(jobs[t].tid, NULL);
-        double dt = now_s() - t0;
+        double dt = now_s() - t0, dc = cpu_s() - c0;
         for (int t = 0; t < a->threads; t++)
             if (jobs[t].rc < 0) die(a->path, &jobs[t].err);
-        if (r >= 0) times[r] = dt;
+        if (r >= 0) {
+            times[r] = dt;
+            cpus[r] = dc;
+        }
     }
     /* Merge the last repetition's per-thread results. */
     int64_t rows = 0;
@@ -318,12 +354,12 @@ static void run_scan(const bench_args *a) {
     }
     printf("{\"mode\":\"scan\",\"file\":\"%s\",\"threads\":%d,\"rows\":%" PRId64 ",", a->path,
            a->threads, rows);
-    print_times(times, a->repeat);
+    print_times(times, cpus, a->repeat);
     printf(",\"peak_rss_kb\":%ld,\"setup_rss_kb\":%ld,\"checksums\":{", peak_rss_kb(), setup_rss);
     for (int32_t c = 0; c < out_cols && c < MAX_COLS; c++) {
         const hudi_field *fl = &schema->children[n_cols ? cols[c] : c];
-        printf("%s\"%s\":{\"n\":%" PRId64 ",\"nulls\":%" PRId64, c ? "," : "", fl->name,
-               total[c].n, total[c].nulls);
+        printf("%s\"%s\":{\"n\":%" PRId64 ",\"nulls\":%" PRId64, c ? "," : "", fl->name, total[c].n,
+               total[c].nulls);
         if (fl->type == HUDI_TYPE_DOUBLE || fl->type == HUDI_TYPE_FLOAT)
             printf(",\"sum\":%.17g", total[c].fsum);
         else if (fl->type == HUDI_TYPE_STRING || fl->type == HUDI_TYPE_BINARY)
@@ -345,20 +381,35 @@ static void run_scan(const bench_args *a) {
 /* Decompresses every page of every column chunk exactly as a reader must, and nothing else:
  * the floor under any Parquet reader's cost for this file. */
 typedef struct raw_result {
-    double decompress_s, total_s;
+    double decompress_s, decompress_cpu_s, total_s;
     int64_t pages, compressed_bytes, uncompressed_bytes;
 } raw_result;
 
-static void raw_chunk(hudi_file *file, const pq_column_meta *cm, pq_codec_ctx *ctx,
-                      uint8_t **buf, size_t *cap, raw_result *res) {
+/* The chunk's bytes: a borrowed view when the backend has one, else read into *chunk. */
+static const uint8_t *chunk_bytes(hudi_file *file, int64_t start, size_t len, uint8_t **chunk,
+                                  size_t *chunk_cap) {
+    hudi_error err = HUDI_ERROR_INIT;
+    const uint8_t *p = NULL;
+    if (hudi_file_view(file, start, len, &p, &err) < 0) die("view of a column chunk", &err);
+    if (p) return p;
+    if (len > *chunk_cap) {
+        free(*chunk);
+        *chunk_cap = len;
+        if (!(*chunk = malloc(len))) die("out of memory", NULL);
+    }
+    if (hudi_file_read_at(file, start, *chunk, len, &err) < 0) die("read of a column chunk", &err);
+    return *chunk;
+}
+
+static void raw_chunk(hudi_file *file, const pq_column_meta *cm, pq_codec_ctx *ctx, uint8_t **buf,
+                      size_t *cap, uint8_t **chunk, size_t *chunk_cap, raw_result *res) {
     hudi_error err = HUDI_ERROR_INIT;
     int64_t start = cm->data_page_offset;
     if (cm->has_dictionary_page_offset && cm->dictionary_page_offset > 0 &&
         cm->dictionary_page_offset < start)
         start = cm->dictionary_page_offset;
     size_t len = (size_t)cm->total_compressed_size;
-    const uint8_t *p = NULL;
-    if (hudi_file_view(file, start, len, &p, &err) < 0 || !p) die("view of a column chunk", &err);
+    const uint8_t *p = chunk_bytes(file, start, len, chunk, chunk_cap);
     hudi_arena arena = HUDI_ARENA_INIT;
     for (size_t pos = 0; pos < len;) {
         pq_page_header h;
@@ -387,19 +438,30 @@ static void raw_chunk(hudi_file *file, const pq_column_meta *cm, pq_codec_ctx *c
             *cap = out_len * 2;
             if (!(*buf = malloc(*cap))) die("out of memory", NULL);
         }
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         if (compressed && cm->codec != PQ_CODEC_UNCOMPRESSED) {
             if (pq_decompress(ctx, cm->codec, in, *buf, out_len, &err) < 0) die("decompress", &err);
         } else {
             memcpy(*buf, in.data, HUDI_MIN(in.len, out_len)); /* what a reader would copy */
         }
         res->decompress_s += now_s() - t0;
+        res->decompress_cpu_s += cpu_s() - c0;
         res->pages++;
         res->compressed_bytes += h.compressed_page_size;
         res->uncompressed_bytes += h.uncompressed_page_size;
         pos += (size_t)h.compressed_page_size;
     }
     hudi_arena_dispose(&arena);
+}
+
+/* Whether `name` is one of the comma-separated names in `list`. */
+static bool in_list(const char *list, hudi_slice name) {
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == name.len && memcmp(p, name.data, len) == 0) return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
 }
 
 static void run_rawcodec(const bench_args *a) {
@@ -413,19 +475,23 @@ static void run_rawcodec(const bench_args *a) {
     const pq_file_meta *m = hudi_parquet_meta(f);
     pq_codec_ctx *ctx = NULL;
     if (pq_codec_ctx_new(&ctx, &err) < 0) die("codec ctx", &err);
-    uint8_t *buf = NULL;
-    size_t cap = 0;
-    double dec[MAX_REPEAT], tot[MAX_REPEAT];
+    uint8_t *buf = NULL, *chunk = NULL;
+    size_t cap = 0, chunk_cap = 0;
+    double dec[MAX_REPEAT], dec_cpu[MAX_REPEAT], tot[MAX_REPEAT];
     raw_result res;
     for (int r = -a->warmup; r < a->repeat; r++) {
         memset(&res, 0, sizeof(res));
         double t0 = now_s();
         for (int32_t g = 0; g < m->n_row_groups; g++)
-            for (int32_t c = 0; c < m->row_groups[g].n_columns; c++)
-                raw_chunk(file, &m->row_groups[g].columns[c].meta_data, ctx, &buf, &cap, &res);
+            for (int32_t c = 0; c < m->row_groups[g].n_columns; c++) {
+                const pq_column_meta *cm = &m->row_groups[g].columns[c].meta_data;
+                if (a->columns && !in_list(a->columns, cm->path_in_schema[0])) continue;
+                raw_chunk(file, cm, ctx, &buf, &cap, &chunk, &chunk_cap, &res);
+            }
         res.total_s = now_s() - t0;
         if (r >= 0) {
             dec[r] = res.decompress_s;
+            dec_cpu[r] = res.decompress_cpu_s;
             tot[r] = res.total_s;
         }
     }
@@ -433,9 +499,10 @@ static void run_rawcodec(const bench_args *a) {
            ",\"compressed_bytes\":%" PRId64 ",\"uncompressed_bytes\":%" PRId64 ",",
            a->path, pq_codec_name(m->row_groups[0].columns[0].meta_data.codec), res.pages,
            res.compressed_bytes, res.uncompressed_bytes);
-    print_times(dec, a->repeat);
+    print_times(dec, dec_cpu, a->repeat);
     printf(",\"walk_median_s\":%.6f,\"peak_rss_kb\":%ld}\n", median(tot, a->repeat), peak_rss_kb());
     free(buf);
+    free(chunk);
     pq_codec_ctx_free(ctx);
     hudi_file_close(file);
     hudi_parquet_close(f);
@@ -458,16 +525,36 @@ static double unit_double(int64_t i, int64_t s) {
     return (double)(mix(i, s) * 4194304LL + (mix(i, s + 1) >> 9)) / 9007199254740992.0;
 }
 
-enum { C_UUID, C_RIDER, C_DRIVER, C_BLAT, C_BLON, C_ELAT, C_ELON, C_FARE, C_TS, C_DIST, C_PART,
-       N_TRIP_COLS };
+enum {
+    C_UUID,
+    C_RIDER,
+    C_DRIVER,
+    C_BLAT,
+    C_BLON,
+    C_ELAT,
+    C_ELON,
+    C_FARE,
+    C_TS,
+    C_DIST,
+    C_PART,
+    N_TRIP_COLS
+};
 
 static void trips_schema(hudi_field *s) {
-    static const struct { const char *name; hudi_type_id t; } cols[N_TRIP_COLS] = {
-        {"uuid", HUDI_TYPE_STRING},      {"rider", HUDI_TYPE_STRING},
-        {"driver", HUDI_TYPE_STRING},    {"begin_lat", HUDI_TYPE_DOUBLE},
-        {"begin_lon", HUDI_TYPE_DOUBLE}, {"end_lat", HUDI_TYPE_DOUBLE},
-        {"end_lon", HUDI_TYPE_DOUBLE},   {"fare", HUDI_TYPE_DOUBLE},
-        {"ts", HUDI_TYPE_INT64},         {"distance_m", HUDI_TYPE_INT64},
+    static const struct {
+        const char *name;
+        hudi_type_id t;
+    } cols[N_TRIP_COLS] = {
+        {"uuid", HUDI_TYPE_STRING},
+        {"rider", HUDI_TYPE_STRING},
+        {"driver", HUDI_TYPE_STRING},
+        {"begin_lat", HUDI_TYPE_DOUBLE},
+        {"begin_lon", HUDI_TYPE_DOUBLE},
+        {"end_lat", HUDI_TYPE_DOUBLE},
+        {"end_lon", HUDI_TYPE_DOUBLE},
+        {"fare", HUDI_TYPE_DOUBLE},
+        {"ts", HUDI_TYPE_INT64},
+        {"distance_m", HUDI_TYPE_INT64},
         {"partition_path", HUDI_TYPE_STRING},
     };
     if (hudi_field_init(s, "duckdb_schema", HUDI_TYPE_STRUCT, false) < 0 ||
@@ -502,10 +589,11 @@ static hudi_batch *trips_batch(const hudi_field *schema, int64_t first, int64_t 
         int64_t i = first + r;
         int64_t u = ((i + 1) * 1103515245LL + 12345) % MIX_P;
         int64_t m11 = mix(i, 11), m12 = mix(i, 12);
-        int len = snprintf(s, sizeof(s), "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64
-                           "-%04" PRIx64 "%08" PRIx64, (uint64_t)u, (uint64_t)(m11 & 65535),
-                           (uint64_t)((m11 >> 16) & 65535), (uint64_t)(m12 & 65535),
-                           (uint64_t)((m12 >> 16) & 65535), (uint64_t)mix(i, 13));
+        int len = snprintf(
+            s, sizeof(s),
+            "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "%08" PRIx64,
+            (uint64_t)u, (uint64_t)(m11 & 65535), (uint64_t)((m11 >> 16) & 65535),
+            (uint64_t)(m12 & 65535), (uint64_t)((m12 >> 16) & 65535), (uint64_t)mix(i, 13));
         put_str(col[C_UUID], r, s, (size_t)len);
         len = snprintf(s, sizeof(s), "rider-%03d", (int)(mix(i, 1) % 1000));
         put_str(col[C_RIDER], r, s, (size_t)len);
@@ -545,6 +633,7 @@ static void *write_thread(void *p) {
     hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
     hudi_parquet_writer *w = NULL;
     o.codec = j->a->codec;
+    if (j->a->row_group_rows > 0) o.row_group_rows = j->a->row_group_rows;
     if ((j->rc = hudi_parquet_writer_open(&w, j->fs, j->path, j->schema, &o, &j->err)) < 0)
         return NULL;
     for (int64_t k = 0; k < j->count; k++)
@@ -575,10 +664,10 @@ static void run_write(const bench_args *a) {
      * do (one base file per task); one thread writes exactly `path`. */
     write_job *jobs = calloc((size_t)a->threads, sizeof(write_job));
     if (!jobs) die("out of memory", NULL);
-    double times[MAX_REPEAT];
+    double times[MAX_REPEAT], cpus[MAX_REPEAT];
     int64_t bytes = 0;
     for (int r = -a->warmup; r < a->repeat; r++) {
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         for (int t = 0; t < a->threads; t++) {
             write_job *j = &jobs[t];
             memset(j, 0, sizeof(*j));
@@ -593,17 +682,20 @@ static void run_write(const bench_args *a) {
         }
         bytes = 0;
         for (int t = 0; t < a->threads; t++) pthread_join(jobs[t].tid, NULL);
-        double dt = now_s() - t0;
+        double dt = now_s() - t0, dc = cpu_s() - c0;
         for (int t = 0; t < a->threads; t++) {
             if (jobs[t].rc < 0) die(jobs[t].path, &jobs[t].err);
             bytes += jobs[t].bytes;
         }
-        if (r >= 0) times[r] = dt;
+        if (r >= 0) {
+            times[r] = dt;
+            cpus[r] = dc;
+        }
     }
     printf("{\"mode\":\"write\",\"file\":\"%s\",\"threads\":%d,\"codec\":\"%s\",\"rows\":%" PRId64
            ",\"bytes\":%" PRId64 ",\"generate_s\":%.3f,",
            a->path, a->threads, pq_codec_name(a->codec), a->rows, bytes, gen_s);
-    print_times(times, a->repeat);
+    print_times(times, cpus, a->repeat);
     printf(",\"peak_rss_kb\":%ld,\"setup_rss_kb\":%ld}\n", peak_rss_kb(), setup_rss);
     for (int64_t k = 0; k < n_batches; k++) hudi_batch_free(batches[k]);
     free(batches);
@@ -625,16 +717,21 @@ static int parse_codec(const char *s) {
 
 static void usage(void) {
     fputs("usage: parquet_bench scan FILE [--threads N] [--columns a,b] [--where 'col>v']\n"
-          "       parquet_bench rawcodec FILE\n"
+          "       parquet_bench rawcodec FILE [--columns a,b]\n"
           "       parquet_bench write OUT [--rows N] [--codec snappy] [--threads N]\n"
+          "                               [--row-group-rows N]\n"
           "       common: [--repeat R] [--warmup W] [--batch-rows N]\n",
           stderr);
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    bench_args a = {.threads = 1, .repeat = 1, .warmup = 0, .rows = 10000000,
-                    .batch_rows = 65536, .codec = PQ_CODEC_SNAPPY};
+    bench_args a = {.threads = 1,
+                    .repeat = 1,
+                    .warmup = 0,
+                    .rows = 10000000,
+                    .batch_rows = 65536,
+                    .codec = PQ_CODEC_SNAPPY};
     if (argc < 3) usage();
     a.mode = argv[1];
     a.path = argv[2];
@@ -642,22 +739,37 @@ int main(int argc, char **argv) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage();
         i++;
-        if (strcmp(k, "--threads") == 0) a.threads = atoi(v);
-        else if (strcmp(k, "--repeat") == 0) a.repeat = atoi(v);
-        else if (strcmp(k, "--warmup") == 0) a.warmup = atoi(v);
-        else if (strcmp(k, "--columns") == 0) a.columns = v;
-        else if (strcmp(k, "--where") == 0) a.where = v;
-        else if (strcmp(k, "--rows") == 0) a.rows = strtoll(v, NULL, 10);
-        else if (strcmp(k, "--batch-rows") == 0) a.batch_rows = strtoll(v, NULL, 10);
-        else if (strcmp(k, "--codec") == 0) a.codec = parse_codec(v);
-        else usage();
+        if (strcmp(k, "--threads") == 0)
+            a.threads = atoi(v);
+        else if (strcmp(k, "--repeat") == 0)
+            a.repeat = atoi(v);
+        else if (strcmp(k, "--warmup") == 0)
+            a.warmup = atoi(v);
+        else if (strcmp(k, "--columns") == 0)
+            a.columns = v;
+        else if (strcmp(k, "--where") == 0)
+            a.where = v;
+        else if (strcmp(k, "--rows") == 0)
+            a.rows = strtoll(v, NULL, 10);
+        else if (strcmp(k, "--batch-rows") == 0)
+            a.batch_rows = strtoll(v, NULL, 10);
+        else if (strcmp(k, "--codec") == 0)
+            a.codec = parse_codec(v);
+        else if (strcmp(k, "--row-group-rows") == 0)
+            a.row_group_rows = strtoll(v, NULL, 10);
+        else
+            usage();
     }
-    if (a.threads < 1 || a.threads > 64 || a.repeat < 1 || a.repeat > MAX_REPEAT ||
-        a.warmup < 0 || a.rows < 1 || a.batch_rows < 1)
+    if (a.threads < 1 || a.threads > 64 || a.repeat < 1 || a.repeat > MAX_REPEAT || a.warmup < 0 ||
+        a.rows < 1 || a.batch_rows < 1)
         usage();
-    if (strcmp(a.mode, "scan") == 0) run_scan(&a);
-    else if (strcmp(a.mode, "rawcodec") == 0) run_rawcodec(&a);
-    else if (strcmp(a.mode, "write") == 0) run_write(&a);
-    else usage();
+    if (strcmp(a.mode, "scan") == 0)
+        run_scan(&a);
+    else if (strcmp(a.mode, "rawcodec") == 0)
+        run_rawcodec(&a);
+    else if (strcmp(a.mode, "write") == 0)
+        run_write(&a);
+    else
+        usage();
     return 0;
 }
