@@ -207,19 +207,19 @@ int main(void) {
     const double fares[] = {12.5, 7.25, 30.0, 9.0};
     const char *const cities[] = {"paris", "oslo", "paris", "lima"};
     build_rows(&r, 4, ids, names, fares, cities);
-    hudi_table_init_options io = HUDI_TABLE_INIT_OPTIONS_INIT;
+    hudi_table_create_options io = HUDI_TABLE_CREATE_OPTIONS_INIT;
     io.table_name = "trips";
     io.record_key_fields = "id";
     io.partition_fields = "city";
     io.precombine_field = "fare";
     io.schema = &r.schema;
-    if (hudi_table_init(&t, path, &io, &err) < 0) goto fail;
+    if (hudi_table_create(&t, path, &io, &err) < 0) goto fail;
 
     /* 2. Insert four rows. The arrays stay ours: hudic copies what it needs. */
     hudi_table_write_options wo = HUDI_TABLE_WRITE_OPTIONS_INIT;
     hudi_table_write_result res;
     wo.operation = HUDI_WRITE_INSERT;
-    if (hudi_table_write_arrow(t, &r.schema, &r.array, &wo, &res, &err) < 0) goto fail;
+    if (hudi_table_write(t, &r.schema, &r.array, &wo, &res, &err) < 0) goto fail;
     printf("inserted %" PRId64 " rows at instant %s\n", res.inserts, res.instant);
 
     /* 3. Upsert: id 2 gets a higher fare (the precombine field decides), id 5 is new. */
@@ -229,7 +229,7 @@ int main(void) {
     const char *const cities2[] = {"oslo", "lima"};
     build_rows(&r, 2, ids2, names2, fares2, cities2);
     wo.operation = HUDI_WRITE_UPSERT;
-    if (hudi_table_write_arrow(t, &r.schema, &r.array, &wo, &res, &err) < 0) goto fail;
+    if (hudi_table_write(t, &r.schema, &r.array, &wo, &res, &err) < 0) goto fail;
     printf("upserted: %" PRId64 " updated, %" PRId64 " inserted at instant %s\n", res.updates,
            res.inserts, res.instant);
     printf("latest instant: %s, table name: %s\n", hudi_table_latest_instant(t),

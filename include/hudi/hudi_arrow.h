@@ -5,7 +5,7 @@
  *
  * Guarded by the specification's own macros, so including this next to Arrow's
  * `arrow/c/abi.h` (or nanoarrow) is harmless. hudic takes rows in as ArrowSchema + ArrowArray
- * (hudi_table_write_arrow) and hands them out as an ArrowArrayStream (hudi_scan_to_arrow).
+ * (hudi_table_write) and hands them out as an ArrowArrayStream (hudi_scan_to_arrow).
  */
 #ifndef HUDI_ARROW_H
 #define HUDI_ARROW_H

@@ -20,15 +20,15 @@
  * @code
  * hudi_table *t = NULL;
  * hudi_error err = HUDI_ERROR_INIT;
- * hudi_table_init_options io = HUDI_TABLE_INIT_OPTIONS_INIT;
+ * hudi_table_create_options io = HUDI_TABLE_CREATE_OPTIONS_INIT;
  * io.table_name = "trips";
  * io.record_key_fields = "id";
  * io.schema = &schema;                      // an ArrowSchema (struct) of the data columns
- * if (hudi_table_init(&t, "/tmp/trips", &io, &err) < 0) fprintf(stderr, "%s\n", err.message);
+ * if (hudi_table_create(&t, "/tmp/trips", &io, &err) < 0) fprintf(stderr, "%s\n", err.message);
  * hudi_table_write_options wo = HUDI_TABLE_WRITE_OPTIONS_INIT;
  * wo.operation = HUDI_WRITE_UPSERT;
  * hudi_table_write_result res;
- * hudi_table_write_arrow(t, &schema, &array, &wo, &res, &err);   // res.instant: the commit
+ * hudi_table_write(t, &schema, &array, &wo, &res, &err);   // res.instant: the commit
  * hudi_scan *scan = NULL;
  * hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
  * so.filter = "fare > 10";
@@ -76,9 +76,9 @@ HUDI_API int hudi_table_open(hudi_table **out, const char *base_path,
                              const hudi_table_open_options *opts, hudi_error *err);
 
 /** Options for creating a table. Strings and the schema are borrowed for the duration of
- *  hudi_table_init. */
-typedef struct hudi_table_init_options {
-    int version;                         /**< HUDI_TABLE_INIT_OPTIONS_VERSION */
+ *  hudi_table_create. */
+typedef struct hudi_table_create_options {
+    int version;                         /**< HUDI_TABLE_CREATE_OPTIONS_VERSION */
     const char *table_name;              /**< hoodie.table.name; required, a valid Avro name */
     const char *table_type;              /**< "COPY_ON_WRITE" (NULL = that); MERGE_ON_READ: later */
     const char *record_key_fields;       /**< comma separated; required */
@@ -93,11 +93,11 @@ typedef struct hudi_table_init_options {
                                               without the _hoodie_* meta columns */
     const char *const *extra_properties; /**< more hoodie.properties entries: key, value, ...,
                                               NULL; may be NULL */
-} hudi_table_init_options;
-#define HUDI_TABLE_INIT_OPTIONS_VERSION 1
-#define HUDI_TABLE_INIT_OPTIONS_INIT                                                               \
+} hudi_table_create_options;
+#define HUDI_TABLE_CREATE_OPTIONS_VERSION 1
+#define HUDI_TABLE_CREATE_OPTIONS_INIT                                                               \
     {                                                                                              \
-        HUDI_TABLE_INIT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, false, false, true,   \
+        HUDI_TABLE_CREATE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, false, false, true,   \
             NULL, NULL                                                                             \
     }
 
@@ -106,8 +106,8 @@ typedef struct hudi_table_init_options {
  *  HUDI_EEXISTS then. HUDI_EINVAL names a missing or bad option, HUDI_EUNSUPPORTED an Arrow
  *  type Hudi cannot store (the schema is stored as Avro). On success `*out` is the open table
  *  (free it with hudi_table_free). */
-HUDI_API int hudi_table_init(hudi_table **out, const char *base_path,
-                             const hudi_table_init_options *opts, hudi_error *err);
+HUDI_API int hudi_table_create(hudi_table **out, const char *base_path,
+                             const hudi_table_create_options *opts, hudi_error *err);
 
 /** Closes the table. NULL does nothing. Scans and streams opened from it must be released
  *  first. */
@@ -180,7 +180,7 @@ typedef struct hudi_table_write_result {
  *  For HUDI_WRITE_DELETE_PARTITION both may be NULL.
  *  Before writing, writes left pending by a crashed writer are rolled back. On failure nothing
  *  is committed and the table reads as before. `result` may be NULL. */
-HUDI_API int hudi_table_write_arrow(hudi_table *t, const struct ArrowSchema *schema,
+HUDI_API int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
                                     const struct ArrowArray *array,
                                     const hudi_table_write_options *opts,
                                     hudi_table_write_result *result, hudi_error *err);
@@ -192,7 +192,7 @@ HUDI_API int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error
 /** Cleans file versions no longer needed, keeping those the latest `retain_commits` (>= 1)
  *  commits read (KEEP_LATEST_COMMITS), and records a clean instant when anything was removed.
  *  `*files_deleted` (may be NULL) receives the number of files removed. */
-HUDI_API int hudi_table_clean_files(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
+HUDI_API int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
                                     hudi_error *err);
 
 /* ---- reading ------------------------------------------------------------------------------- */

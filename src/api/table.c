@@ -52,21 +52,21 @@ int hudi_table_open(hudi_table **out, const char *base_path, const hudi_table_op
     return rc < 0 ? rc : wrap(out, tbl, err);
 }
 
-int hudi_table_init(hudi_table **out, const char *base_path, const hudi_table_init_options *opts,
+int hudi_table_create(hudi_table **out, const char *base_path, const hudi_table_create_options *opts,
                     hudi_error *err) {
     hudi_create_options co = {0};
     hudi_field schema = {0};
     hudi_tbl *tbl = NULL;
     char *path = NULL;
     int rc;
-    if (!out) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_init: out is NULL");
+    if (!out) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_create: out is NULL");
     *out = NULL;
     if (!base_path || !*base_path || !opts)
         return hudi_error_set(err, HUDI_EINVAL,
-                              "hudi_table_init: a base path and options are required");
-    if (opts->version != HUDI_TABLE_INIT_OPTIONS_VERSION)
-        return hudi_error_set(err, HUDI_EINVAL, "hudi_table_init: options version %d, expected %d",
-                              opts->version, HUDI_TABLE_INIT_OPTIONS_VERSION);
+                              "hudi_table_create: a base path and options are required");
+    if (opts->version != HUDI_TABLE_CREATE_OPTIONS_VERSION)
+        return hudi_error_set(err, HUDI_EINVAL, "hudi_table_create: options version %d, expected %d",
+                              opts->version, HUDI_TABLE_CREATE_OPTIONS_VERSION);
     if (!opts->schema)
         return hudi_error_set(err, HUDI_EINVAL, "%s: a schema is required", base_path);
     co.type = HUDI_COPY_ON_WRITE;
@@ -99,7 +99,7 @@ int hudi_table_init(hudi_table **out, const char *base_path, const hudi_table_in
     co.populate_meta_fields = opts->populate_meta_fields;
     co.schema = &schema;
     co.extra_props = opts->extra_properties;
-    if ((rc = hudi_table_create(&tbl, NULL, path, &co, err)) < 0) goto done;
+    if ((rc = hudi_tbl_create(&tbl, NULL, path, &co, err)) < 0) goto done;
     rc = wrap(out, tbl, err);
 done:
     hudi_field_dispose(&schema);
@@ -195,7 +195,7 @@ static int drop_meta_columns(hudi_batch *v, hudi_field *vf, const hudi_batch *b,
     return 0;
 }
 
-int hudi_table_write_arrow(hudi_table *t, const struct ArrowSchema *schema,
+int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
                            const struct ArrowArray *array, const hudi_table_write_options *opts,
                            hudi_table_write_result *result, hudi_error *err) {
     hudi_table_write_options dflt = HUDI_TABLE_WRITE_OPTIONS_INIT;
@@ -206,11 +206,11 @@ int hudi_table_write_arrow(hudi_table *t, const struct ArrowSchema *schema,
     int rc;
     memset(&view, 0, sizeof(view));
     if (result) memset(result, 0, sizeof(*result));
-    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_write_arrow: no table");
+    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_write: no table");
     if (!opts) opts = &dflt;
     if (opts->version != HUDI_TABLE_WRITE_OPTIONS_VERSION)
         return hudi_error_set(err, HUDI_EINVAL,
-                              "hudi_table_write_arrow: options version %d, "
+                              "hudi_table_write: options version %d, "
                               "expected %d",
                               opts->version, HUDI_TABLE_WRITE_OPTIONS_VERSION);
     if ((rc = hudi_api_write_op(&wo.op, opts->operation, err)) < 0) return rc;
@@ -232,7 +232,7 @@ int hudi_table_write_arrow(hudi_table *t, const struct ArrowSchema *schema,
         if ((rc = hudi_arrow_import_batch(&batch, array, schema, &field, err)) < 0) goto done;
         if ((rc = drop_meta_columns(&view, &view_field, batch, err)) < 0) goto done;
     }
-    rc = hudi_table_write(t->t, batch ? (view.columns ? &view : batch) : NULL, &wo, &wr, err);
+    rc = hudi_tbl_write(t->t, batch ? (view.columns ? &view : batch) : NULL, &wo, &wr, err);
     if (rc == 0 && result) {
         snprintf(result->instant, sizeof(result->instant), "%s", wr.instant);
         result->inserts = wr.inserts;
@@ -259,21 +259,21 @@ done:
 int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error *err) {
     if (rolled_back) *rolled_back = 0;
     if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_rollback: no table");
-    int rc = hudi_table_rollback_pending(t->t, NULL, err);
+    int rc = hudi_tbl_rollback_pending(t->t, NULL, err);
     if (rc >= 0 && rolled_back) *rolled_back = rc;
     int rr = hudi_tbl_reload(t->t, rc >= 0 ? err : NULL);
     refresh_latest(t);
     return rc < 0 ? rc : rr < 0 ? rr : 0;
 }
 
-int hudi_table_clean_files(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
+int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
                            hudi_error *err) {
     if (files_deleted) *files_deleted = 0;
-    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_clean_files: no table");
+    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_clean: no table");
     if (retain_commits < 1)
         return hudi_error_set(err, HUDI_EINVAL, "%s: retain at least one commit, not %d",
                               t->t->base_path, retain_commits);
-    int rc = hudi_table_clean(t->t, retain_commits, NULL, err);
+    int rc = hudi_tbl_clean(t->t, retain_commits, NULL, err);
     if (rc >= 0 && files_deleted) *files_deleted = rc;
     int rr = hudi_tbl_reload(t->t, rc >= 0 ? err : NULL);
     refresh_latest(t);

@@ -314,7 +314,7 @@ static int cmd_create(const cli_group *g, const cli_command *self, int argc, cha
     co.url_encode_partitions = a.url_encode;
     co.populate_meta_fields = !a.no_meta_fields;
     co.schema = &schema;
-    if (hudi_table_create(&t, NULL, path, &co, &err) < 0) {
+    if (hudi_tbl_create(&t, NULL, path, &co, &err) < 0) {
         rc = cli_runtime_error(path, &err);
         goto done;
     }
@@ -504,7 +504,7 @@ static int cmd_write(const cli_group *g, const cli_command *self, int argc, char
         rc = cli_runtime_error(strcmp(a.input, "-") == 0 ? "stdin" : a.input, &err);
         goto done;
     }
-    if (hudi_table_write(t, all, &wo, &res, &err) < 0) {
+    if (hudi_tbl_write(t, all, &wo, &res, &err) < 0) {
         rc = cli_runtime_error(path, &err);
         goto done;
     }
@@ -541,7 +541,7 @@ static int cmd_rollback(const cli_group *g, const cli_command *self, int argc, c
         return cli_runtime_error(pos[0], &err);
     }
     if ((rc = open_table(&t, path)) == 0) {
-        int n = hudi_table_rollback_pending(t, NULL, &err);
+        int n = hudi_tbl_rollback_pending(t, NULL, &err);
         if (n < 0) {
             rc = cli_runtime_error(path, &err);
         } else {
@@ -576,7 +576,7 @@ static int cmd_clean(const cli_group *g, const cli_command *self, int argc, char
         return cli_runtime_error(pos[0], &err);
     }
     if ((rc = open_table(&t, path)) == 0) {
-        int n = hudi_table_clean(t, (int32_t)retain, NULL, &err);
+        int n = hudi_tbl_clean(t, (int32_t)retain, NULL, &err);
         if (n < 0) {
             rc = cli_runtime_error(path, &err);
         } else {

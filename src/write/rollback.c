@@ -311,7 +311,7 @@ static const hudi_instant *find_pending(const hudi_timeline *tl, const char *tim
     return best;
 }
 
-int hudi_table_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
+int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
     char(*times)[HUDI_INSTANT_TIME_MAX] = NULL;
     size_t n = 0;
     int rolled = 0;

@@ -50,7 +50,7 @@ typedef struct hudi_create_options {
 #define HUDI_CREATE_OPTIONS_INIT                                                                   \
     { NULL, HUDI_COPY_ON_WRITE, NULL, NULL, NULL, NULL, false, false, true, NULL, NULL }
 
-int hudi_table_create(hudi_tbl **out, hudi_fs *fs, const char *base_path,
+int hudi_tbl_create(hudi_tbl **out, hudi_fs *fs, const char *base_path,
                       const hudi_create_options *opts, hudi_error *err);
 
 typedef struct hudi_write_options {
@@ -81,16 +81,16 @@ typedef struct hudi_write_result {
 
 /* Commits `batch` (columns of the table schema by name, without meta columns) with one
  * operation. On failure nothing is committed and the table reads as before. */
-int hudi_table_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
+int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
                      hudi_write_result *result, hudi_error *err);
 
 /* Rolls back every pending (requested/inflight) write instant left by a failed writer
  * (§3.8): deletes its files (by markers, else by listing its instant's files), records a
  * rollback instant, deletes its timeline files. Returns the number rolled back. */
-int hudi_table_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err);
+int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err);
 
 /* Cleans file slices no longer needed: keeps the latest `retain_commits` commits' versions
  * of every file group (KEEP_LATEST_COMMITS), records a clean instant. */
-int hudi_table_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err);
+int hudi_tbl_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err);
 
 #endif

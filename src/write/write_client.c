@@ -143,10 +143,10 @@ static void finish(wctx *c) {
     if (!hudi_buf_failed(&dir)) (void)write_remove_tree(c->t->fs, dir.data, NULL);
     hudi_buf_dispose(&dir);
     if (c->o.clean_retain_commits > 0)
-        (void)hudi_table_clean(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
+        (void)hudi_tbl_clean(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
 }
 
-int hudi_table_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
+int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
                      hudi_write_result *result, hudi_error *err) {
     wctx c;
     memset(&c, 0, sizeof(c));
@@ -161,7 +161,7 @@ int hudi_table_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_opti
     int rc = check_table(t, c.in, &c.o, err);
     if (rc < 0) return rc;
     if ((rc = disable_metadata_table(t, c.o.clock, err)) < 0) goto done;
-    if ((rc = hudi_table_rollback_pending(t, c.o.clock, err)) < 0) goto done;
+    if ((rc = hudi_tbl_rollback_pending(t, c.o.clock, err)) < 0) goto done;
     rc = 0;
     if (c.o.instant_time) {
         if (!hudi_instant_time_valid(c.o.instant_time, strlen(c.o.instant_time)) ||

@@ -2,8 +2,8 @@
 """pyarrow_roundtrip.py LIBHUDIC_SO - the public C API against a real Arrow producer/consumer.
 
 pyarrow exports record batches (sliced, with large strings and lists, nulls, decimals,
-timestamps with a zone) through the C Data Interface into hudi_table_init /
-hudi_table_write_arrow; the table is scanned back through hudi_scan_to_arrow into pyarrow's
+timestamps with a zone) through the C Data Interface into hudi_table_create /
+hudi_table_write; the table is scanned back through hudi_scan_to_arrow into pyarrow's
 RecordBatchReader and compared. Exit 0 = pass, 77 = skipped (no pyarrow), else failure.
 """
 import ctypes
@@ -92,11 +92,11 @@ def main():
     t = ctypes.c_void_p()
     io = InitOpts(1, b"trips", None, b"id", b"city", None, None, False, False, True,
                   int(ffi.cast("uintptr_t", c_schema)), None)
-    check(lib.hudi_table_init(ctypes.byref(t), path.encode(), ctypes.byref(io), ctypes.byref(err)), err)
+    check(lib.hudi_table_create(ctypes.byref(t), path.encode(), ctypes.byref(io), ctypes.byref(err)), err)
     wo = WriteOpts(1, 0, False, None, 0, 0, 0, 10, None)  # INSERT
     res = WriteResult()
-    lib.hudi_table_write_arrow.argtypes = [ctypes.c_void_p] * 6
-    check(lib.hudi_table_write_arrow(t, int(ffi.cast("uintptr_t", c_schema)),
+    lib.hudi_table_write.argtypes = [ctypes.c_void_p] * 6
+    check(lib.hudi_table_write(t, int(ffi.cast("uintptr_t", c_schema)),
                                      int(ffi.cast("uintptr_t", c_array)), ctypes.byref(wo),
                                      ctypes.byref(res), ctypes.byref(err)), err)
     assert res.inserts == 3, res.inserts

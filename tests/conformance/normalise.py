@@ -22,7 +22,7 @@ _NATURAL_DIGITS = {"s": 0, "ms": 3, "us": 6, "ns": 9}
 def civil_from_days(z):
     """Days since 1970-01-01 -> (year, month, day), proleptic Gregorian (Hinnant)."""
     z += 719468
-    era = (z if z >= 0 else z - 146096) // 146097
+    era = z // 146097  # Python's // floors already (Hinnant's C form emulates floor with /)
     doe = z - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
@@ -103,7 +103,8 @@ def canon_array(arr, utc_override=False, all_utc=False):
     def masked(values):
         return [v if ok else None for v, ok in zip(values, valid)]
 
-    if isinstance(t, pa.ExtensionType):
+    # BaseExtensionType: pyarrow's built-in extensions (arrow.uuid) are not pa.ExtensionType
+    if isinstance(t, pa.BaseExtensionType):
         if t.extension_name == "arrow.uuid":
             return masked([_uuid(b) if b is not None else None for b in arr.storage.to_pylist()])
         return canon_array(arr.storage, utc_override, all_utc)
@@ -119,7 +120,7 @@ def canon_array(arr, utc_override=False, all_utc=False):
     if pa.types.is_floating(t):
         return [fmt_float(v) if v is not None else None for v in arr.to_pylist()]
     if pa.types.is_decimal(t):
-        return [fmt_decimal(int(v.scaleb(t.scale)), t.scale) if v is not None else None
+        return [fmt_decimal(_unscaled(v, t.scale), t.scale) if v is not None else None
                 for v in arr.to_pylist()]
     if pa.types.is_date32(t):
         return masked([fmt_date(v) for v in arr.cast(pa.int32()).fill_null(0).to_pylist()])
@@ -165,6 +166,16 @@ def canon_array(arr, utc_override=False, all_utc=False):
     raise TypeError("normalise: no rule for Arrow type %s" % t)
 
 
+def _unscaled(v, scale):
+    """decimal.Decimal -> its unscaled integer at `scale`, exactly. (Decimal.scaleb rounds to the
+    context's 28 digits, which loses the low digits of DECIMAL(29..38) values.)"""
+    sign, digits, exp = v.as_tuple()
+    n = int("".join(map(str, digits)) or "0")
+    shift = exp + scale
+    n = n * 10 ** shift if shift >= 0 else n // 10 ** -shift
+    return -n if sign else n
+
+
 def _uuid(b):
     h = b.hex()
     return "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:])
@@ -181,7 +192,7 @@ def canon_table(table, utc_columns=(), all_utc=False):
 def float_shape(t):
     """The Arrow type as a nested description of where float32/float64 values sit, used to
     compare hudic's JSON numbers as floats of the right width."""
-    if isinstance(t, pa.ExtensionType):
+    if isinstance(t, pa.BaseExtensionType):
         return float_shape(t.storage_type)
     if pa.types.is_float16(t) or pa.types.is_float32(t):
         return "f32"

@@ -79,12 +79,18 @@ def loads(line):
     return json.loads(line, parse_int=_parse_int)
 
 
+def json_lines(text):
+    """Rows of JSON-lines output. Splits on "\n" only: str.splitlines() also splits on U+0085,
+    U+2028 and U+2029, which hudic copies unescaped into strings (docs/formats/rendering.md)."""
+    return [loads(line) for line in text.split("\n") if line]
+
+
 def cat(path, *opts):
     """Rows of `hudic parquet cat` as dicts; asserts exit 0 and an empty stderr."""
     r = run("parquet", "cat", *opts, path)
     assert r.code == 0, r
     assert r.err == "", r
-    return [loads(line) for line in r.out.splitlines()]
+    return json_lines(r.out)
 
 
 def count(path, *opts):

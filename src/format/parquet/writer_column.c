@@ -175,7 +175,8 @@ static void dict_put_bytes(pq_wdict *d, const int32_t *offs, const uint8_t *data
             if ((uint32_t)(s >> 32) == h) {
                 uint32_t e = (uint32_t)s - 1;
                 const uint8_t *q = plain + d->offs[e];
-                if (hudi_load_u32le(q) == vlen && memcmp(q + 4, p, vlen) == 0) {
+                /* vlen 0: p may be NULL (an array of empty strings has no data buffer) */
+                if (hudi_load_u32le(q) == vlen && (vlen == 0 || memcmp(q + 4, p, vlen) == 0)) {
                     out[i] = e;
                     break;
                 }

@@ -133,13 +133,13 @@ static hudi_table *create_table(const char *path, hudi_field *s) {
     hudi_error err = HUDI_ERROR_INIT;
     struct ArrowSchema as;
     cr_assert_eq(hudi_arrow_export_schema(&as, s, NULL), 0);
-    hudi_table_init_options io = HUDI_TABLE_INIT_OPTIONS_INIT;
+    hudi_table_create_options io = HUDI_TABLE_CREATE_OPTIONS_INIT;
     io.table_name = "trips";
     io.record_key_fields = "id";
     io.partition_fields = "city";
     io.precombine_field = "fare";
     io.schema = &as;
-    cr_assert_eq(hudi_table_init(&t, path, &io, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_table_create(&t, path, &io, &err), 0, "%s", err.message);
     as.release(&as);
     return t;
 }
@@ -151,7 +151,7 @@ static void write(hudi_table *t, hudi_batch *b, hudi_write_operation op,
     hudi_table_write_options wo = HUDI_TABLE_WRITE_OPTIONS_INIT;
     wo.operation = op;
     export_batch(&ab, b);
-    cr_assert_eq(hudi_table_write_arrow(t, &ab.schema, &ab.array, &wo, res, &err), 0, "%s",
+    cr_assert_eq(hudi_table_write(t, &ab.schema, &ab.array, &wo, res, &err), 0, "%s",
                  err.message);
     release_batch(&ab);
 }
@@ -253,7 +253,7 @@ Test(api, write_and_scan_roundtrip) {
     wo.partitions = parts;
     wo.n_partitions = 1;
     hudi_table_write_result r4;
-    cr_assert_eq(hudi_table_write_arrow(t2, NULL, NULL, &wo, &r4, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_table_write(t2, NULL, NULL, &wo, &r4, &err), 0, "%s", err.message);
     cr_assert_str_eq(hudi_table_latest_instant(t), r3.instant);
     cr_assert_eq(hudi_table_refresh(t, &err), 0);
     cr_assert_str_eq(hudi_table_latest_instant(t), r4.instant);
@@ -265,7 +265,7 @@ Test(api, write_and_scan_roundtrip) {
     int64_t cleaned = -1;
     cr_assert_eq(hudi_table_rollback(t, &rolled, &err), 0, "%s", err.message);
     cr_assert_eq(rolled, 0);
-    cr_assert_eq(hudi_table_clean_files(t, 1, &cleaned, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_table_clean(t, 1, &cleaned, &err), 0, "%s", err.message);
     cr_assert_geq(cleaned, 0);
     got = scan_json(t, NULL, id_col, 1);
     cr_assert_str_eq(got, "{\"id\":2}\n{\"id\":3}\n");
@@ -330,18 +330,18 @@ Test(api, argument_and_state_errors) {
     /* Creating again: EEXISTS. */
     struct ArrowSchema as;
     cr_assert_eq(hudi_arrow_export_schema(&as, &s, NULL), 0);
-    hudi_table_init_options io = HUDI_TABLE_INIT_OPTIONS_INIT;
+    hudi_table_create_options io = HUDI_TABLE_CREATE_OPTIONS_INIT;
     io.table_name = "trips";
     io.record_key_fields = "id";
     io.schema = &as;
     hudi_table *t2 = (hudi_table *)1;
-    cr_assert_eq(hudi_table_init(&t2, path, &io, &err), HUDI_EEXISTS);
+    cr_assert_eq(hudi_table_create(&t2, path, &io, &err), HUDI_EEXISTS);
     cr_assert_null(t2);
     io.record_key_fields = NULL;
-    cr_assert_eq(hudi_table_init(&t2, path, &io, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_table_create(&t2, path, &io, &err), HUDI_EINVAL);
     io.record_key_fields = "id";
     io.table_type = "bogus";
-    cr_assert_eq(hudi_table_init(&t2, path, &io, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_table_create(&t2, path, &io, &err), HUDI_EINVAL);
     as.release(&as);
 
     /* Bad filters name what is wrong; the scan handle stays NULL. */
@@ -366,9 +366,9 @@ Test(api, argument_and_state_errors) {
     /* Writes: unknown operation, a missing batch, a non-struct batch. */
     hudi_table_write_options wo = HUDI_TABLE_WRITE_OPTIONS_INIT;
     wo.operation = (hudi_write_operation)42;
-    cr_assert_eq(hudi_table_write_arrow(t, NULL, NULL, &wo, NULL, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_table_write(t, NULL, NULL, &wo, NULL, &err), HUDI_EINVAL);
     wo.operation = HUDI_WRITE_UPSERT;
-    cr_assert_eq(hudi_table_write_arrow(t, NULL, NULL, &wo, NULL, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_table_write(t, NULL, NULL, &wo, NULL, &err), HUDI_EINVAL);
     hudi_field leaf;
     cr_assert_eq(hudi_field_init(&leaf, "x", HUDI_TYPE_INT32, false), 0);
     hudi_array *a = NULL;
@@ -377,7 +377,7 @@ Test(api, argument_and_state_errors) {
     struct ArrowArray la;
     cr_assert_eq(hudi_arrow_export_schema(&ls, &leaf, NULL), 0);
     cr_assert_eq(hudi_arrow_export_array(&la, a, NULL), 0);
-    cr_assert_eq(hudi_table_write_arrow(t, &ls, &la, &wo, NULL, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_table_write(t, &ls, &la, &wo, NULL, &err), HUDI_EINVAL);
     cr_assert(strstr(err.message, "struct"), "%s", err.message);
     la.release(&la);
     ls.release(&ls);

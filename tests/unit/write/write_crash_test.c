@@ -44,7 +44,7 @@ static int upsert(hudi_fs *fs, const char *base, const hudi_batch *b, hudi_error
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
     o.clean_retain_commits = 1; /* the cleaner runs too */
     int rc = hudi_tbl_open(&t, fs, base, err);
-    if (rc == 0) rc = hudi_table_write(t, b, &o, NULL, err);
+    if (rc == 0) rc = hudi_tbl_write(t, b, &o, NULL, err);
     hudi_tbl_free(t);
     return rc;
 }

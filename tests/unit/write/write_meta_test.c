@@ -201,7 +201,7 @@ Test(write_meta, clean_keeps_latest_commits) {
     hudi_error err = HUDI_ERROR_INIT;
     /* retain 2: E = instants[2]; the group keeps its latest slice [3], the slices >= E ([2])
      * and the newest slice before E ([1]); only [0] goes (Hudi's CleanPlanner). */
-    int n = hudi_table_clean(t, 2, NULL, &err);
+    int n = hudi_tbl_clean(t, 2, NULL, &err);
     cr_assert_eq(n, 1, "%d %s", n, err.message);
     cr_assert_eq(count_files(fs, base, ".parquet"), 3);
     snprintf(meta, sizeof(meta), "%s/.hoodie", base);
@@ -223,7 +223,7 @@ Test(write_meta, clean_keeps_latest_commits) {
     cr_assert(strstr(j.data, "\"policy\":\"KEEP_LATEST_COMMITS\""), "%s", j.data);
     cr_assert(strstr(j.data, instants[2]), "%s", j.data);
     /* nothing more to clean: no new instant */
-    cr_assert_eq(hudi_table_clean(t, 2, NULL, &err), 0);
+    cr_assert_eq(hudi_tbl_clean(t, 2, NULL, &err), 0);
     cr_assert_eq(count_files(fs, meta, ".clean"), 1);
     hudi_buf_dispose(&j);
     free(before);
@@ -257,7 +257,7 @@ Test(write_meta, rollback_of_failed_write) {
         hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
         o.clean_retain_commits = 0;
         int rc = hudi_tbl_open(&t2, ff, base, NULL);
-        if (rc == 0) rc = hudi_table_write(t2, u, &o, NULL, NULL);
+        if (rc == 0) rc = hudi_tbl_write(t2, u, &o, NULL, NULL);
         hudi_tbl_free(t2);
         t2 = NULL;
         hudi_fs_free(ff);
@@ -272,7 +272,7 @@ Test(write_meta, rollback_of_failed_write) {
     free(d);
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_tbl_reload(t, NULL), 0);
-    cr_assert_eq(hudi_table_rollback_pending(t, NULL, &err), 1, "%s", err.message);
+    cr_assert_eq(hudi_tbl_rollback_pending(t, NULL, &err), 1, "%s", err.message);
     cr_assert_eq(count_files(fs, base, ".parquet"), 1);
     /* earlier failed attempts were rolled back by the attempts after them */
     cr_assert_geq(count_files(fs, meta, ".rollback"), 1);
@@ -319,7 +319,7 @@ static void rewrite_fixture(const char *zip, int expect_rows) {
     cr_assert_eq(all->num_rows, expect_rows);
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
     hudi_write_result res;
-    cr_assert_eq(hudi_table_write(t, all, &o, &res, &err), 0, "%s: %s", zip, err.message);
+    cr_assert_eq(hudi_tbl_write(t, all, &o, &res, &err), 0, "%s: %s", zip, err.message);
     cr_assert_eq(res.updates, expect_rows, "%s", zip);
     cr_assert_eq(res.inserts, 0);
     /* read again: the same data columns, every row now from this commit */

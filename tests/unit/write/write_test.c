@@ -68,7 +68,7 @@ static void upsert_ordering(wt_fs_kind kind, bool latest_wins) {
     hudi_write_result res;
     hudi_error err = HUDI_ERROR_INIT;
     o.latest_wins = latest_wins;
-    cr_assert_eq(hudi_table_write(t, b2, &o, &res, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_tbl_write(t, b2, &o, &res, &err), 0, "%s", err.message);
     cr_assert_eq(res.inserts, 2);
     cr_assert_eq(res.updates, 2);
     char *d = wt_dump_path(fs, base, NULL);
@@ -119,7 +119,7 @@ static void deletes(wt_fs_kind kind) {
     hudi_write_result res;
     hudi_error err = HUDI_ERROR_INIT;
     o.op = HUDI_OP_DELETE;
-    cr_assert_eq(hudi_table_write(t, kb, &o, &res, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_tbl_write(t, kb, &o, &res, &err), 0, "%s", err.message);
     cr_assert_eq(res.deletes, 2);
     char *d = wt_dump_path(fs, base, NULL);
     cr_assert_str_eq(d, "000001|n1|10|b\n000003|c3|11|b\n000006|n6|10|a\n000007|n7|10|b\n"
@@ -168,7 +168,7 @@ static void overwrite(wt_fs_kind kind) {
     o.op = HUDI_OP_DELETE_PARTITION;
     o.partitions = drop;
     o.n_partitions = 1;
-    cr_assert_eq(hudi_table_write(t, NULL, &o, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_tbl_write(t, NULL, &o, NULL, &err), 0, "%s", err.message);
     d = wt_dump_path(fs, base, NULL);
     cr_assert_str_eq(d, "000002|n2|1|z\n000005|n5|1|z\n000008|n8|1|z\n000100|new|2|x\n");
     free(d);
@@ -242,7 +242,7 @@ Test(write, new_groups_sized_by_target) {
     hudi_error err = HUDI_ERROR_INIT;
     o.op = HUDI_OP_BULK_INSERT;
     o.target_file_bytes = 1024 * 30; /* 30 records at the default 1 KiB estimate */
-    cr_assert_eq(hudi_table_write(t, b, &o, &res, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_tbl_write(t, b, &o, &res, &err), 0, "%s", err.message);
     cr_assert_eq(res.files_written, 4);
     cr_assert_eq(res.inserts, 100);
     char *d = wt_dump_path(fs, base, NULL);

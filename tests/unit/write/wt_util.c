@@ -91,7 +91,7 @@ hudi_tbl *wt_create(hudi_fs *fs, const char *base, const char *keys, const char 
     /* small bloom filters keep the tests fast (Hudi's default is 60000 entries, 431 KB) */
     static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
     if (getenv("WT_DEFAULT_BLOOM") == NULL) o.extra_props = props;
-    int rc = hudi_table_create(&t, fs, base, &o, &err);
+    int rc = hudi_tbl_create(&t, fs, base, &o, &err);
     cr_assert_eq(rc, 0, "create: %s", err.message);
     return t;
 }
@@ -102,7 +102,7 @@ const char *wt_write(hudi_tbl *t, const hudi_batch *b, hudi_write_op op) {
     hudi_write_result res;
     hudi_error err = HUDI_ERROR_INIT;
     o.op = op;
-    int rc = hudi_table_write(t, b, &o, &res, &err);
+    int rc = hudi_tbl_write(t, b, &o, &res, &err);
     cr_assert_eq(rc, 0, "write %s: %s", hudi_write_op_name(op), err.message);
     snprintf(instant, sizeof(instant), "%s", res.instant);
     return instant;
