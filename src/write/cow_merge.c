@@ -343,7 +343,11 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
             continue;
         }
         g->num_update_writes++;
-        if ((rc = meta_new(fw, k, err)) < 0 ||
+        /* A stored record that wins over the incoming one is carried over unchanged, meta
+         * columns included (as Hudi's merge handle does), so incremental reads do not see it
+         * as changed by this commit. */
+        rc = old_wins ? meta_old(fw, b, ms->meta_cols, i, k, err) : meta_new(fw, k, err);
+        if (rc < 0 ||
             (rc = push_run(ms, !old_wins, old_wins ? (int32_t)i : r, err)) < 0)
             return rc;
     }
