@@ -749,6 +749,15 @@ static int32_t repetition_of(const hudi_field *f) {
     return f->nullable || f->type == HUDI_TYPE_NULL ? PQ_OPTIONAL : PQ_REQUIRED;
 }
 
+/* parquet-avro's 2-level form (`repeated <T> array`) holds only non-null elements, and a list
+ * element written that way must itself be 2-level: a repeated LIST-annotated group holding a
+ * 3-level list is a shape no parquet-avro writer produces and Arrow refuses to read. */
+static bool two_level_ok(const hudi_field *elem) {
+    if (elem->nullable || elem->type == HUDI_TYPE_NULL) return false;
+    if (elem->type == HUDI_TYPE_LIST) return elem->n_children == 1 && two_level_ok(&elem->children[0]);
+    return true;
+}
+
 static int write_field(write_ctx *c, const hudi_field *f, const char *name, int32_t repetition,
                        int depth) {
     int rc;
@@ -779,7 +788,7 @@ static int write_field(write_ctx *c, const hudi_field *f, const char *name, int3
         const hudi_field *elem = &f->children[0];
         EL(c, idx)->num_children = 1;
         annotate(EL(c, idx), PQ_LT_LIST, PQ_CT_LIST);
-        if (c->opts->two_level_lists && !elem->nullable && elem->type != HUDI_TYPE_NULL)
+        if (c->opts->two_level_lists && two_level_ok(elem))
             return write_field(c, elem, "array", PQ_REPEATED, depth + 1);
         if ((rc = add_element(c, "list", PQ_REPEATED, &idx)) < 0) return rc;
         EL(c, idx)->num_children = 1;
