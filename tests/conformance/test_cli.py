@@ -280,10 +280,6 @@ def ieee(v, op, c):
     return {"=": v == c, "!=": v != c, "<": v < c, "<=": v <= c, ">": v > c, ">=": v >= c}[op]
 
 
-ZERO_SIGN_BUG = pytest.mark.xfail(
-    reason="reader: IEEE_754_TOTAL_ORDER stats with a +0.0 min / -0.0 max prune matching "
-           "row groups", strict=False)
-
 WHERE_CASES = [
     ("alltypes_plain.parquet", "id = 3", lambda r: r["id"] == 3),
     ("alltypes_plain.parquet", "id != 3", lambda r: r["id"] is not None and r["id"] != 3),
@@ -342,10 +338,10 @@ WHERE_CASES = [
     ("concatenated_gzip_members.parquet", "long_col > 500", lambda r: r["long_col"] > 500),
     ("nan_in_stats.parquet", "x = 1", lambda r: r["x"] == 1),
     ("nan_in_stats.parquet", "x < 2", lambda r: isinstance(r["x"], (int, float)) and r["x"] < 2),
-    # Reader bug found by this suite: a float16 equality predicate returns no rows (exit 0).
-    pytest.param("float16_nonzeros_and_nans.parquet", "x = 2", lambda r: r["x"] == 2,
-                 marks=pytest.mark.xfail(reason="reader: float16 '=' predicate drops every row",
-                                         strict=False)),
+    # Found by this suite and fixed: float16 predicates, and IEEE 754 total-order statistics
+    # whose zero bounds must be compared numerically (-0 == +0).
+    ("float16_nonzeros_and_nans.parquet", "x = 2", lambda r: r["x"] == 2),
+    ("float16_nonzeros_and_nans.parquet", "x > 1", lambda r: isinstance(r["x"], (int, float)) and r["x"] > 1),
     ("float16_nonzeros_and_nans.parquet", "x IS NULL", lambda r: r["x"] is None),
     ("alltypes_plain.parquet", "float_col = 1.1", lambda r: f32(r["float_col"]) == f32(1.1)),
     ("byte_stream_split.zstd.parquet", "f32 = 0.40015721", lambda r: f32(r["f32"]) == f32(0.40015721)),
@@ -357,11 +353,11 @@ WHERE_CASES = [
     # min is +0.0 (RG3) or max is -0.0 (RG4) are skipped for predicates that IEEE comparison
     # (used for the rows themselves, and by the TYPE_ORDER columns) says they satisfy.
     pytest.param("floating_orders_nan_count.parquet", "float_ieee754 = 0",
-                 lambda r: ieee(r["float_ieee754"], "=", 0), marks=ZERO_SIGN_BUG),
+                 lambda r: ieee(r["float_ieee754"], "=", 0)),
     pytest.param("floating_orders_nan_count.parquet", "double_ieee754 <= -0.0",
-                 lambda r: ieee(r["double_ieee754"], "<=", 0), marks=ZERO_SIGN_BUG),
+                 lambda r: ieee(r["double_ieee754"], "<=", 0)),
     pytest.param("floating_orders_nan_count.parquet", "float_ieee754 >= 0",
-                 lambda r: ieee(r["float_ieee754"], ">=", 0), marks=ZERO_SIGN_BUG),
+                 lambda r: ieee(r["float_ieee754"], ">=", 0)),
     ("delta_binary_packed.parquet", "bitwidth5 < 0",
      lambda r: r["bitwidth5"] is not None and r["bitwidth5"] < 0),
     ("datapage_v1-uncompressed-checksum.parquet", "a > 1000000000",
@@ -380,9 +376,6 @@ def test_where_equals_filtering(name, where, pred):
     path = need(data(name) if not name.startswith("ARROW") else bad(name))
     full = cat(path)
     expected = [r for r in full if pred(r)]
-    r = run("parquet", "cat", "--where", where, path)
-    if r.code == 1 and "cannot filter on a float16" in r.err:
-        pytest.xfail("reader limitation: " + r.err.strip())
     got = cat(path, "--where", where)  # the same run, checked for exit 0 and no stderr
     same_rows(got, expected, where)
     assert count(path, "--where", where) == len(expected)
