@@ -245,7 +245,7 @@ done:
 /* ---- create ------------------------------------------------------------------------------ */
 
 typedef struct create_args {
-    const char *name, *type, *key, *partition, *precombine, *keygen, *schema_from, *schema;
+    const char *name, *type, *key, *partition, *precombine, *keygen, *schema_from, *schema, *props;
     bool hive_style, url_encode, no_meta_fields;
 } create_args;
 
@@ -276,6 +276,7 @@ static int cmd_create(const cli_group *g, const cli_command *self, int argc, cha
         {"--hive-style", NULL, &a.hive_style},
         {"--url-encode", NULL, &a.url_encode},
         {"--no-meta-fields", NULL, &a.no_meta_fields},
+        {"--props", &a.props, NULL},
     };
     const char *pos[1];
     int n_pos = 0;
@@ -314,7 +315,28 @@ static int cmd_create(const cli_group *g, const cli_command *self, int argc, cha
     co.url_encode_partitions = a.url_encode;
     co.populate_meta_fields = !a.no_meta_fields;
     co.schema = &schema;
-    if (hudi_tbl_create(&t, NULL, path, &co, &err) < 0) {
+    /* --props 'k1=v1,k2=v2': more table properties (e.g. hoodie.keygen.timebased.*). */
+    char *props_copy = NULL;
+    const char *extra[2 * 64 + 1] = {0};
+    if (a.props) {
+        size_t n = 0;
+        props_copy = hudi_strdup(a.props);
+        for (char *kv = props_copy ? strtok(props_copy, ",") : NULL; kv; kv = strtok(NULL, ",")) {
+            char *eq = strchr(kv, '=');
+            if (!eq || eq == kv || n + 2 >= HUDI_ARRAY_LEN(extra)) {
+                hudi_free(props_copy);
+                rc = cli_usage_error(g, self, "--props takes KEY=VALUE[,KEY=VALUE...] (at most 64)");
+                goto done;
+            }
+            *eq = '\0';
+            extra[n++] = kv;
+            extra[n++] = eq + 1;
+        }
+        co.extra_props = extra;
+    }
+    rc = hudi_tbl_create(&t, NULL, path, &co, &err);
+    hudi_free(props_copy);
+    if (rc < 0) {
         rc = cli_runtime_error(path, &err);
         goto done;
     }
@@ -598,7 +620,7 @@ static const cli_command table_commands[] = {
      "VALUE'] [--limit N] [--count] PATH",
      "rows of a Hudi table (snapshot, time travel or incremental) as JSON Lines", cmd_cat},
     {"create",
-     "--name NAME --key F[,F] [--partition P[,P]] [--precombine F] [--type cow] [--hive-style] "
+     "--name NAME --key F[,F] [--partition P[,P]] [--precombine F] [--type cow] [--hive-style] [--props K=V,...] "
      "[--url-encode] [--keygen CLASS] [--no-meta-fields] (--schema-from FILE.parquet | --schema "
      "'AVRO JSON') PATH",
      "create an empty copy-on-write table (table version 6)", cmd_create},

@@ -256,3 +256,65 @@ int hudi_array_validate(const hudi_array *a, hudi_error *err) {
     }
     return 0;
 }
+
+/* ---- widening (type promotion) ------------------------------------------------------------- */
+
+static bool is_int_type(hudi_type_id t) {
+    return t == HUDI_TYPE_INT8 || t == HUDI_TYPE_INT16 || t == HUDI_TYPE_INT32 || t == HUDI_TYPE_INT64;
+}
+
+bool hudi_type_can_widen(const hudi_field *from, const hudi_field *to) {
+    hudi_type_id a = from->type, b = to->type;
+    if (a == b) return false;
+    if (is_int_type(a) && is_int_type(b)) return hudi_type_width(from) < hudi_type_width(to);
+    if (is_int_type(a) && (b == HUDI_TYPE_FLOAT || b == HUDI_TYPE_DOUBLE)) return true;
+    return a == HUDI_TYPE_FLOAT && b == HUDI_TYPE_DOUBLE;
+}
+
+/* Reads value i of a signed integer or float array as a double / int64. */
+static int64_t int_at(const hudi_array *a, int64_t i) {
+    switch (a->field->type) {
+    case HUDI_TYPE_INT8: return ((const int8_t *)a->values)[i];
+    case HUDI_TYPE_INT16: return ((const int16_t *)a->values)[i];
+    case HUDI_TYPE_INT32: return ((const int32_t *)a->values)[i];
+    default: return ((const int64_t *)a->values)[i];
+    }
+}
+
+int hudi_array_widen(hudi_array **out, const hudi_array *a, const hudi_field *to, hudi_error *err) {
+    hudi_array *w = NULL;
+    *out = NULL;
+    if (!hudi_type_can_widen(a->field, to))
+        return hudi_error_set(err, HUDI_EINVAL, "column %s: %s does not widen to %s",
+                              to->name ? to->name : "", hudi_type_name(a->field->type),
+                              hudi_type_name(to->type));
+    int rc = hudi_array_new(&w, to, err);
+    if (rc == 0) rc = hudi_array_reserve(w, a->length, err);
+    if (rc == 0 && a->validity) rc = hudi_array_ensure_validity(w, err);
+    if (rc < 0) {
+        hudi_array_free(w);
+        return rc;
+    }
+    int64_t n = a->length;
+    if (a->validity) hudi_bitmap_copy(w->validity, 0, a->validity, 0, n);
+    if (to->type == HUDI_TYPE_DOUBLE || to->type == HUDI_TYPE_FLOAT) {
+        for (int64_t i = 0; i < n; i++) {
+            double v = a->field->type == HUDI_TYPE_FLOAT ? ((const float *)a->values)[i] : (double)int_at(a, i);
+            if (to->type == HUDI_TYPE_DOUBLE) ((double *)w->values)[i] = v;
+            else ((float *)w->values)[i] = (float)v;
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            int64_t v = int_at(a, i);
+            switch (to->type) {
+            case HUDI_TYPE_INT16: ((int16_t *)w->values)[i] = (int16_t)v; break;
+            case HUDI_TYPE_INT32: ((int32_t *)w->values)[i] = (int32_t)v; break;
+            default: ((int64_t *)w->values)[i] = v; break;
+            }
+        }
+    }
+    w->length = n;
+    w->null_count = a->null_count;
+    *out = w;
+    return 0;
+}

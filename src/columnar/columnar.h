@@ -203,6 +203,13 @@ void hudi_array_truncate(hudi_array *a, int64_t len);
  * HUDI_EINVAL naming the column and the problem. Use before handing data to others. */
 int hudi_array_validate(const hudi_array *a, hudi_error *err);
 
+/* Type promotion of Hudi's chart for fixed-width numbers: int8/16/32 to a wider integer,
+ * integers to float or double, float to double. */
+bool hudi_type_can_widen(const hudi_field *from, const hudi_field *to);
+/* A new array of type `to` (borrowed field) with the values of `a` widened. EINVAL when the
+ * types do not widen. */
+int hudi_array_widen(hudi_array **out, const hudi_array *a, const hudi_field *to, hudi_error *err);
+
 /* Batch helpers: every column must have num_rows rows. */
 int hudi_batch_validate(const hudi_batch *b, hudi_error *err);
 bool hudi_batch_equal(const hudi_batch *a, const hudi_batch *b, hudi_buf *why);

@@ -105,6 +105,14 @@ static int create_schema(hudi_field *out, hudi_tbl *t, hudi_error *err) {
     return 0;
 }
 
+/* Hudi's table schema is an Avro schema, which has no 8- or 16-bit integers: Spark's bulk
+ * insert stores byte/short columns as INT(8)/INT(16) while its other write paths store int, so
+ * the table type of such a column is int and every file's values widen to it. */
+static void widen_small_ints(hudi_field *f) {
+    if (f->type == HUDI_TYPE_INT8 || f->type == HUDI_TYPE_INT16) f->type = HUDI_TYPE_INT32;
+    for (int32_t i = 0; i < f->n_children; i++) widen_small_ints(&f->children[i]);
+}
+
 /* The table schema: that of the newest base file (the latest writer's schema). */
 static int newest_file_schema(hudi_field *out, hudi_tbl *t, const read_file *files, size_t n,
                               hudi_error *err) {
@@ -117,6 +125,7 @@ static int newest_file_schema(hudi_field *out, hudi_tbl *t, const read_file *fil
     if (rc < 0) return rc;
     rc = hudi_field_copy(out, hudi_parquet_schema(pf)) < 0 ? hudi_error_oom(err) : 0;
     hudi_parquet_close(pf);
+    if (rc == 0) widen_small_ints(out);
     return rc;
 }
 
@@ -207,7 +216,18 @@ static void close_file(hudi_reader *r) {
 }
 
 /* Points every array of a moved batch column at the output schema's fields (same shape). */
-static int rebind(hudi_array *a, const hudi_field *f, const char *file, hudi_error *err) {
+static int rebind(hudi_array **slot, const hudi_field *f, const char *file, hudi_error *err) {
+    hudi_array *a = *slot;
+    if (a->field->type != f->type && hudi_type_can_widen(a->field, f)) {
+        /* Hudi's type promotion: older files keep the narrower type (Spark's bulk insert
+         * writes byte/short columns as 8/16-bit integers, its upserts as int). */
+        hudi_array *w = NULL;
+        int rc = hudi_array_widen(&w, a, f, err);
+        if (rc < 0) return rc;
+        hudi_array_free(a);
+        *slot = w;
+        return 0;
+    }
     if (a->field->type != f->type || a->n_children != f->n_children)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
                               "%s: column %s has type %s here and %s in the table schema "
@@ -216,7 +236,7 @@ static int rebind(hudi_array *a, const hudi_field *f, const char *file, hudi_err
                               hudi_type_name(f->type));
     a->field = f;
     for (int32_t i = 0; i < a->n_children; i++) {
-        int rc = rebind(a->children[i], &f->children[i], file, err);
+        int rc = rebind(&a->children[i], &f->children[i], file, err);
         if (rc < 0) return rc;
     }
     return 0;
@@ -311,7 +331,7 @@ int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
             if (r->map[i] >= 0) {
                 o->columns[i] = r->in->columns[r->map[i]];
                 r->in->columns[r->map[i]] = NULL;
-                if ((rc = rebind(o->columns[i], &r->schema.children[i], hudi_parquet_path(r->pf), err)) < 0)
+                if ((rc = rebind(&o->columns[i], &r->schema.children[i], hudi_parquet_path(r->pf), err)) < 0)
                     return rc;
             } else {
                 if ((rc = hudi_array_new(&o->columns[i], &r->schema.children[i], err)) < 0) return rc;

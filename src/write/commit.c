@@ -210,6 +210,14 @@ static int conform_columns(wctx *c, hudi_error *err) {
         const hudi_field *want = &c->schema.children[j];
         int32_t k = find_child(b->schema, want->name);
         if (k >= 0) {
+            if (!conforms(want, &b->schema->children[k]) &&
+                hudi_type_can_widen(&b->schema->children[k], want)) {
+                /* Hudi's type promotion: a narrower input column widens to the table's. */
+                int rc = hudi_array_widen(&c->cols[j], b->columns[k], want, err);
+                if (rc < 0) return rc;
+                c->owned_cols[j] = true;
+                continue;
+            }
             if (!conforms(want, &b->schema->children[k])) {
                 hudi_buf a = HUDI_BUF_INIT, g = HUDI_BUF_INIT;
                 hudi_field_describe(&a, want);
@@ -260,8 +268,12 @@ int commit_resolve_schema(wctx *c, hudi_error *err) {
         (rc = hudi_schema_add_meta_fields(&with_meta, &c->schema, err)) < 0 ||
         (rc = hudi_schema_write_avro(&c->file_schema_json, &with_meta, HUDI_AVRO_STYLE_HUDI, err)) <
             0 ||
-        (rc = hudi_schema_parquet_avro(&c->file_schema, &with_meta, err)) < 0)
+        (rc = hudi_field_copy(&c->file_schema, &with_meta) < 0 ? hudi_error_oom(err) : 0) < 0)
         goto done;
+    /* Lists: parquet-avro's 2-level `repeated T array` where elements are non-null, the
+     * standard 3-level form where they may be null (the Parquet writer picks per list). Hudi's
+     * own Avro path strips the element's null and then fails on a null element ("Array
+     * contains a null element"); every reader accepts both forms, in one table too. */
     if ((rc = conform_columns(c, err)) < 0) goto done;
     c->precombine_col = -1;
     c->is_deleted_col = -1;

@@ -41,19 +41,7 @@ class HudicError(Exception):
 # passes once hudic is fixed: then delete the entry). Any other failure fails. Matching the
 # error, not the query, because which queries meet a bug can depend on how Spark laid out
 # file groups when it generated the table.
-_INT8 = ("tinyint/smallint: Spark's bulk-insert row writer stores them as INT32 annotated "
-         "INT(8)/INT(16), the Avro write path and the table schema as plain int")
-KNOWN_BUGS = [
-    ("types_bulk_then_upsert",
-     r"column i(8|16) has type int(8|16|32) here and int(8|16|32) in the table schema",
-     "hudic cannot read a column stored as int8/int16 in some files and int32 in others "
-     "('schema evolution across files is not supported yet'); " + _INT8),
-    ("types_bulk_then_upsert", r"column i(8|16) is int(8|16), the table has int32",
-     "hudic table write rejects int8/int16 input for the table's int column; " + _INT8),
-    ("bulk_insert_null_elements", r"column i(8|16) is int(8|16), the table has int32",
-     "hudic table write rejects int8/int16 input for the table's int column; " + _INT8),
-]
-
+KNOWN_BUGS = []  # every bug the harness has found so far is fixed
 
 def xfail_if_known(name, exc):
     """Turns a failure of hudic that KNOWN_BUGS lists into an expected failure."""
@@ -145,8 +133,9 @@ class Unsupported(Exception):
 
 def create_args(path, table, input_parquet):
     extra = table.get("extra") or {}
-    if extra:
-        raise Unsupported("`hudic table create` has no option for %s" % ", ".join(sorted(extra)))
+    bad = [k for k, v in extra.items() if "," in str(k) + str(v) or "=" in str(k)]
+    if bad:
+        raise Unsupported("`hudic table create --props` cannot carry %s" % ", ".join(sorted(bad)))
     args = ["table", "create", "--name", table.get("name", os.path.basename(path)),
             "--key", table["record_key"], "--schema-from", input_parquet]
     if table.get("partition"):
@@ -159,6 +148,8 @@ def create_args(path, table, input_parquet):
         args.append("--hive-style")
     if table.get("meta_fields") is False:
         args.append("--no-meta-fields")
+    if extra:
+        args += ["--props", ",".join("%s=%s" % (k, v) for k, v in sorted(extra.items()))]
     return args + [path]
 
 
