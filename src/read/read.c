@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "read/predicate.h"
 #include "read/read.h"
 #include "schema/schema.h"
 
@@ -15,7 +16,8 @@
 
 typedef struct read_file {
     const hudi_base_file *base;
-    const char *instant; /* base instant of its slice */
+    const char *instant;   /* base instant of its slice */
+    const char *partition; /* partition path of its slice */
 } read_file;
 
 struct hudi_reader {
@@ -32,6 +34,7 @@ struct hudi_reader {
     int32_t *map;      /* output column -> batch column of the current scan, -1 = absent */
     hudi_batch *out;
     hudi_batch *in;    /* last batch taken from the scan */
+    int64_t files_pruned; /* base files skipped by partition pruning */
 };
 
 static int cmp_read_file(const void *a, const void *b) {
@@ -71,7 +74,7 @@ static int collect_files(hudi_reader *r, hudi_error *err) {
         }
         if (!s->base) continue;
         if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0) break;
-        r->files[r->n_files++] = (read_file){s->base, s->base_instant};
+        r->files[r->n_files++] = (read_file){s->base, s->base_instant, s->partition_path};
     }
     hudi_written_files_dispose(&wf);
     if (rc == 0 && r->n_files > 1) qsort(r->files, r->n_files, sizeof(read_file), cmp_read_file);
@@ -128,6 +131,82 @@ static int newest_file_schema(hudi_field *out, hudi_tbl *t, const read_file *fil
     if (rc == 0) widen_small_ints(out);
     return rc;
 }
+
+/* ---- partition pruning -------------------------------------------------------------------- */
+
+static int cmp_value(const hudi_field *f, const hudi_value *a, const hudi_value *b) {
+    switch (f->type) {
+    case HUDI_TYPE_FLOAT: case HUDI_TYPE_DOUBLE: case HUDI_TYPE_FLOAT16:
+        return (a->f64 > b->f64) - (a->f64 < b->f64);
+    case HUDI_TYPE_DECIMAL: return (a->dec > b->dec) - (a->dec < b->dec);
+    case HUDI_TYPE_STRING: case HUDI_TYPE_BINARY: case HUDI_TYPE_FIXED_BINARY: {
+        size_t n = HUDI_MIN(a->bytes.len, b->bytes.len);
+        int c = n ? memcmp(a->bytes.data, b->bytes.data, n) : 0;
+        if (c) return c < 0 ? -1 : 1;
+        return (a->bytes.len > b->bytes.len) - (a->bytes.len < b->bytes.len);
+    }
+    default: return (a->i64 > b->i64) - (a->i64 < b->i64);
+    }
+}
+
+/* Whether rows of `partition_path` can satisfy the filter, judged from the partition value
+ * the path encodes. Only for a table partitioned by one field with a key generator that
+ * writes the value as is (not timestamp-based, not URL-encoded); anything doubtful (the
+ * default partition for nulls, a value that does not parse, NaN) keeps the partition. */
+static bool partition_may_match(const hudi_reader *r, const hudi_field *f, const char *partition_path) {
+    const hudi_table_config *c = &r->t->cfg;
+    const char *text = partition_path;
+    if (c->hive_style_partitioning) {
+        size_t n = strlen(f->name);
+        if (strncmp(text, f->name, n) != 0 || text[n] != '=') return true;
+        text += n + 1;
+    }
+    if (!*text || strcmp(text, "__HIVE_DEFAULT_PARTITION__") == 0 || strcmp(text, "default") == 0)
+        return true;
+    hudi_cmp_op op = r->opts.filter_op;
+    if (op == HUDI_CMP_IS_NULL) return false; /* values in a named partition are not null */
+    if (op == HUDI_CMP_IS_NOT_NULL) return true;
+    if (r->opts.filter_value.is_null) return false;
+    hudi_value v = {0};
+    hudi_buf bytes = HUDI_BUF_INIT;
+    bool quoted = f->type == HUDI_TYPE_STRING;
+    int rc = hudi_value_parse(&v, &bytes, text, quoted, false, f, NULL);
+    bool keep = true;
+    if (rc == 0 && !v.is_null && !(v.f64 != v.f64) && !(r->opts.filter_value.f64 != r->opts.filter_value.f64)) {
+        int cmp = cmp_value(f, &v, &r->opts.filter_value);
+        switch (op) {
+        case HUDI_CMP_EQ: keep = cmp == 0; break;
+        case HUDI_CMP_NE: keep = cmp != 0; break;
+        case HUDI_CMP_LT: keep = cmp < 0; break;
+        case HUDI_CMP_LE: keep = cmp <= 0; break;
+        case HUDI_CMP_GT: keep = cmp > 0; break;
+        case HUDI_CMP_GE: keep = cmp >= 0; break;
+        default: break;
+        }
+    }
+    hudi_buf_dispose(&bytes);
+    return keep;
+}
+
+static void prune_partitions(hudi_reader *r, const hudi_field *full) {
+    const hudi_table_config *c = &r->t->cfg;
+    const char *pf = c->partition_fields;
+    const char *kg = c->keygen_class ? c->keygen_class : c->keygen_type ? c->keygen_type : "";
+    if (!r->filter_column || !pf || strchr(pf, ',') || strcmp(pf, r->filter_column) != 0 ||
+        c->url_encode_partitions || strstr(kg, "Timestamp") || strstr(kg, "TIMESTAMP") ||
+        strstr(kg, "Custom") || strstr(kg, "CUSTOM"))
+        return;
+    int i = find_child(full, pf);
+    if (i < 0 || hudi_type_is_nested(full->children[i].type)) return;
+    size_t kept = 0;
+    for (size_t k = 0; k < r->n_files; k++) {
+        if (partition_may_match(r, &full->children[i], r->files[k].partition)) r->files[kept++] = r->files[k];
+        else r->files_pruned++;
+    }
+    r->n_files = kept;
+}
+
+int64_t hudi_reader_files_pruned(const hudi_reader *r) { return r->files_pruned; }
 
 static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *err) {
     int32_t n = r->opts.columns ? r->opts.n_columns : full->n_children;
@@ -188,6 +267,7 @@ int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *op
     snprintf(r->as_of, sizeof(r->as_of), "%s", hudi_fs_view_as_of(r->view));
     if ((rc = collect_files(r, err)) < 0) goto fail;
     if ((rc = newest_file_schema(&full, t, r->files, r->n_files, err)) < 0) goto fail;
+    prune_partitions(r, &full);
     if ((rc = project_schema(r, &full, err)) < 0) goto fail;
     if ((rc = hudi_batch_new(&r->out, &r->schema, err)) < 0) goto fail;
     if (!(r->map = hudi_calloc((size_t)r->schema.n_children + 1, sizeof(int32_t)))) {

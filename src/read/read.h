@@ -43,6 +43,8 @@ const hudi_field *hudi_reader_schema(const hudi_reader *r);
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err);
 /* The instant the read is as of ("" for an empty table). */
 const char *hudi_reader_as_of(const hudi_reader *r);
+/* Base files skipped because their partition's value cannot satisfy the filter. */
+int64_t hudi_reader_files_pruned(const hudi_reader *r);
 void hudi_reader_free(hudi_reader *r); /* NULL-safe */
 
 #endif

@@ -1,0 +1,46 @@
+/* partition_prune_test.c - a filter on the partition field skips whole partitions (their
+ * files are never opened) and returns exactly the rows a full scan filters to. */
+#include <criterion/criterion.h>
+
+#include "read/read.h"
+#include "support.h"
+
+static int64_t read_count(hudi_tbl *t, const char *col, hudi_cmp_op op, int64_t v, int64_t *pruned) {
+    hudi_read_options o = HUDI_READ_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_reader *r = NULL;
+    o.filter_column = col;
+    o.filter_op = op;
+    o.filter_value.i64 = v;
+    cr_assert_eq(hudi_reader_open(&r, t, &o, &err), 0, "%s", err.message);
+    int64_t rows = 0;
+    hudi_batch *b;
+    while (hudi_reader_next(r, &b, &err) == 0 && b) rows += b->num_rows;
+    cr_assert_eq(err.code, 0, "%s", err.message);
+    *pruned = hudi_reader_files_pruned(r);
+    hudi_reader_free(r);
+    return rows;
+}
+
+Test(partition_prune, plain_partition_paths_of_a_spark_table) {
+    /* byteField partitions 10, 20, 30 (not hive-style), written by Hudi 1.0 on Spark. */
+    const char *dir = fixture_unzip("hudi-rs/sample_table/cow/v8_simplekeygen_nonhivestyle.zip");
+    cr_assert_not_null(dir);
+    hudi_tbl *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    int64_t pruned = 0;
+    int64_t all = read_count(t, "byteField", HUDI_CMP_IS_NOT_NULL, 0, &pruned);
+    cr_assert_eq(pruned, 0);
+    int64_t eq10 = read_count(t, "byteField", HUDI_CMP_EQ, 10, &pruned);
+    cr_assert_gt(pruned, 0, "no partition was pruned");
+    int64_t ne10 = read_count(t, "byteField", HUDI_CMP_NE, 10, &pruned);
+    cr_assert_gt(pruned, 0);
+    cr_assert_gt(eq10, 0);
+    cr_assert_eq(eq10 + ne10, all);
+    cr_assert_eq(read_count(t, "byteField", HUDI_CMP_GT, 30, &pruned), 0);
+    /* A filter on another column prunes nothing. */
+    read_count(t, "id", HUDI_CMP_EQ, 1, &pruned);
+    cr_assert_eq(pruned, 0);
+    hudi_tbl_free(t);
+}
