@@ -85,7 +85,9 @@ void pq_fill_bits(uint8_t *dst, int64_t dst_bit, int64_t n, bool value);
  *  data_cap >= need_bytes and update data/data_cap - e.g. a wrapper of hudi_array_reserve_data),
  *  otherwise with hudi_realloc (the caller then frees `data` with hudi_free).
  *  Total data must stay <= INT32_MAX bytes: beyond that decoders fail with HUDI_ENOMEM
- *  "byte array data exceeds 2 GiB in one batch" and the reader should use smaller batches. */
+ *  "byte array data exceeds 2 GiB in one batch" and the reader should use smaller batches.
+ *  Decoders may write garbage into data[data_len, data_cap): pq_bytes_reserve keeps
+ *  PQ_BYTES_PAD spare bytes there so values can be copied as whole 16-byte blocks. */
 typedef struct pq_bytes_out {
     int32_t *offsets;
     uint8_t *data;
@@ -96,8 +98,23 @@ typedef struct pq_bytes_out {
     void *payload; /* for `grow` */
 } pq_bytes_out;
 
-/** Makes room for `extra` more data bytes (the 2 GiB check lives here). */
+/** Bytes pq_bytes_reserve keeps beyond what it was asked for, for over-long block copies. */
+#define PQ_BYTES_PAD 64
+
+/** Makes room for `extra` more data bytes plus PQ_BYTES_PAD (the 2 GiB check, which counts
+ *  only `extra`, lives here): afterwards data_cap - data_len >= extra + PQ_BYTES_PAD. */
 int pq_bytes_reserve(pq_bytes_out *out, int64_t extra, hudi_error *err);
+
+/** Copies a value of `len` <= 64 bytes as one 16-byte block (len <= 16) or as 64 bytes: it
+ *  reads and writes 16 or 64 bytes, so both buffers need 64 bytes of room, and they must not
+ *  overlap. For the short values of string columns a memcpy call, or a loop whose trip count
+ *  varies, costs more than the copy. */
+static inline void pq_copy_upto64(uint8_t *dst, const uint8_t *src, size_t len) {
+    if (len <= 16)
+        memcpy(dst, src, 16);
+    else
+        memcpy(dst, src, 64);
+}
 
 /* ============================ PLAIN (plain.c, §3.1) ======================================= */
 
@@ -162,13 +179,18 @@ int pq_rle_parse_prefix(const uint8_t *in, size_t len, const uint8_t **runs, siz
                         size_t *consumed, hudi_error *err);
 
 /** A dictionary: fixed-width entries (`width` bytes each, `values`) or byte arrays
- *  (`width` = 0, `offsets`[0..n] into `data`). Borrowed; lives as long as the chunk. */
+ *  (`width` = 0, `offsets`[0..n] into `data`). Borrowed; lives as long as the chunk.
+ *  `data_pad` is how many readable bytes follow data[offsets[n]] (0 when unknown); with at
+ *  least 64 the gather copies short entries with pq_copy_upto64. `max_len`, when > 0, bounds
+ *  every entry's length, so a gather can reserve output without summing lengths first. */
 typedef struct pq_dict {
     int64_t n;
     int32_t width;
     const uint8_t *values;
     const int32_t *offsets;
     const uint8_t *data;
+    int32_t data_pad;
+    int32_t max_len;
 } pq_dict;
 
 /** Decodes `n` indices and gathers the fixed-width entries into `out` (n * width bytes).

@@ -8,14 +8,14 @@
 #include "format/parquet/encoding.h"
 
 int pq_bytes_reserve(pq_bytes_out *out, int64_t extra, hudi_error *err) {
-    int64_t need = out->data_len + extra;
-    if (extra < 0 || need > INT32_MAX)
+    if (extra < 0 || out->data_len + extra > INT32_MAX)
         return hudi_error_set(err, HUDI_ENOMEM, "byte array data exceeds 2 GiB in one batch");
+    int64_t need = out->data_len + extra + PQ_BYTES_PAD;
     if (need <= out->data_cap) return 0;
     if (out->grow) return out->grow(out, need, err);
     int64_t cap = out->data_cap > 0 ? out->data_cap : 256;
     while (cap < need) cap *= 2;
-    if (cap > INT32_MAX) cap = INT32_MAX;
+    if (cap > (int64_t)INT32_MAX + PQ_BYTES_PAD) cap = need;
     uint8_t *p = hudi_realloc(out->data, (size_t)cap);
     if (!p) return hudi_error_oom(err);
     out->data = p;
@@ -46,40 +46,57 @@ int pq_plain_decode_bool(const uint8_t *in, size_t len, int64_t first, int64_t n
     return 0;
 }
 
+/* One pass: each length is checked against the bytes left before its value is copied, and
+ * the output grows (geometrically) only when a value would not fit. A failure leaves `out` as
+ * it was on entry. */
 int pq_plain_decode_bytes(const uint8_t *in, size_t len, int64_t n, pq_bytes_out *out,
                           size_t *consumed, hudi_error *err) {
-    /* Pass 1 validates the lengths and sizes the data, so pass 2 copies without checks. */
-    size_t pos = 0;
-    int64_t total = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (len - pos < 4)
-            return hudi_error_set(err, HUDI_ECORRUPT,
-                                  "PLAIN byte array %lld: length runs past page end", (long long)i);
-        uint32_t l = hudi_load_u32le(in + pos);
-        if (l > len - pos - 4)
-            return hudi_error_set(err, HUDI_ECORRUPT,
-                                  "PLAIN byte array %lld: length %u runs past page end",
-                                  (long long)i, l);
-        pos += 4 + (size_t)l;
-        total += l;
-    }
-    int rc = pq_bytes_reserve(out, total, err);
-    if (rc < 0) return rc;
+    const int64_t data_len0 = out->data_len;
     int32_t *o = out->offsets + out->count + 1;
-    uint8_t *data = out->data;
     int64_t dpos = out->data_len;
-    const uint8_t *p = in;
+    /* Values may end at `room_end`: within the padded capacity and the 2 GiB limit. Beyond
+     * it pq_bytes_reserve grows the buffer or reports the limit. */
+    int64_t room_end = HUDI_MIN(out->data_cap - PQ_BYTES_PAD, (int64_t)INT32_MAX);
+    uint8_t *data = out->data;
+    size_t q = 0;
+    int rc = 0;
     for (int64_t i = 0; i < n; i++) {
-        uint32_t l = hudi_load_u32le(p);
-        if (l) memcpy(data + dpos, p + 4, l);
-        p += 4 + l;
+        if (len - q < 4) {
+            rc = hudi_error_set(err, HUDI_ECORRUPT,
+                                "PLAIN byte array %lld: length runs past page end", (long long)i);
+            goto fail;
+        }
+        uint32_t l = hudi_load_u32le(in + q);
+        q += 4;
+        if (l > len - q) {
+            rc = hudi_error_set(err, HUDI_ECORRUPT,
+                                "PLAIN byte array %lld: length %u runs past page end", (long long)i,
+                                l);
+            goto fail;
+        }
+        if ((int64_t)l > room_end - dpos) {
+            out->data_len = dpos; /* keep what is decoded when the buffer moves */
+            if ((rc = pq_bytes_reserve(out, (int64_t)l, err)) < 0) goto fail;
+            data = out->data;
+            room_end = HUDI_MIN(out->data_cap - PQ_BYTES_PAD, (int64_t)INT32_MAX);
+        }
+        /* Short values with 64 bytes of input after them are block-copied (the reserve pads
+         * the output); long values and the last few of the input use memcpy. */
+        if (l <= 64 && len - q >= 64)
+            pq_copy_upto64(data + dpos, in + q, l);
+        else if (l)
+            memcpy(data + dpos, in + q, l);
+        q += l;
         dpos += l;
         o[i] = (int32_t)dpos;
     }
     out->data_len = dpos;
     out->count += n;
-    if (consumed) *consumed = pos;
+    if (consumed) *consumed = q;
     return 0;
+fail:
+    out->data_len = data_len0;
+    return rc;
 }
 
 int pq_plain_encode_fixed(hudi_buf *out, const void *values, int32_t width, int64_t n) {

@@ -207,6 +207,15 @@ static int load_dictionary(pq_colreader *cr, const uint8_t *p, size_t len, int64
     cr->dict.width = 0;
     cr->dict.offsets = cr->dict_offsets;
     cr->dict.data = cr->dict_data;
+    if (o.data && o.data_cap - o.data_len >= PQ_BYTES_PAD) {
+        /* pq_bytes_reserve left this slack: defined bytes for the gathers' block copies. */
+        memset(o.data + o.data_len, 0, PQ_BYTES_PAD);
+        cr->dict.data_pad = PQ_BYTES_PAD;
+    }
+    int32_t max_len = 0;
+    for (int64_t i = 0; i < n; i++)
+        max_len = HUDI_MAX(max_len, cr->dict_offsets[i + 1] - cr->dict_offsets[i]);
+    cr->dict.max_len = max_len;
     return 0;
 }
 

@@ -309,10 +309,31 @@ int pq_rle_gather_fixed(pq_rle_decoder *d, const pq_dict *dict, int64_t n, uint8
     return 0;
 }
 
+/* Largest output a gather reserves from the dictionary's longest entry rather than the sum of
+ * the gathered lengths; beyond it (long entries) the exact sum avoids over-allocating. */
+#define MAX_BOUND_RESERVE ((int64_t)1 << 20)
+
+/* Appends entries idx[0..lit) at data + pos copying `block` bytes for each (>= every entry's
+ * length; the dictionary and the output both have 64 bytes of slack). Returns the new pos. */
+static inline int64_t gather_in_blocks(uint8_t *data, int64_t pos, const uint8_t *dd,
+                                       const int32_t *off, const uint32_t *idx, int64_t lit,
+                                       int32_t *o, size_t block) {
+    for (int64_t j = 0; j < lit; j++) {
+        int32_t a = off[idx[j]];
+        memcpy(data + pos, dd + a, block);
+        pos += off[idx[j] + 1] - a;
+        o[j] = (int32_t)pos;
+    }
+    return pos;
+}
+
 int pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_bytes_out *out,
                         hudi_error *err) {
     uint32_t idx[CHUNK];
     const int32_t *off = dict->offsets;
+    /* With >= 64 readable bytes after the dictionary data, a block copy of any entry stays
+     * inside it; pq_bytes_reserve gives the output the same slack. */
+    const bool blocks = dict->data_pad >= 64;
     int64_t i = 0;
     while (i < n) {
         int64_t lit, run;
@@ -327,7 +348,12 @@ int pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_by
             if (len > 0) {
                 const uint8_t *src = dict->data + off[v];
                 uint8_t *dst = out->data + out->data_len;
-                for (int64_t j = 0; j < run; j++) memcpy(dst + j * len, src, (size_t)len);
+                if (blocks && len <= 64) {
+                    for (int64_t j = 0; j < run; j++)
+                        pq_copy_upto64(dst + j * len, src, (size_t)len);
+                } else {
+                    for (int64_t j = 0; j < run; j++) memcpy(dst + j * len, src, (size_t)len);
+                }
             }
             for (int64_t j = 0; j < run; j++) o[j] = (int32_t)(out->data_len + (j + 1) * len);
             out->data_len += len * run;
@@ -338,15 +364,44 @@ int pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_by
         uint32_t m = max_u32(idx, lit);
         if (m >= dict->n) return bad_index(err, m, dict->n);
         int64_t total = 0;
-        for (int64_t j = 0; j < lit; j++) total += (int64_t)off[idx[j] + 1] - off[idx[j]];
+        if (dict->max_len > 0 && lit * (int64_t)dict->max_len <= MAX_BOUND_RESERVE) {
+            total = lit * (int64_t)dict->max_len; /* a bound: saves a pass over the indices */
+        } else {
+            for (int64_t j = 0; j < lit; j++) total += (int64_t)off[idx[j] + 1] - off[idx[j]];
+        }
         if ((rc = pq_bytes_reserve(out, total, err)) < 0) return rc;
         uint8_t *data = out->data;
+        const uint8_t *dd = dict->data;
         int64_t pos = out->data_len;
-        for (int64_t j = 0; j < lit; j++) {
-            int32_t a = off[idx[j]], len = off[idx[j] + 1] - a;
-            if (len) memcpy(data + pos, dict->data + a, (size_t)len);
-            pos += len;
-            o[j] = (int32_t)pos;
+        /* A dictionary whose entries all fit in 1-4 blocks copies that many for every value:
+         * one fixed-size copy, no branch on the length. */
+        int blocks_each =
+            blocks && dict->max_len > 0 && dict->max_len <= 64 ? (dict->max_len + 15) / 16 : 0;
+        if (blocks_each == 1) {
+            pos = gather_in_blocks(data, pos, dd, off, idx, lit, o, 16);
+        } else if (blocks_each == 2) {
+            pos = gather_in_blocks(data, pos, dd, off, idx, lit, o, 32);
+        } else if (blocks_each == 3) {
+            pos = gather_in_blocks(data, pos, dd, off, idx, lit, o, 48);
+        } else if (blocks_each == 4) {
+            pos = gather_in_blocks(data, pos, dd, off, idx, lit, o, 64);
+        } else if (blocks) {
+            for (int64_t j = 0; j < lit; j++) {
+                int32_t a = off[idx[j]], len = off[idx[j] + 1] - a;
+                if (len <= 64)
+                    pq_copy_upto64(data + pos, dd + a, (size_t)len);
+                else
+                    memcpy(data + pos, dd + a, (size_t)len);
+                pos += len;
+                o[j] = (int32_t)pos;
+            }
+        } else {
+            for (int64_t j = 0; j < lit; j++) {
+                int32_t a = off[idx[j]], len = off[idx[j] + 1] - a;
+                if (len) memcpy(data + pos, dd + a, (size_t)len);
+                pos += len;
+                o[j] = (int32_t)pos;
+            }
         }
         out->data_len = pos;
         out->count += lit;

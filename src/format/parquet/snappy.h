@@ -1,0 +1,22 @@
+/* snappy.h - hudic's own decoder for raw Snappy blocks, the payload of Parquet SNAPPY pages
+ * (spec/parquet.md §3.13). Compression still goes through libsnappy (codec.c).
+ *
+ * Invariant: the decoder writes only inside out[0, out_len) and reads only inside the input;
+ * it needs no slack after either buffer. It succeeds only when the block's elements consume
+ * the whole input and produce exactly out_len bytes, which is also what its header says. */
+#ifndef HUDI_PARQUET_SNAPPY_H
+#define HUDI_PARQUET_SNAPPY_H
+
+#include "base/base.h"
+
+/** Reads the block header (a varint32, at most 5 bytes): the uncompressed length.
+ *  @return 0, or HUDI_ECORRUPT for a truncated or over-long header. */
+int pq_snappy_uncompressed_length(hudi_slice in, size_t *out_len, hudi_error *err);
+
+/** Decompresses the raw Snappy block `in` into exactly `out_len` bytes at `out` (which may be
+ *  NULL when out_len is 0). HUDI_ECORRUPT, never a crash, for any malformed block: a header
+ *  other than out_len, a truncated element, an offset of 0 or before the start of the output,
+ *  a literal or copy running past the output, or trailing input. */
+int pq_snappy_decompress(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err);
+
+#endif
