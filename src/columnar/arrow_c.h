@@ -1,6 +1,6 @@
 /* arrow_c.h - the Arrow C Data Interface and C Stream Interface
  * (https://arrow.apache.org/docs/format/CDataInterface.html, CStreamInterface.html):
- * the ABI structs, verbatim from the specification, and hudic's exporters.
+ * hudic's exporters and importers (the ABI structs live in include/hudi/hudi_arrow.h).
  *
  * Ownership: exported structs own everything they point to until their release callback runs;
  * the consumer must call release exactly once (or move the struct and mark the source
@@ -9,70 +9,11 @@
 #define HUDI_COLUMNAR_ARROW_C_H
 
 #include "columnar/columnar.h"
+#include "hudi/hudi_arrow.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#ifndef ARROW_C_DATA_INTERFACE
-#define ARROW_C_DATA_INTERFACE
-
-#define ARROW_FLAG_DICTIONARY_ORDERED 1
-#define ARROW_FLAG_NULLABLE 2
-#define ARROW_FLAG_MAP_KEYS_SORTED 4
-
-struct ArrowSchema {
-    // Array type description
-    const char *format;
-    const char *name;
-    const char *metadata;
-    int64_t flags;
-    int64_t n_children;
-    struct ArrowSchema **children;
-    struct ArrowSchema *dictionary;
-
-    // Release callback
-    void (*release)(struct ArrowSchema *);
-    // Opaque producer-specific data
-    void *private_data;
-};
-
-struct ArrowArray {
-    // Array data description
-    int64_t length;
-    int64_t null_count;
-    int64_t offset;
-    int64_t n_buffers;
-    int64_t n_children;
-    const void **buffers;
-    struct ArrowArray **children;
-    struct ArrowArray *dictionary;
-
-    // Release callback
-    void (*release)(struct ArrowArray *);
-    // Opaque producer-specific data
-    void *private_data;
-};
-
-#endif // ARROW_C_DATA_INTERFACE
-
-#ifndef ARROW_C_STREAM_INTERFACE
-#define ARROW_C_STREAM_INTERFACE
-
-struct ArrowArrayStream {
-    // Callbacks providing stream functionality
-    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
-    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
-    const char *(*get_last_error)(struct ArrowArrayStream *);
-
-    // Release callback
-    void (*release)(struct ArrowArrayStream *);
-
-    // Opaque producer-specific data
-    void *private_data;
-};
-
-#endif // ARROW_C_STREAM_INTERFACE
 
 /** Exports `field` (and its children) as an ArrowSchema. On failure `out` is untouched
  *  (release == NULL is never written over a live struct). HUDI_EUNSUPPORTED for a type with no
