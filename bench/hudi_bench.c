@@ -119,11 +119,16 @@ static void trips_schema(hudi_field *s) {
         const char *name;
         hudi_type_id t;
     } cols[N_TRIP_COLS] = {
-        {"uuid", HUDI_TYPE_STRING},       {"rider", HUDI_TYPE_STRING},
-        {"driver", HUDI_TYPE_STRING},     {"begin_lat", HUDI_TYPE_DOUBLE},
-        {"begin_lon", HUDI_TYPE_DOUBLE},  {"end_lat", HUDI_TYPE_DOUBLE},
-        {"end_lon", HUDI_TYPE_DOUBLE},    {"fare", HUDI_TYPE_DOUBLE},
-        {"ts", HUDI_TYPE_INT64},          {"distance_m", HUDI_TYPE_INT64},
+        {"uuid", HUDI_TYPE_STRING},
+        {"rider", HUDI_TYPE_STRING},
+        {"driver", HUDI_TYPE_STRING},
+        {"begin_lat", HUDI_TYPE_DOUBLE},
+        {"begin_lon", HUDI_TYPE_DOUBLE},
+        {"end_lat", HUDI_TYPE_DOUBLE},
+        {"end_lon", HUDI_TYPE_DOUBLE},
+        {"fare", HUDI_TYPE_DOUBLE},
+        {"ts", HUDI_TYPE_INT64},
+        {"distance_m", HUDI_TYPE_INT64},
         {"partition_path", HUDI_TYPE_STRING},
     };
     if (hudi_field_init(s, "trips_record", HUDI_TYPE_STRUCT, false) < 0 ||
@@ -143,12 +148,10 @@ static void put_str(hudi_array *a, int64_t r, const char *s, size_t len) {
 static int uuid_of(char *s, size_t cap, int64_t i) {
     int64_t u = ((i + 1) * 1103515245LL + 12345) % MIX_P;
     int64_t m11 = mix(i, 11), m12 = mix(i, 12);
-    return snprintf(s, cap,
-                    "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64
-                    "%08" PRIx64,
-                    (uint64_t)u, (uint64_t)(m11 & 65535), (uint64_t)((m11 >> 16) & 65535),
-                    (uint64_t)(m12 & 65535), (uint64_t)((m12 >> 16) & 65535),
-                    (uint64_t)mix(i, 13));
+    return snprintf(
+        s, cap, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "%08" PRIx64,
+        (uint64_t)u, (uint64_t)(m11 & 65535), (uint64_t)((m11 >> 16) & 65535),
+        (uint64_t)(m12 & 65535), (uint64_t)((m12 >> 16) & 65535), (uint64_t)mix(i, 13));
 }
 
 /* Row r of the batch = generated row i; salt k > 0 makes it the k-th update of that row: same
@@ -182,7 +185,7 @@ static void trips_row(hudi_array **col, int64_t r, int64_t i, int64_t k) {
 
 /* What one batch holds: n rows, row r = generated row src(r) with salt salt(r). */
 typedef struct batch_spec {
-    int64_t n_upd, n_ins;     /* updates first, then inserts */
+    int64_t n_upd, n_ins; /* updates first, then inserts */
     int64_t upd_first, upd_step, upd_salt;
     int64_t ins_first;
 } batch_spec;
@@ -217,9 +220,7 @@ static hudi_batch *make_batch(const hudi_field *schema, const batch_spec *sp) {
  *             s-1, salt R+s), then 500 inserts of rows [N + R·I + (s-1)·500, ... + 500) */
 static int64_t ins_per_round(int64_t n) { return n / 20; }
 
-static batch_spec base_spec(int64_t n) {
-    return (batch_spec){.n_ins = n, .ins_first = 0};
-}
+static batch_spec base_spec(int64_t n) { return (batch_spec){.n_ins = n, .ins_first = 0}; }
 
 static batch_spec round_spec(int64_t n, int k) {
     int64_t ins = ins_per_round(n);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """hudi_run.py - hudic vs Apache Hudi 0.15 on Spark local[2]: Hudi copy-on-write tables.
 
-    python3 bench/hudi_run.py            # 10M rows, 3 repetitions (about an hour with Spark)
-    python3 bench/hudi_run.py --quick    # 1M rows, 3 repetitions (smoke test, ~10 minutes)
+    python3 bench/hudi_run.py --spark-reps 1  # 10M rows: hudic 3 reps (~4 min each), Spark 1 (~30 min)
+    python3 bench/hudi_run.py --quick         # 1M rows, 3 reps per side (~35 min on a loaded 2-core box)
     python3 bench/hudi_run.py --rows 2000000 --reps 1 --codec gzip
 
 Builds bench/hudi_bench (Release, build/bench-rel) unless --no-build, writes the workload's
@@ -172,7 +172,7 @@ def commit_stats(table):
 
 
 def table_files(table):
-    """Latest-version view is not needed here: total bytes on disk and base-file count."""
+    """Every base file on disk (all versions, nothing is cleaned): count and bytes."""
     total, count = 0, 0
     for dirpath, dirnames, files in os.walk(table):
         if ".hoodie" in dirpath.split(os.sep):
@@ -385,7 +385,7 @@ def summarise(reps, side):
     return out
 
 
-def cross_check(bench, hudic_table, spark_table, args, data_dir, log_path):
+def cross_check(bench, hudic_table, spark_table, args, log_path):
     keys = sample_keys(args.rows, args.rounds, args.small_rounds)
     expected = expected_rows(args.rows, args.rounds, args.small_rounds)
     res = {}
@@ -533,7 +533,7 @@ def main():
     if not args.no_check and not args.only and "scan" in args.phases and \
             "bulk" in args.phases:
         log("cross-engine check")
-        result["check"] = cross_check(bench, hudic_table, spark_table, args, data_dir, log_path)
+        result["check"] = cross_check(bench, hudic_table, spark_table, args, log_path)
         log("cross-engine check: %s" % ("ok" if result["check"]["ok"]
                                         else "; ".join(result["check"]["problems"][:5])))
     result["machine"]["loadavg_end"] = loadavg()
