@@ -95,9 +95,9 @@ typedef struct hudi_table_create_options {
                                               NULL; may be NULL */
 } hudi_table_create_options;
 #define HUDI_TABLE_CREATE_OPTIONS_VERSION 1
-#define HUDI_TABLE_CREATE_OPTIONS_INIT                                                               \
+#define HUDI_TABLE_CREATE_OPTIONS_INIT                                                             \
     {                                                                                              \
-        HUDI_TABLE_CREATE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, false, false, true,   \
+        HUDI_TABLE_CREATE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, false, false, true, \
             NULL, NULL                                                                             \
     }
 
@@ -107,7 +107,7 @@ typedef struct hudi_table_create_options {
  *  type Hudi cannot store (the schema is stored as Avro). On success `*out` is the open table
  *  (free it with hudi_table_free). */
 HUDI_API int hudi_table_create(hudi_table **out, const char *base_path,
-                             const hudi_table_create_options *opts, hudi_error *err);
+                               const hudi_table_create_options *opts, hudi_error *err);
 
 /** Closes the table. NULL does nothing. Scans and streams opened from it must be released
  *  first. */
@@ -181,9 +181,8 @@ typedef struct hudi_table_write_result {
  *  Before writing, writes left pending by a crashed writer are rolled back. On failure nothing
  *  is committed and the table reads as before. `result` may be NULL. */
 HUDI_API int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
-                                    const struct ArrowArray *array,
-                                    const hudi_table_write_options *opts,
-                                    hudi_table_write_result *result, hudi_error *err);
+                              const struct ArrowArray *array, const hudi_table_write_options *opts,
+                              hudi_table_write_result *result, hudi_error *err);
 
 /** Rolls back every pending (requested or inflight) write left by a failed writer: deletes its
  *  files, records a rollback instant. `*rolled_back` (may be NULL) receives their number. */
@@ -193,7 +192,7 @@ HUDI_API int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error
  *  commits read (KEEP_LATEST_COMMITS), and records a clean instant when anything was removed.
  *  `*files_deleted` (may be NULL) receives the number of files removed. */
 HUDI_API int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
-                                    hudi_error *err);
+                              hudi_error *err);
 
 /* ---- reading ------------------------------------------------------------------------------- */
 

@@ -52,8 +52,8 @@ int hudi_table_open(hudi_table **out, const char *base_path, const hudi_table_op
     return rc < 0 ? rc : wrap(out, tbl, err);
 }
 
-int hudi_table_create(hudi_table **out, const char *base_path, const hudi_table_create_options *opts,
-                    hudi_error *err) {
+int hudi_table_create(hudi_table **out, const char *base_path,
+                      const hudi_table_create_options *opts, hudi_error *err) {
     hudi_create_options co = {0};
     hudi_field schema = {0};
     hudi_tbl *tbl = NULL;
@@ -65,8 +65,9 @@ int hudi_table_create(hudi_table **out, const char *base_path, const hudi_table_
         return hudi_error_set(err, HUDI_EINVAL,
                               "hudi_table_create: a base path and options are required");
     if (opts->version != HUDI_TABLE_CREATE_OPTIONS_VERSION)
-        return hudi_error_set(err, HUDI_EINVAL, "hudi_table_create: options version %d, expected %d",
-                              opts->version, HUDI_TABLE_CREATE_OPTIONS_VERSION);
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "hudi_table_create: options version %d, expected %d", opts->version,
+                              HUDI_TABLE_CREATE_OPTIONS_VERSION);
     if (!opts->schema)
         return hudi_error_set(err, HUDI_EINVAL, "%s: a schema is required", base_path);
     co.type = HUDI_COPY_ON_WRITE;
@@ -196,8 +197,8 @@ static int drop_meta_columns(hudi_batch *v, hudi_field *vf, const hudi_batch *b,
 }
 
 int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
-                           const struct ArrowArray *array, const hudi_table_write_options *opts,
-                           hudi_table_write_result *result, hudi_error *err) {
+                     const struct ArrowArray *array, const hudi_table_write_options *opts,
+                     hudi_table_write_result *result, hudi_error *err) {
     hudi_table_write_options dflt = HUDI_TABLE_WRITE_OPTIONS_INIT;
     hudi_write_options wo = HUDI_WRITE_OPTIONS_INIT;
     hudi_write_result wr;
@@ -267,7 +268,7 @@ int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error *err) {
 }
 
 int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
-                           hudi_error *err) {
+                     hudi_error *err) {
     if (files_deleted) *files_deleted = 0;
     if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_clean: no table");
     if (retain_commits < 1)

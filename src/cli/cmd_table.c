@@ -325,7 +325,8 @@ static int cmd_create(const cli_group *g, const cli_command *self, int argc, cha
             char *eq = strchr(kv, '=');
             if (!eq || eq == kv || n + 2 >= HUDI_ARRAY_LEN(extra)) {
                 hudi_free(props_copy);
-                rc = cli_usage_error(g, self, "--props takes KEY=VALUE[,KEY=VALUE...] (at most 64)");
+                rc =
+                    cli_usage_error(g, self, "--props takes KEY=VALUE[,KEY=VALUE...] (at most 64)");
                 goto done;
             }
             *eq = '\0';
@@ -620,7 +621,8 @@ static const cli_command table_commands[] = {
      "VALUE'] [--limit N] [--count] PATH",
      "rows of a Hudi table (snapshot, time travel or incremental) as JSON Lines", cmd_cat},
     {"create",
-     "--name NAME --key F[,F] [--partition P[,P]] [--precombine F] [--type cow] [--hive-style] [--props K=V,...] "
+     "--name NAME --key F[,F] [--partition P[,P]] [--precombine F] [--type cow] [--hive-style] "
+     "[--props K=V,...] "
      "[--url-encode] [--keygen CLASS] [--no-meta-fields] (--schema-from FILE.parquet | --schema "
      "'AVRO JSON') PATH",
      "create an empty copy-on-write table (table version 6)", cmd_create},

@@ -260,7 +260,8 @@ int hudi_array_validate(const hudi_array *a, hudi_error *err) {
 /* ---- widening (type promotion) ------------------------------------------------------------- */
 
 static bool is_int_type(hudi_type_id t) {
-    return t == HUDI_TYPE_INT8 || t == HUDI_TYPE_INT16 || t == HUDI_TYPE_INT32 || t == HUDI_TYPE_INT64;
+    return t == HUDI_TYPE_INT8 || t == HUDI_TYPE_INT16 || t == HUDI_TYPE_INT32 ||
+           t == HUDI_TYPE_INT64;
 }
 
 bool hudi_type_can_widen(const hudi_field *from, const hudi_field *to) {
@@ -299,9 +300,12 @@ int hudi_array_widen(hudi_array **out, const hudi_array *a, const hudi_field *to
     if (a->validity) hudi_bitmap_copy(w->validity, 0, a->validity, 0, n);
     if (to->type == HUDI_TYPE_DOUBLE || to->type == HUDI_TYPE_FLOAT) {
         for (int64_t i = 0; i < n; i++) {
-            double v = a->field->type == HUDI_TYPE_FLOAT ? ((const float *)a->values)[i] : (double)int_at(a, i);
-            if (to->type == HUDI_TYPE_DOUBLE) ((double *)w->values)[i] = v;
-            else ((float *)w->values)[i] = (float)v;
+            double v = a->field->type == HUDI_TYPE_FLOAT ? ((const float *)a->values)[i]
+                                                         : (double)int_at(a, i);
+            if (to->type == HUDI_TYPE_DOUBLE)
+                ((double *)w->values)[i] = v;
+            else
+                ((float *)w->values)[i] = (float)v;
         }
     } else {
         for (int64_t i = 0; i < n; i++) {

@@ -30,7 +30,7 @@ typedef enum hudi_type_id {
     HUDI_TYPE_UINT16,
     HUDI_TYPE_UINT32,
     HUDI_TYPE_UINT64,
-    HUDI_TYPE_FLOAT16,   /* IEEE half, stored as uint16 bits */
+    HUDI_TYPE_FLOAT16, /* IEEE half, stored as uint16 bits */
     HUDI_TYPE_FLOAT,
     HUDI_TYPE_DOUBLE,
     HUDI_TYPE_DECIMAL,   /* 128-bit little-endian two's complement unscaled value */
@@ -55,26 +55,26 @@ typedef enum hudi_time_unit {
 /* Extra meaning carried for rendering and round-tripping; values are stored as the type says. */
 typedef enum hudi_logical_hint {
     HUDI_HINT_NONE = 0,
-    HUDI_HINT_UUID,   /* FIXED_BINARY(16) */
-    HUDI_HINT_JSON,   /* STRING */
-    HUDI_HINT_ENUM,   /* STRING */
-    HUDI_HINT_BSON,   /* BINARY */
-    HUDI_HINT_INT96,  /* TIMESTAMP read from a legacy INT96 column */
+    HUDI_HINT_UUID,     /* FIXED_BINARY(16) */
+    HUDI_HINT_JSON,     /* STRING */
+    HUDI_HINT_ENUM,     /* STRING */
+    HUDI_HINT_BSON,     /* BINARY */
+    HUDI_HINT_INT96,    /* TIMESTAMP read from a legacy INT96 column */
     HUDI_HINT_INTERVAL, /* FIXED_BINARY(12) */
 } hudi_logical_hint;
 
 typedef struct hudi_field {
     char *name;
-    char *comment;       /* column comment (schema layer, DDL); NULL when none; owned */
+    char *comment; /* column comment (schema layer, DDL); NULL when none; owned */
     hudi_type_id type;
     bool nullable;
-    uint8_t unit;        /* hudi_time_unit, TIME/TIMESTAMP */
-    bool utc;            /* TIMESTAMP/TIME adjusted to UTC */
-    uint8_t hint;        /* hudi_logical_hint */
-    int32_t precision;   /* DECIMAL */
-    int32_t scale;       /* DECIMAL */
-    int32_t byte_width;  /* FIXED_BINARY */
-    int32_t field_id;    /* Parquet field_id / Hudi column id; -1 when unknown */
+    uint8_t unit;       /* hudi_time_unit, TIME/TIMESTAMP */
+    bool utc;           /* TIMESTAMP/TIME adjusted to UTC */
+    uint8_t hint;       /* hudi_logical_hint */
+    int32_t precision;  /* DECIMAL */
+    int32_t scale;      /* DECIMAL */
+    int32_t byte_width; /* FIXED_BINARY */
+    int32_t field_id;   /* Parquet field_id / Hudi column id; -1 when unknown */
     int32_t n_children;
     struct hudi_field *children; /* STRUCT: fields; LIST: 1 (element); MAP: 1 (entries struct) */
 } hudi_field;
@@ -82,7 +82,7 @@ typedef struct hudi_field {
 /* Field construction. All strings are copied. Return 0 or HUDI_ENOMEM.
  * hudi_field_init zeroes the field, then sets field_id = -1 and unit = HUDI_UNIT_MICROS. */
 int hudi_field_init(hudi_field *f, const char *name, hudi_type_id type, bool nullable);
-int hudi_field_set_children(hudi_field *f, int32_t n); /* allocates n zeroed children */
+int hudi_field_set_children(hudi_field *f, int32_t n);       /* allocates n zeroed children */
 int hudi_field_copy(hudi_field *dst, const hudi_field *src); /* deep copy */
 void hudi_field_dispose(hudi_field *f); /* frees name and children, not f itself */
 /* Byte width of one value for fixed-width types (bool: 0 = bits), -1 otherwise. */
@@ -97,11 +97,11 @@ typedef struct hudi_array {
     const hudi_field *field; /* borrowed */
     int64_t length;
     int64_t null_count;
-    uint8_t *validity;       /* NULL = all valid */
-    void *values;            /* fixed-width values */
-    int32_t *offsets;        /* string/binary/list/map */
-    uint8_t *data;           /* string/binary bytes */
-    int64_t data_len;        /* bytes used in `data` */
+    uint8_t *validity; /* NULL = all valid */
+    void *values;      /* fixed-width values */
+    int32_t *offsets;  /* string/binary/list/map */
+    uint8_t *data;     /* string/binary bytes */
+    int64_t data_len;  /* bytes used in `data` */
     int32_t n_children;
     struct hudi_array **children;
     /* capacities, in elements (rows) and bytes; internal to the builders */
@@ -141,9 +141,15 @@ int hudi_array_append_nested(hudi_array *a, int64_t n_elements, hudi_error *err)
 /* An IEEE half (FLOAT16 column value bits) as a float. */
 float hudi_half_to_float(uint16_t bits);
 
-static inline bool hudi_bit_get(const uint8_t *bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-static inline void hudi_bit_set(uint8_t *bits, int64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
-static inline void hudi_bit_clear(uint8_t *bits, int64_t i) { bits[i >> 3] &= (uint8_t)~(1u << (i & 7)); }
+static inline bool hudi_bit_get(const uint8_t *bits, int64_t i) {
+    return (bits[i >> 3] >> (i & 7)) & 1;
+}
+static inline void hudi_bit_set(uint8_t *bits, int64_t i) {
+    bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+static inline void hudi_bit_clear(uint8_t *bits, int64_t i) {
+    bits[i >> 3] &= (uint8_t) ~(1u << (i & 7));
+}
 static inline bool hudi_array_is_valid(const hudi_array *a, int64_t i) {
     return !a->validity || hudi_bit_get(a->validity, i);
 }

@@ -22,7 +22,8 @@ typedef struct hudi_parquet_open_options {
 } hudi_parquet_open_options;
 
 #define HUDI_PARQUET_OPEN_OPTIONS_VERSION 1
-#define HUDI_PARQUET_OPEN_OPTIONS_INIT {HUDI_PARQUET_OPEN_OPTIONS_VERSION, true, false}
+#define HUDI_PARQUET_OPEN_OPTIONS_INIT                                                             \
+    { HUDI_PARQUET_OPEN_OPTIONS_VERSION, true, false }
 
 /** Opens `path` on `fs` and parses its footer and schema. `opts` may be NULL (defaults).
  *  Errors name the file: not parquet, encrypted, corrupt footer, unsupported schema. */
@@ -44,8 +45,14 @@ bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *va
  * children) compared with a constant. Used to skip row groups and pages (from statistics
  * and the page index) and, when `filter_rows` is set in the scan options, to drop rows. */
 typedef enum hudi_cmp_op {
-    HUDI_CMP_EQ, HUDI_CMP_NE, HUDI_CMP_LT, HUDI_CMP_LE, HUDI_CMP_GT, HUDI_CMP_GE,
-    HUDI_CMP_IS_NULL, HUDI_CMP_IS_NOT_NULL,
+    HUDI_CMP_EQ,
+    HUDI_CMP_NE,
+    HUDI_CMP_LT,
+    HUDI_CMP_LE,
+    HUDI_CMP_GT,
+    HUDI_CMP_GE,
+    HUDI_CMP_IS_NULL,
+    HUDI_CMP_IS_NOT_NULL,
 } hudi_cmp_op;
 
 typedef struct hudi_value {
@@ -63,22 +70,22 @@ typedef struct hudi_parquet_predicate {
 } hudi_parquet_predicate;
 
 typedef struct hudi_parquet_scan_options {
-    int version;                 /* HUDI_PARQUET_SCAN_OPTIONS_VERSION */
-    const int32_t *columns;      /* top-level column indices to read; NULL = all */
+    int version;            /* HUDI_PARQUET_SCAN_OPTIONS_VERSION */
+    const int32_t *columns; /* top-level column indices to read; NULL = all */
     int32_t n_columns;
-    int64_t batch_rows;          /* rows per batch; 0 = default (65536) */
+    int64_t batch_rows;                       /* rows per batch; 0 = default (65536) */
     const hudi_parquet_predicate *predicates; /* ANDed */
     int32_t n_predicates;
-    bool filter_rows;            /* also drop rows that fail the predicates */
-    bool use_statistics;         /* row-group skipping (default true) */
-    bool use_page_index;         /* page skipping (default true) */
-    const int32_t *row_groups;   /* restrict to these row groups; NULL = all */
+    bool filter_rows;          /* also drop rows that fail the predicates */
+    bool use_statistics;       /* row-group skipping (default true) */
+    bool use_page_index;       /* page skipping (default true) */
+    const int32_t *row_groups; /* restrict to these row groups; NULL = all */
     int32_t n_row_groups;
 } hudi_parquet_scan_options;
 
 #define HUDI_PARQUET_SCAN_OPTIONS_VERSION 1
-#define HUDI_PARQUET_SCAN_OPTIONS_INIT \
-    {HUDI_PARQUET_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0}
+#define HUDI_PARQUET_SCAN_OPTIONS_INIT                                                             \
+    { HUDI_PARQUET_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0 }
 
 typedef struct hudi_parquet_scan hudi_parquet_scan;
 
@@ -123,13 +130,15 @@ typedef struct hudi_parquet_write_options {
     int32_t stats_truncate_bytes;  /* page-index bound truncation; default 64 */
     const char *const *bloom_filter_columns; /* top-level column names; NULL = none */
     int32_t n_bloom_filter_columns;
-    double bloom_fpp;              /* default 0.01 */
+    double bloom_fpp; /* default 0.01 */
 } hudi_parquet_write_options;
 
 #define HUDI_PARQUET_WRITE_OPTIONS_VERSION 1
-#define HUDI_PARQUET_WRITE_OPTIONS_INIT                                                          \
-    {HUDI_PARQUET_WRITE_OPTIONS_VERSION, PQ_CODEC_SNAPPY, 0, false, true, 1 << 20, 1 << 20,     \
-     20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0, 0.01}
+#define HUDI_PARQUET_WRITE_OPTIONS_INIT                                                            \
+    {                                                                                              \
+        HUDI_PARQUET_WRITE_OPTIONS_VERSION, PQ_CODEC_SNAPPY, 0, false, true, 1 << 20, 1 << 20,     \
+            20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0, 0.01         \
+    }
 
 typedef struct hudi_parquet_writer hudi_parquet_writer;
 

@@ -11,32 +11,40 @@
 static int check_footer(hudi_parquet_file *f, hudi_error *err) {
     const pq_file_meta *m = &f->meta;
     if (m->has_encryption_algorithm)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: encrypted parquet not supported", f->path);
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: encrypted parquet not supported",
+                              f->path);
     f->num_rows = 0;
     for (int32_t r = 0; r < m->n_row_groups; r++) {
         const pq_row_group *rg = &m->row_groups[r];
         if (rg->num_rows < 0)
-            return hudi_error_set(err, HUDI_ECORRUPT, "%s: row group %d has negative row count", f->path, r);
+            return hudi_error_set(err, HUDI_ECORRUPT, "%s: row group %d has negative row count",
+                                  f->path, r);
         if (rg->n_columns != f->schema.n_leaves)
-            return hudi_error_set(err, HUDI_ECORRUPT, "%s: row group %d has %d column chunks for %d leaf columns",
+            return hudi_error_set(err, HUDI_ECORRUPT,
+                                  "%s: row group %d has %d column chunks for %d leaf columns",
                                   f->path, r, rg->n_columns, f->schema.n_leaves);
         if (__builtin_add_overflow(f->num_rows, rg->num_rows, &f->num_rows))
             return hudi_error_set(err, HUDI_ECORRUPT, "%s: row count overflows", f->path);
         for (int32_t c = 0; c < rg->n_columns; c++) {
             const pq_column_chunk *cc = &rg->columns[c];
             if (cc->has_crypto_metadata || cc->has_encrypted_column_metadata)
-                return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: encrypted parquet column not supported", f->path);
+                return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                                      "%s: encrypted parquet column not supported", f->path);
             if (cc->has_file_path)
-                return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: external column chunks not supported", f->path);
+                return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                                      "%s: external column chunks not supported", f->path);
             if (!cc->has_meta_data)
-                return hudi_error_set(err, HUDI_ECORRUPT, "%s: column chunk %d of row group %d has no metadata",
+                return hudi_error_set(err, HUDI_ECORRUPT,
+                                      "%s: column chunk %d of row group %d has no metadata",
                                       f->path, c, r);
             const pq_column_meta *cm = &cc->meta_data;
             if (cm->type != f->schema.leaves[c].physical_type)
-                return hudi_error_set(err, HUDI_ECORRUPT, "%s: column chunk %d type %d differs from the schema's %d",
+                return hudi_error_set(err, HUDI_ECORRUPT,
+                                      "%s: column chunk %d type %d differs from the schema's %d",
                                       f->path, c, cm->type, f->schema.leaves[c].physical_type);
             if (cm->num_values < 0 || cm->total_compressed_size < 0 || cm->data_page_offset < 0)
-                return hudi_error_set(err, HUDI_ECORRUPT, "%s: column chunk %d of row group %d has negative sizes",
+                return hudi_error_set(err, HUDI_ECORRUPT,
+                                      "%s: column chunk %d of row group %d has negative sizes",
                                       f->path, c, r);
         }
     }
@@ -130,9 +138,6 @@ bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *va
 
 /* ---- scan ------------------------------------------------------------------------------ */
 
-
-
-
 static void release_readers(hudi_parquet_scan *s) {
     for (int32_t i = 0; i < s->n_readers; i++) pq_colreader_release(&s->readers[i]);
 }
@@ -161,14 +166,17 @@ static int build_projection(hudi_parquet_scan *s, hudi_error *err) {
     int32_t n_file_cols = ps->root.n_children;
     const hudi_parquet_scan_options *o = &s->opts;
     s->n_cols = o->columns ? o->n_columns : n_file_cols;
-    if (!(s->cols = hudi_calloc((size_t)s->n_cols + 1, sizeof(int32_t)))) return hudi_error_oom(err);
+    if (!(s->cols = hudi_calloc((size_t)s->n_cols + 1, sizeof(int32_t))))
+        return hudi_error_oom(err);
     for (int32_t i = 0; i < s->n_cols; i++) {
         int32_t c = o->columns ? o->columns[i] : i;
         if (c < 0 || c >= n_file_cols)
-            return hudi_error_set(err, HUDI_EINVAL, "%s: column index %d out of range", s->f->path, c);
+            return hudi_error_set(err, HUDI_EINVAL, "%s: column index %d out of range", s->f->path,
+                                  c);
         s->cols[i] = c;
     }
-    int rc = hudi_field_init(&s->schema, ps->root.name ? ps->root.name : "schema", HUDI_TYPE_STRUCT, false);
+    int rc = hudi_field_init(&s->schema, ps->root.name ? ps->root.name : "schema", HUDI_TYPE_STRUCT,
+                             false);
     if (rc == 0) rc = hudi_field_set_children(&s->schema, s->n_cols);
     for (int32_t i = 0; rc == 0 && i < s->n_cols; i++)
         rc = hudi_field_copy(&s->schema.children[i], &ps->root.children[s->cols[i]]);
@@ -207,7 +215,8 @@ int hudi_parquet_scan_open(hudi_parquet_scan **out, hudi_parquet_file *f,
         for (int32_t i = 0; i < s->opts.n_predicates; i++) {
             int32_t c = s->preds[i].column;
             if (c < 0 || c >= f->schema.root.n_children) {
-                rc = hudi_error_set(err, HUDI_EINVAL, "%s: predicate column %d out of range", f->path, c);
+                rc = hudi_error_set(err, HUDI_EINVAL, "%s: predicate column %d out of range",
+                                    f->path, c);
                 goto fail;
             }
         }
@@ -252,7 +261,8 @@ static int open_row_group(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
         int32_t c = s->cols[i];
         for (int32_t l = ps->column_leaves[c]; l < ps->column_leaves[c + 1]; l++, k++) {
             s->reader_col[k] = i;
-            if ((rc = pq_colreader_init(&s->readers[k], s->f, rg, &ps->leaves[l], s->codec, err)) < 0)
+            if ((rc = pq_colreader_init(&s->readers[k], s->f, rg, &ps->leaves[l], s->codec, err)) <
+                0)
                 return rc;
         }
     }
@@ -274,7 +284,8 @@ int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *e
         int64_t start = s->ranges[2 * s->range_idx], end = s->ranges[2 * s->range_idx + 1];
         if (s->row_pos < start) { /* a gap the page index ruled out */
             for (int32_t i = 0; i < s->n_readers; i++)
-                if ((rc = pq_colreader_skip(&s->readers[i], start - s->row_pos, err)) < 0) return rc;
+                if ((rc = pq_colreader_skip(&s->readers[i], start - s->row_pos, err)) < 0)
+                    return rc;
             s->row_pos = start;
         }
         int64_t n = HUDI_MIN(s->opts.batch_rows, end - s->row_pos);
@@ -308,4 +319,6 @@ hudi_batch *hudi_parquet_scan_take_batch(hudi_parquet_scan *s) {
 }
 
 const hudi_field *hudi_parquet_scan_schema(const hudi_parquet_scan *s) { return &s->schema; }
-const hudi_parquet_scan_stats *hudi_parquet_scan_get_stats(const hudi_parquet_scan *s) { return &s->stats; }
+const hudi_parquet_scan_stats *hudi_parquet_scan_get_stats(const hudi_parquet_scan *s) {
+    return &s->stats;
+}

@@ -46,8 +46,10 @@ static int col_wrap(pq_colreader *cr, hudi_error *err, int rc) {
 static int32_t stored_width_of(int32_t physical, int32_t type_length) {
     switch (physical) {
     case PQ_BOOLEAN: return -1;
-    case PQ_INT32: case PQ_FLOAT: return 4;
-    case PQ_INT64: case PQ_DOUBLE: return 8;
+    case PQ_INT32:
+    case PQ_FLOAT: return 4;
+    case PQ_INT64:
+    case PQ_DOUBLE: return 8;
     case PQ_INT96: return 12;
     case PQ_FIXED_LEN_BYTE_ARRAY: return type_length;
     default: return 0;
@@ -86,10 +88,12 @@ static int convert_fixed(pq_colreader *cr, const uint8_t *in, int64_t n, uint8_t
     const hudi_field *f = cr->leaf->field;
     int32_t phys = cr->leaf->physical_type;
     switch (f->type) {
-    case HUDI_TYPE_INT8: case HUDI_TYPE_UINT8:
+    case HUDI_TYPE_INT8:
+    case HUDI_TYPE_UINT8:
         for (int64_t i = 0; i < n; i++) out[i] = in[i * 4]; /* low byte, little-endian */
         return 0;
-    case HUDI_TYPE_INT16: case HUDI_TYPE_UINT16:
+    case HUDI_TYPE_INT16:
+    case HUDI_TYPE_UINT16:
         for (int64_t i = 0; i < n; i++) memcpy(out + i * 2, in + i * 4, 2);
         return 0;
     case HUDI_TYPE_DECIMAL: {
@@ -116,8 +120,7 @@ static int convert_fixed(pq_colreader *cr, const uint8_t *in, int64_t n, uint8_t
             return 0;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     if (cr->stored_width == cr->out_width) {
         memcpy(out, in, (size_t)n * (size_t)cr->out_width);
@@ -136,7 +139,8 @@ static int convert_bytes_decimal(pq_colreader *cr, const int32_t *offsets, const
             /* Only sign-extension bytes may precede the low 16. */
             uint8_t ext = (p[len - 16] & 0x80) ? 0xFF : 0x00;
             for (size_t k = 0; k < len - 16; k++)
-                if (p[k] != ext) return col_error(cr, err, HUDI_ECORRUPT, "decimal overflows 128 bits");
+                if (p[k] != ext)
+                    return col_error(cr, err, HUDI_ECORRUPT, "decimal overflows 128 bits");
             p += len - 16;
             len = 16;
         }
@@ -160,7 +164,7 @@ static int grow_array_data(pq_bytes_out *o, int64_t need, hudi_error *err) {
 
 static pq_bytes_out bytes_out_for(hudi_array *a, int64_t slot) {
     pq_bytes_out o = {a->offsets + slot, a->data, a->data_len, a->data_capacity, 0,
-                      grow_array_data, a};
+                      grow_array_data,   a};
     return o;
 }
 
@@ -170,7 +174,8 @@ static int load_dictionary(pq_colreader *cr, const uint8_t *p, size_t len, int64
                            hudi_error *err) {
     int rc = 0;
     if (cr->has_dict) return col_error(cr, err, HUDI_ECORRUPT, "second dictionary page");
-    if (cr->data_pages > 0) return col_error(cr, err, HUDI_ECORRUPT, "dictionary page after data pages");
+    if (cr->data_pages > 0)
+        return col_error(cr, err, HUDI_ECORRUPT, "dictionary page after data pages");
     if (cr->leaf->physical_type == PQ_BOOLEAN)
         return col_error(cr, err, HUDI_EUNSUPPORTED, "dictionary-encoded BOOLEAN");
     cr->dict.n = n;
@@ -181,14 +186,17 @@ static int load_dictionary(pq_colreader *cr, const uint8_t *p, size_t len, int64
             return col_error(cr, err, HUDI_ECORRUPT, "dictionary page shorter than its entries");
         if (hudi_mul_overflow((size_t)n, ow, &out_bytes)) return hudi_error_oom(err);
         if (!(cr->dict_values = hudi_malloc(out_bytes + 16))) return hudi_error_oom(err);
-        if (cr->convert) rc = convert_fixed(cr, p, n, cr->dict_values, err);
-        else memcpy(cr->dict_values, p, in_bytes);
+        if (cr->convert)
+            rc = convert_fixed(cr, p, n, cr->dict_values, err);
+        else
+            memcpy(cr->dict_values, p, in_bytes);
         cr->dict.width = (int32_t)ow;
         cr->dict.values = cr->dict_values;
         return rc;
     }
     /* Byte arrays: offsets + data, decoded with the PLAIN decoder into owned buffers. */
-    if ((uint64_t)n > len / 4 + 1) return col_error(cr, err, HUDI_ECORRUPT, "dictionary entries exceed page");
+    if ((uint64_t)n > len / 4 + 1)
+        return col_error(cr, err, HUDI_ECORRUPT, "dictionary entries exceed page");
     cr->dict_offsets = hudi_calloc((size_t)n + 1, sizeof(int32_t));
     if (!cr->dict_offsets) return hudi_error_oom(err);
     pq_bytes_out o = {cr->dict_offsets, NULL, 0, 0, 0, NULL, NULL};
@@ -244,18 +252,22 @@ static int decode_levels(pq_colreader *cr, const uint8_t **p, const uint8_t *end
     int rc;
     if (encoding == PQ_ENC_BIT_PACKED) {
         size_t need = pq_bitpacked_size(n, w);
-        if (need > (size_t)(end - *p)) return col_error(cr, err, HUDI_ECORRUPT, "levels overrun page");
-        if ((rc = pq_bitpacked_decode_i16(*p, need, w, 0, n, out, err)) < 0) return col_wrap(cr, err, rc);
+        if (need > (size_t)(end - *p))
+            return col_error(cr, err, HUDI_ECORRUPT, "levels overrun page");
+        if ((rc = pq_bitpacked_decode_i16(*p, need, w, 0, n, out, err)) < 0)
+            return col_wrap(cr, err, rc);
         *p += need;
         if (all_max) *all_max = false;
         return 0;
     }
     if (encoding != PQ_ENC_RLE) return col_error(cr, err, HUDI_EUNSUPPORTED, "level encoding");
     if (prefixed) {
-        if ((rc = pq_rle_parse_prefix(*p, (size_t)(end - *p), &runs, &runs_len, &consumed, err)) < 0)
+        if ((rc = pq_rle_parse_prefix(*p, (size_t)(end - *p), &runs, &runs_len, &consumed, err)) <
+            0)
             return col_wrap(cr, err, rc);
     } else {
-        if (v2_len > (size_t)(end - *p)) return col_error(cr, err, HUDI_ECORRUPT, "levels overrun page");
+        if (v2_len > (size_t)(end - *p))
+            return col_error(cr, err, HUDI_ECORRUPT, "levels overrun page");
         runs = *p;
         runs_len = consumed = v2_len;
     }
@@ -288,11 +300,12 @@ static int start_values(pq_colreader *cr, hudi_error *err) {
     }
     switch (enc) {
     case PQ_ENC_PLAIN:
-    case PQ_ENC_BYTE_STREAM_SPLIT:
-        return 0;
+    case PQ_ENC_BYTE_STREAM_SPLIT: return 0;
     case PQ_ENC_PLAIN_DICTIONARY:
     case PQ_ENC_RLE_DICTIONARY:
-        if (!cr->has_dict) return col_error(cr, err, HUDI_ECORRUPT, "dictionary-encoded page without a dictionary");
+        if (!cr->has_dict)
+            return col_error(cr, err, HUDI_ECORRUPT,
+                             "dictionary-encoded page without a dictionary");
         rc = pq_rle_init_dict(&cr->rle, cr->vals, cr->vals_len, err);
         break;
     case PQ_ENC_RLE:
@@ -308,10 +321,13 @@ static int start_values(pq_colreader *cr, hudi_error *err) {
     case PQ_ENC_DELTA_BINARY_PACKED:
         if (cr->leaf->physical_type != PQ_INT32 && cr->leaf->physical_type != PQ_INT64)
             return col_error(cr, err, HUDI_ECORRUPT, "DELTA_BINARY_PACKED on a non-integer column");
-        rc = pq_delta_init(&cr->delta, cr->vals, cr->vals_len, cr->leaf->physical_type == PQ_INT32, err);
+        rc = pq_delta_init(&cr->delta, cr->vals, cr->vals_len, cr->leaf->physical_type == PQ_INT32,
+                           err);
         break;
     case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
-        if (!is_bytes) return col_error(cr, err, HUDI_ECORRUPT, "DELTA_LENGTH_BYTE_ARRAY on a fixed-width column");
+        if (!is_bytes)
+            return col_error(cr, err, HUDI_ECORRUPT,
+                             "DELTA_LENGTH_BYTE_ARRAY on a fixed-width column");
         rc = pq_dlba_init(&cr->dlba, cr->vals, cr->vals_len, err);
         break;
     case PQ_ENC_DELTA_BYTE_ARRAY:
@@ -320,8 +336,7 @@ static int start_values(pq_colreader *cr, hudi_error *err) {
         rc = pq_dba_init(&cr->dba, cr->vals, cr->vals_len, err);
         cr->dba_live = rc == 0;
         break;
-    case PQ_ENC_ALP:
-        return col_error(cr, err, HUDI_EUNSUPPORTED, "unsupported encoding ALP");
+    case PQ_ENC_ALP: return col_error(cr, err, HUDI_EUNSUPPORTED, "unsupported encoding ALP");
     default: {
         char what[64];
         snprintf(what, sizeof(what), "unsupported encoding %d", enc);
@@ -335,7 +350,8 @@ static int decompress_into(pq_colreader *cr, const uint8_t *in, size_t in_len, s
                            size_t offset, hudi_error *err) {
     /* Allocates exactly out_len (+ offset bytes kept from before) and inflates there. */
     if (out_len > ((size_t)1 << 31)) return col_error(cr, err, HUDI_ENOMEM, "page too large");
-    if (grow_buffer(&cr->page_buf, &cr->page_cap, offset + out_len + 8) < 0) return hudi_error_oom(err);
+    if (grow_buffer(&cr->page_buf, &cr->page_cap, offset + out_len + 8) < 0)
+        return hudi_error_oom(err);
     int rc = pq_decompress(cr->codec, cr->cm->codec, HUDI_SLICE(in, in_len), cr->page_buf + offset,
                            out_len, err);
     cr->bytes_decompressed += (int64_t)out_len;
@@ -347,7 +363,8 @@ static bool writer_is_old_parquet_cpp(const hudi_parquet_file *f) {
      * that were compressed (ARROW-10353). */
     hudi_slice cb = f->meta.created_by;
     static const char k[] = "parquet-cpp version";
-    return f->meta.has_created_by && cb.len >= sizeof(k) - 1 && memcmp(cb.data, k, sizeof(k) - 1) == 0;
+    return f->meta.has_created_by && cb.len >= sizeof(k) - 1 &&
+           memcmp(cb.data, k, sizeof(k) - 1) == 0;
 }
 
 static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8_t *payload,
@@ -359,7 +376,8 @@ static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8
     int rc;
     const uint8_t *p, *end;
     if (!v2) {
-        if (!h->has_data_page_header) return col_error(cr, err, HUDI_ECORRUPT, "data page without header");
+        if (!h->has_data_page_header)
+            return col_error(cr, err, HUDI_ECORRUPT, "data page without header");
         n = h->data_page_header.num_values;
         cr->encoding = h->data_page_header.encoding;
         if (cr->cm->codec == PQ_CODEC_UNCOMPRESSED) {
@@ -371,15 +389,19 @@ static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8
             end = cr->page_buf + ulen;
         }
     } else {
-        if (!h->has_data_page_header_v2) return col_error(cr, err, HUDI_ECORRUPT, "v2 data page without header");
+        if (!h->has_data_page_header_v2)
+            return col_error(cr, err, HUDI_ECORRUPT, "v2 data page without header");
         const pq_data_page_header_v2 *v = &h->data_page_header_v2;
         n = v->num_values;
         cr->encoding = v->encoding;
         if (v->repetition_levels_byte_length < 0 || v->definition_levels_byte_length < 0 ||
-            (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length > clen ||
-            (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length > ulen)
+            (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length >
+                clen ||
+            (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length >
+                ulen)
             return col_error(cr, err, HUDI_ECORRUPT, "v2 level lengths exceed the page");
-        size_t lv = (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length;
+        size_t lv =
+            (size_t)v->repetition_levels_byte_length + (size_t)v->definition_levels_byte_length;
         bool compressed = cr->cm->codec != PQ_CODEC_UNCOMPRESSED &&
                           (v->is_compressed || writer_is_old_parquet_cpp(cr->f));
         if (!compressed) {
@@ -390,8 +412,11 @@ static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8
             if (grow_buffer(&cr->page_buf, &cr->page_cap, ulen + 8) < 0) return hudi_error_oom(err);
             memcpy(cr->page_buf, payload, lv);
             if (clen == lv) {
-                if (ulen != lv) return col_error(cr, err, HUDI_ECORRUPT, "empty v2 value section inflates to data");
-            } else if ((rc = decompress_into(cr, payload + lv, clen - lv, ulen - lv, lv, err)) < 0) {
+                if (ulen != lv)
+                    return col_error(cr, err, HUDI_ECORRUPT,
+                                     "empty v2 value section inflates to data");
+            } else if ((rc = decompress_into(cr, payload + lv, clen - lv, ulen - lv, lv, err)) <
+                       0) {
                 return rc;
             }
             p = cr->page_buf;
@@ -404,7 +429,8 @@ static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8
     if (leaf->max_rep > 0) {
         size_t rl = v2 ? (size_t)h->data_page_header_v2.repetition_levels_byte_length : 0;
         int enc = v2 ? PQ_ENC_RLE : h->data_page_header.repetition_level_encoding;
-        if ((rc = decode_levels(cr, &p, end, enc, !v2, rl, leaf->max_rep, cr->rep, n, NULL, err)) < 0)
+        if ((rc = decode_levels(cr, &p, end, enc, !v2, rl, leaf->max_rep, cr->rep, n, NULL, err)) <
+            0)
             return rc;
     } else if (v2) {
         p += h->data_page_header_v2.repetition_levels_byte_length;
@@ -442,8 +468,8 @@ static int next_page(pq_colreader *cr, hudi_error *err) {
         pq_page_header h;
         size_t hlen = 0;
         hudi_arena_dispose(&arena);
-        rc = pq_decode_page_header(&h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos),
-                                   &hlen, err);
+        rc = pq_decode_page_header(
+            &h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos), &hlen, err);
         if (rc < 0) {
             rc = col_wrap(cr, err, rc);
             break;
@@ -462,7 +488,8 @@ static int next_page(pq_colreader *cr, hudi_error *err) {
         }
         if (h.type == PQ_PAGE_DICTIONARY) {
             if (!h.has_dictionary_page_header || h.dictionary_page_header.num_values < 0) {
-                rc = col_error(cr, err, HUDI_ECORRUPT, "bad dictionary page header (num_values < 0)");
+                rc = col_error(cr, err, HUDI_ECORRUPT,
+                               "bad dictionary page header (num_values < 0)");
                 break;
             }
             const uint8_t *d = payload;
@@ -473,8 +500,9 @@ static int next_page(pq_colreader *cr, hudi_error *err) {
                 d = cr->page_buf;
             }
             size_t dlen = cr->cm->codec != PQ_CODEC_UNCOMPRESSED ? (size_t)h.uncompressed_page_size
-                                                                  : (size_t)h.compressed_page_size;
-            if ((rc = load_dictionary(cr, d, dlen, h.dictionary_page_header.num_values, err)) < 0) break;
+                                                                 : (size_t)h.compressed_page_size;
+            if ((rc = load_dictionary(cr, d, dlen, h.dictionary_page_header.num_values, err)) < 0)
+                break;
             cr->has_dict = true;
             continue;
         }
@@ -505,8 +533,7 @@ static int decode_fixed_stored(pq_colreader *cr, uint8_t *out, int64_t n, hudi_e
     case PQ_ENC_DELTA_BINARY_PACKED:
         return w == 4 ? pq_delta_next_i32(&cr->delta, (int32_t *)(void *)out, n, err)
                       : pq_delta_next_i64(&cr->delta, (int64_t *)(void *)out, n, err);
-    case PQ_ENC_DELTA_BYTE_ARRAY:
-        return pq_dba_next_fixed(&cr->dba, n, w, out, err);
+    case PQ_ENC_DELTA_BYTE_ARRAY: return pq_dba_next_fixed(&cr->dba, n, w, out, err);
     case PQ_ENC_BYTE_STREAM_SPLIT:
         return pq_bss_decode(cr->vals, cr->vals_len, w, cr->vpos, n, out, err);
     default:
@@ -524,14 +551,10 @@ static int decode_bytes(pq_colreader *cr, pq_bytes_out *o, int64_t n, hudi_error
         return rc;
     }
     case PQ_ENC_PLAIN_DICTIONARY:
-    case PQ_ENC_RLE_DICTIONARY:
-        return pq_rle_gather_bytes(&cr->rle, &cr->dict, n, o, err);
-    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
-        return pq_dlba_next(&cr->dlba, n, o, err);
-    case PQ_ENC_DELTA_BYTE_ARRAY:
-        return pq_dba_next(&cr->dba, n, o, err);
-    default:
-        return col_error(cr, err, HUDI_EUNSUPPORTED, "encoding not valid for byte arrays");
+    case PQ_ENC_RLE_DICTIONARY: return pq_rle_gather_bytes(&cr->rle, &cr->dict, n, o, err);
+    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY: return pq_dlba_next(&cr->dlba, n, o, err);
+    case PQ_ENC_DELTA_BYTE_ARRAY: return pq_dba_next(&cr->dba, n, o, err);
+    default: return col_error(cr, err, HUDI_EUNSUPPORTED, "encoding not valid for byte arrays");
     }
 }
 
@@ -553,7 +576,8 @@ static int decode_dense(pq_colreader *cr, hudi_array *a, int64_t slot, int64_t n
         rc = decode_bytes(cr, &o, n, err);
         a->data_len = o.data_len;
     } else if (dict) {
-        rc = pq_rle_gather_fixed(&cr->rle, &cr->dict, n, (uint8_t *)a->values + slot * cr->out_width, err);
+        rc = pq_rle_gather_fixed(&cr->rle, &cr->dict, n,
+                                 (uint8_t *)a->values + slot * cr->out_width, err);
     } else if (cr->stored_width == 0) { /* BYTE_ARRAY decimal */
         int32_t *offs = hudi_calloc((size_t)n + 1, sizeof(int32_t));
         pq_bytes_out o = {offs, NULL, 0, 0, 0, NULL, NULL};
@@ -569,7 +593,9 @@ static int decode_dense(pq_colreader *cr, hudi_array *a, int64_t slot, int64_t n
         size_t need = (size_t)n * (size_t)cr->stored_width;
         if (grow_buffer(&cr->scratch, &cr->scratch_cap, need + 16) < 0) return hudi_error_oom(err);
         rc = decode_fixed_stored(cr, cr->scratch, n, err);
-        if (rc == 0) rc = convert_fixed(cr, cr->scratch, n, (uint8_t *)a->values + slot * cr->out_width, err);
+        if (rc == 0)
+            rc =
+                convert_fixed(cr, cr->scratch, n, (uint8_t *)a->values + slot * cr->out_width, err);
     }
     cr->vpos += n;
     return rc < 0 ? col_wrap(cr, err, rc) : 0;
@@ -604,8 +630,10 @@ static int emit_flat(pq_colreader *cr, hudi_array *a, int64_t m, hudi_error *err
             hudi_bitmap_set_range(a->validity, slot, m, true);
         } else {
             for (int64_t i = 0; i < m; i++) {
-                if (def[i] == leaf->max_def) hudi_bit_set(a->validity, slot + i);
-                else hudi_bit_clear(a->validity, slot + i);
+                if (def[i] == leaf->max_def)
+                    hudi_bit_set(a->validity, slot + i);
+                else
+                    hudi_bit_clear(a->validity, slot + i);
             }
             if ((rc = hudi_array_spread(a, slot, m, k, err)) < 0) return rc;
         }
@@ -635,8 +663,10 @@ static int emit_nested(pq_colreader *cr, hudi_array *column, int64_t m, hudi_err
         k = 0; /* an always-null column stores no values */
     }
     bool starts_record = start == 0 && (cr->page_v2 || cr->data_pages == 1);
-    rc = pq_assemble_leaf(column, leaf, def, rep, m, la->field->type == HUDI_TYPE_NULL ? (def ? count_defined(def, m, leaf->max_def) : m) : k,
-                          starts_record, err);
+    rc = pq_assemble_leaf(
+        column, leaf, def, rep, m,
+        la->field->type == HUDI_TYPE_NULL ? (def ? count_defined(def, m, leaf->max_def) : m) : k,
+        starts_record, err);
     if (rc < 0) return col_wrap(cr, err, rc);
     cr->entry_pos += m;
     return 0;
@@ -653,7 +683,8 @@ int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hud
             if ((rc = next_page(cr, err)) < 0) return rc;
             if (rc == 0) {
                 if (done == records) return 0;
-                return col_error(cr, err, HUDI_ECORRUPT, "column chunk has fewer values than the row group has rows");
+                return col_error(cr, err, HUDI_ECORRUPT,
+                                 "column chunk has fewer values than the row group has rows");
             }
             if (cr->n_entries == 0) continue;
         }
@@ -694,7 +725,7 @@ typedef struct kept_buffers {
 int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
                       const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err) {
     kept_buffers k = {cr->chunk_owned, cr->page_buf, cr->scratch, cr->chunk_cap, cr->page_cap,
-                      cr->scratch_cap, cr->def, cr->rep, cr->level_cap};
+                      cr->scratch_cap, cr->def,      cr->rep,     cr->level_cap};
     memset(cr, 0, sizeof(*cr));
     cr->chunk_owned = k.chunk_owned;
     cr->chunk_cap = k.chunk_cap;
@@ -735,8 +766,10 @@ int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
     int rc = hudi_file_view(f->file, start, (size_t)len, &cr->chunk, err);
     if (rc < 0) return rc;
     if (!cr->chunk) {
-        if (grow_buffer(&cr->chunk_owned, &cr->chunk_cap, (size_t)len) < 0) return hudi_error_oom(err);
-        if ((rc = hudi_file_read_at(f->file, start, cr->chunk_owned, (size_t)len, err)) < 0) return rc;
+        if (grow_buffer(&cr->chunk_owned, &cr->chunk_cap, (size_t)len) < 0)
+            return hudi_error_oom(err);
+        if ((rc = hudi_file_read_at(f->file, start, cr->chunk_owned, (size_t)len, err)) < 0)
+            return rc;
         cr->chunk = cr->chunk_owned;
     }
     return 0;
@@ -773,13 +806,14 @@ static int skip_whole_page(pq_colreader *cr, int64_t records, int64_t *skipped, 
     pq_page_header h;
     size_t hlen = 0;
     if (cr->entries_seen >= cr->cm->num_values || cr->pos >= cr->chunk_len) return 0;
-    int rc = pq_decode_page_header(&h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos),
-                                   &hlen, err);
+    int rc = pq_decode_page_header(
+        &h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos), &hlen, err);
     hudi_arena_dispose(&arena);
     if (rc < 0) return col_wrap(cr, err, rc);
-    int64_t n = h.type == PQ_PAGE_DATA && h.has_data_page_header       ? h.data_page_header.num_values
-                : h.type == PQ_PAGE_DATA_V2 && h.has_data_page_header_v2 ? h.data_page_header_v2.num_values
-                                                                      : -1;
+    int64_t n = h.type == PQ_PAGE_DATA && h.has_data_page_header ? h.data_page_header.num_values
+                : h.type == PQ_PAGE_DATA_V2 && h.has_data_page_header_v2
+                    ? h.data_page_header_v2.num_values
+                    : -1;
     if (n < 0 || n > records || h.compressed_page_size < 0 ||
         (size_t)h.compressed_page_size > cr->chunk_len - cr->pos - hlen)
         return 0; /* a dictionary page, or a page we must decode: let next_page handle it */
@@ -813,7 +847,9 @@ int pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
                 continue;
             }
             if ((rc = next_page(cr, err)) < 0) return rc;
-            if (rc == 0) return col_error(cr, err, HUDI_ECORRUPT, "column chunk has fewer values than the row group has rows");
+            if (rc == 0)
+                return col_error(cr, err, HUDI_ECORRUPT,
+                                 "column chunk has fewer values than the row group has rows");
             continue;
         }
         int64_t m = HUDI_MIN(cr->n_entries - cr->entry_pos, records);

@@ -26,7 +26,7 @@ typedef struct pq_colreader {
     const pq_leaf *leaf;
     const pq_column_meta *cm;
     int32_t row_group;
-    pq_codec_ctx *codec; /* borrowed from the scan */
+    pq_codec_ctx *codec;  /* borrowed from the scan */
     int32_t stored_width; /* bytes per PLAIN value (0 = byte array, -1 = bit) */
     int32_t out_width;    /* bytes per value in the hudi_array (0 = var, -1 = bit) */
     bool convert;         /* stored representation differs from the array's */
@@ -85,23 +85,23 @@ void pq_colreader_dispose(pq_colreader *cr);
 struct hudi_parquet_scan {
     hudi_parquet_file *f;
     hudi_parquet_scan_options opts;
-    hudi_field schema;        /* projected STRUCT */
+    hudi_field schema; /* projected STRUCT */
     int32_t n_cols;
-    int32_t *cols;            /* file column index of each batch column */
+    int32_t *cols; /* file column index of each batch column */
     int32_t n_rgs;
-    int32_t *rgs;             /* row groups to visit, in order */
-    int32_t rg_pos;           /* next entry of rgs */
+    int32_t *rgs;   /* row groups to visit, in order */
+    int32_t rg_pos; /* next entry of rgs */
     int32_t cur_rg;
     int32_t n_readers;
-    pq_colreader *readers;    /* one per projected leaf */
-    int32_t *reader_col;      /* batch column of each reader */
+    pq_colreader *readers; /* one per projected leaf */
+    int32_t *reader_col;   /* batch column of each reader */
     pq_codec_ctx *codec;
     hudi_batch *batch;
     hudi_parquet_predicate *preds;
     hudi_parquet_scan_stats stats;
-    int64_t *ranges;          /* [start, end) row pairs of the current row group to read */
+    int64_t *ranges; /* [start, end) row pairs of the current row group to read */
     int32_t n_ranges, range_idx;
-    int64_t row_pos;          /* next row of the current row group the readers stand at */
+    int64_t row_pos; /* next row of the current row group the readers stand at */
 };
 
 /* reader_skip.c: row-group skipping from statistics, and exact row filtering. */

@@ -10,7 +10,8 @@
 #include "format/parquet/reader_int.h"
 #include "format/parquet/stats.h"
 
-static int read_index(hudi_parquet_file *f, int64_t off, int32_t len, hudi_buf *out, hudi_error *err) {
+static int read_index(hudi_parquet_file *f, int64_t off, int32_t len, hudi_buf *out,
+                      hudi_error *err) {
     if (off < 4 || len <= 0 || off > f->size_bytes - 8 || len > f->size_bytes - 8 - off)
         return HUDI_ECORRUPT;
     hudi_buf_clear(out);
@@ -37,9 +38,10 @@ static bool index_trustworthy(const pq_column_index *ci, const pq_offset_index *
 }
 
 /* Whether page i may hold a row that satisfies p (conservative). */
-static bool page_may_match(const pq_column_index *ci, int32_t i, int kind, const hudi_parquet_predicate *p,
-                           hudi_slice c, bool have_c) {
-    if (p->op == HUDI_CMP_IS_NULL) return !ci->has_null_counts || ci->null_counts[i] > 0 || ci->null_pages[i];
+static bool page_may_match(const pq_column_index *ci, int32_t i, int kind,
+                           const hudi_parquet_predicate *p, hudi_slice c, bool have_c) {
+    if (p->op == HUDI_CMP_IS_NULL)
+        return !ci->has_null_counts || ci->null_counts[i] > 0 || ci->null_pages[i];
     if (ci->null_pages[i]) return false; /* only nulls: no comparison and no IS NOT NULL holds */
     if (p->op == HUDI_CMP_IS_NOT_NULL || !have_c || kind == PQ_SORT_NONE) return true;
     if (p->value.is_null) return false;
@@ -74,12 +76,14 @@ static int apply_predicate(hudi_parquet_scan *s, int32_t rg, const hudi_parquet_
         pq_decode_offset_index(&oi, &arena, HUDI_SLICE(buf->data, buf->len), &ignored) < 0 ||
         !index_trustworthy(&ci, &oi, leaf, rg_rows))
         goto done;
-    int order = f->meta.n_column_orders > leaf->index ? f->meta.column_orders[leaf->index] : PQ_STATS_ORDER_ABSENT;
+    int order = f->meta.n_column_orders > leaf->index ? f->meta.column_orders[leaf->index]
+                                                      : PQ_STATS_ORDER_ABSENT;
     int kind = pq_stats_sort_kind(leaf->element, order);
     /* Float bounds: NaN bounds or zero signs make a page's bounds unreliable; the stats layer
      * handles chunk statistics, here we simply do not prune float pages by value. */
-    if (kind == PQ_SORT_FLOAT || kind == PQ_SORT_DOUBLE || kind == PQ_SORT_FLOAT16 || kind == PQ_SORT_FLOAT_TOTAL ||
-        kind == PQ_SORT_DOUBLE_TOTAL || kind == PQ_SORT_FLOAT16_TOTAL)
+    if (kind == PQ_SORT_FLOAT || kind == PQ_SORT_DOUBLE || kind == PQ_SORT_FLOAT16 ||
+        kind == PQ_SORT_FLOAT_TOTAL || kind == PQ_SORT_DOUBLE_TOTAL ||
+        kind == PQ_SORT_FLOAT16_TOTAL)
         kind = PQ_SORT_NONE;
     uint8_t cbuf[32];
     hudi_slice c = {0};
@@ -103,7 +107,8 @@ static int apply_predicate(hudi_parquet_scan *s, int32_t rg, const hudi_parquet_
             int64_t pe = i + 1 < ci.n_pages ? oi.page_locations[i + 1].first_row_index : rg_rows;
             int64_t lo = HUDI_MAX(a, ps), hi = HUDI_MIN(b, pe);
             if (lo >= hi || !page_may_match(&ci, i, kind, p, c, have_c)) continue;
-            if (n_out > 0 && out[2 * n_out - 1] == lo) out[2 * n_out - 1] = hi; /* merge */
+            if (n_out > 0 && out[2 * n_out - 1] == lo)
+                out[2 * n_out - 1] = hi; /* merge */
             else {
                 out[2 * n_out] = lo;
                 out[2 * n_out + 1] = hi;
