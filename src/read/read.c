@@ -31,9 +31,9 @@ struct hudi_reader {
     hudi_field schema; /* output STRUCT */
     hudi_parquet_file *pf;
     hudi_parquet_scan *scan;
-    int32_t *map;      /* output column -> batch column of the current scan, -1 = absent */
+    int32_t *map; /* output column -> batch column of the current scan, -1 = absent */
     hudi_batch *out;
-    hudi_batch *in;    /* last batch taken from the scan */
+    hudi_batch *in;       /* last batch taken from the scan */
     int64_t files_pruned; /* base files skipped by partition pruning */
 };
 
@@ -51,8 +51,8 @@ static int collect_files(hudi_reader *r, hudi_error *err) {
     int rc = 0;
     if (!(r->files = hudi_calloc(n + 1, sizeof(read_file)))) return hudi_error_oom(err);
     if (r->opts.incremental) {
-        if ((rc = hudi_fs_view_files_between(&wf, r->t->timeline, r->begin, r->as_of[0] ? r->as_of : NULL,
-                                             err)) < 0)
+        if ((rc = hudi_fs_view_files_between(&wf, r->t->timeline, r->begin,
+                                             r->as_of[0] ? r->as_of : NULL, err)) < 0)
             return rc;
     }
     for (size_t i = 0; i < n; i++) {
@@ -96,7 +96,8 @@ static int create_schema(hudi_field *out, hudi_tbl *t, hudi_error *err) {
     hudi_field avro = {0};
     int rc;
     if (!json || !*json)
-        return hudi_field_init(out, "schema", HUDI_TYPE_STRUCT, false) < 0 ? hudi_error_oom(err) : 0;
+        return hudi_field_init(out, "schema", HUDI_TYPE_STRUCT, false) < 0 ? hudi_error_oom(err)
+                                                                           : 0;
     if ((rc = hudi_schema_parse_avro(&avro, json, strlen(json), err)) < 0)
         return hudi_error_wrap(err, "%s: hoodie.table.create.schema", t->base_path), rc;
     if (t->cfg.populate_meta_fields) {
@@ -136,10 +137,13 @@ static int newest_file_schema(hudi_field *out, hudi_tbl *t, const read_file *fil
 
 static int cmp_value(const hudi_field *f, const hudi_value *a, const hudi_value *b) {
     switch (f->type) {
-    case HUDI_TYPE_FLOAT: case HUDI_TYPE_DOUBLE: case HUDI_TYPE_FLOAT16:
-        return (a->f64 > b->f64) - (a->f64 < b->f64);
+    case HUDI_TYPE_FLOAT:
+    case HUDI_TYPE_DOUBLE:
+    case HUDI_TYPE_FLOAT16: return (a->f64 > b->f64) - (a->f64 < b->f64);
     case HUDI_TYPE_DECIMAL: return (a->dec > b->dec) - (a->dec < b->dec);
-    case HUDI_TYPE_STRING: case HUDI_TYPE_BINARY: case HUDI_TYPE_FIXED_BINARY: {
+    case HUDI_TYPE_STRING:
+    case HUDI_TYPE_BINARY:
+    case HUDI_TYPE_FIXED_BINARY: {
         size_t n = HUDI_MIN(a->bytes.len, b->bytes.len);
         int c = n ? memcmp(a->bytes.data, b->bytes.data, n) : 0;
         if (c) return c < 0 ? -1 : 1;
@@ -153,7 +157,8 @@ static int cmp_value(const hudi_field *f, const hudi_value *a, const hudi_value 
  * the path encodes. Only for a table partitioned by one field with a key generator that
  * writes the value as is (not timestamp-based, not URL-encoded); anything doubtful (the
  * default partition for nulls, a value that does not parse, NaN) keeps the partition. */
-static bool partition_may_match(const hudi_reader *r, const hudi_field *f, const char *partition_path) {
+static bool partition_may_match(const hudi_reader *r, const hudi_field *f,
+                                const char *partition_path) {
     const hudi_table_config *c = &r->t->cfg;
     const char *text = partition_path;
     if (c->hive_style_partitioning) {
@@ -172,7 +177,8 @@ static bool partition_may_match(const hudi_reader *r, const hudi_field *f, const
     bool quoted = f->type == HUDI_TYPE_STRING;
     int rc = hudi_value_parse(&v, &bytes, text, quoted, false, f, NULL);
     bool keep = true;
-    if (rc == 0 && !v.is_null && !(v.f64 != v.f64) && !(r->opts.filter_value.f64 != r->opts.filter_value.f64)) {
+    if (rc == 0 && !v.is_null && !(v.f64 != v.f64) &&
+        !(r->opts.filter_value.f64 != r->opts.filter_value.f64)) {
         int cmp = cmp_value(f, &v, &r->opts.filter_value);
         switch (op) {
         case HUDI_CMP_EQ: keep = cmp == 0; break;
@@ -200,8 +206,10 @@ static void prune_partitions(hudi_reader *r, const hudi_field *full) {
     if (i < 0 || hudi_type_is_nested(full->children[i].type)) return;
     size_t kept = 0;
     for (size_t k = 0; k < r->n_files; k++) {
-        if (partition_may_match(r, &full->children[i], r->files[k].partition)) r->files[kept++] = r->files[k];
-        else r->files_pruned++;
+        if (partition_may_match(r, &full->children[i], r->files[k].partition))
+            r->files[kept++] = r->files[k];
+        else
+            r->files_pruned++;
     }
     r->n_files = kept;
 }
@@ -210,7 +218,8 @@ int64_t hudi_reader_files_pruned(const hudi_reader *r) { return r->files_pruned;
 
 static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *err) {
     int32_t n = r->opts.columns ? r->opts.n_columns : full->n_children;
-    if (hudi_field_init(&r->schema, full->name ? full->name : "schema", HUDI_TYPE_STRUCT, false) < 0 ||
+    if (hudi_field_init(&r->schema, full->name ? full->name : "schema", HUDI_TYPE_STRUCT, false) <
+            0 ||
         hudi_field_set_children(&r->schema, n) < 0)
         return hudi_error_oom(err);
     for (int32_t i = 0; i < n; i++) {
@@ -218,10 +227,11 @@ static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *er
         if (r->opts.columns) {
             src = find_child(full, r->opts.columns[i]);
             if (src < 0)
-                return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s", r->t->base_path,
-                                      r->opts.columns[i]);
+                return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s",
+                                      r->t->base_path, r->opts.columns[i]);
         }
-        if (hudi_field_copy(&r->schema.children[i], &full->children[src]) < 0) return hudi_error_oom(err);
+        if (hudi_field_copy(&r->schema.children[i], &full->children[src]) < 0)
+            return hudi_error_oom(err);
     }
     return 0;
 }
@@ -238,7 +248,8 @@ int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options
     return rc;
 }
 
-int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts, hudi_error *err) {
+int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts,
+                     hudi_error *err) {
     hudi_reader *r = hudi_calloc(1, sizeof(*r));
     hudi_field full = {0};
     int rc;
@@ -257,8 +268,10 @@ int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *op
      * first (a log-file slice of a MOR table would report its logs instead of the format). */
     if ((rc = hudi_table_config_check_readable(&t->cfg, err)) < 0) goto fail;
     if (opts->incremental && !t->cfg.populate_meta_fields) {
-        rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: incremental reads need meta fields "
-                            "(hoodie.populate.meta.fields=false)", t->base_path);
+        rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
+                            "%s: incremental reads need meta fields "
+                            "(hoodie.populate.meta.fields=false)",
+                            t->base_path);
         goto fail;
     }
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
@@ -339,7 +352,8 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
             r->map[i] = -1;
             if (c < 0) continue;
             if (n_cols >= (int32_t)HUDI_ARRAY_LEN(cols))
-                return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: more than 1024 columns", rf->base->path);
+                return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: more than 1024 columns",
+                                      rf->base->path);
             r->map[i] = n_cols;
             cols[n_cols++] = c;
         }
@@ -348,13 +362,15 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
             if (c < 0) {
                 skip = r->opts.filter_op != HUDI_CMP_IS_NULL; /* absent = all null */
             } else {
-                preds[n_preds++] = (hudi_parquet_predicate){c, r->opts.filter_op, r->opts.filter_value};
+                preds[n_preds++] =
+                    (hudi_parquet_predicate){c, r->opts.filter_op, r->opts.filter_value};
             }
         }
         if (r->opts.incremental) {
             int32_t c = find_child(fs, META_COMMIT_TIME);
             if (c < 0)
-                return hudi_error_set(err, HUDI_ECORRUPT, "%s: no %s column", rf->base->path, META_COMMIT_TIME);
+                return hudi_error_set(err, HUDI_ECORRUPT, "%s: no %s column", rf->base->path,
+                                      META_COMMIT_TIME);
             if (r->begin) {
                 hudi_value v = {.bytes = hudi_slice_cstr(r->begin)};
                 preds[n_preds++] = (hudi_parquet_predicate){c, HUDI_CMP_GT, v};
@@ -411,11 +427,14 @@ int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
             if (r->map[i] >= 0) {
                 o->columns[i] = r->in->columns[r->map[i]];
                 r->in->columns[r->map[i]] = NULL;
-                if ((rc = rebind(&o->columns[i], &r->schema.children[i], hudi_parquet_path(r->pf), err)) < 0)
+                if ((rc = rebind(&o->columns[i], &r->schema.children[i], hudi_parquet_path(r->pf),
+                                 err)) < 0)
                     return rc;
             } else {
-                if ((rc = hudi_array_new(&o->columns[i], &r->schema.children[i], err)) < 0) return rc;
-                if ((rc = hudi_array_append_nulls(o->columns[i], r->in->num_rows, err)) < 0) return rc;
+                if ((rc = hudi_array_new(&o->columns[i], &r->schema.children[i], err)) < 0)
+                    return rc;
+                if ((rc = hudi_array_append_nulls(o->columns[i], r->in->num_rows, err)) < 0)
+                    return rc;
             }
         }
         o->num_rows = r->in->num_rows;

@@ -12,20 +12,21 @@
 #include "table/tbl.h"
 
 typedef struct hudi_read_options {
-    const char *const *columns;  /* output columns by name; NULL = all (meta columns included) */
+    const char *const *columns; /* output columns by name; NULL = all (meta columns included) */
     int32_t n_columns;
-    const char *as_of;           /* time travel; NULL = latest */
-    bool incremental;            /* changes in (begin, end] */
-    const char *begin;           /* incremental: exclusive start; NULL = from the beginning */
-    const char *end;             /* incremental: inclusive end; NULL = latest */
-    bool read_optimized;         /* base files only: log files of MOR slices are ignored */
-    const char *filter_column;   /* one simple predicate; NULL = none */
+    const char *as_of;         /* time travel; NULL = latest */
+    bool incremental;          /* changes in (begin, end] */
+    const char *begin;         /* incremental: exclusive start; NULL = from the beginning */
+    const char *end;           /* incremental: inclusive end; NULL = latest */
+    bool read_optimized;       /* base files only: log files of MOR slices are ignored */
+    const char *filter_column; /* one simple predicate; NULL = none */
     hudi_cmp_op filter_op;
-    hudi_value filter_value;     /* in the column's type (see hudi_reader_open_schema) */
-    int64_t batch_rows;          /* 0 = default */
+    hudi_value filter_value; /* in the column's type (see hudi_reader_open_schema) */
+    int64_t batch_rows;      /* 0 = default */
 } hudi_read_options;
 
-#define HUDI_READ_OPTIONS_INIT {0}
+#define HUDI_READ_OPTIONS_INIT                                                                     \
+    { 0 }
 
 typedef struct hudi_reader hudi_reader;
 
@@ -35,7 +36,8 @@ typedef struct hudi_reader hudi_reader;
 int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options *opts,
                            hudi_error *err);
 
-int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts, hudi_error *err);
+int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts,
+                     hudi_error *err);
 /* The schema of the batches (a STRUCT owned by the reader). */
 const hudi_field *hudi_reader_schema(const hudi_reader *r);
 /* The next batch or *out = NULL at the end. The batch is owned by the reader and valid until

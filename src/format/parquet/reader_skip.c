@@ -19,7 +19,10 @@ int pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32],
     const hudi_field *f = leaf->field;
     if (f->type == HUDI_TYPE_FLOAT16) return -1; /* half constants: no pruning, rows are filtered */
     switch (leaf->physical_type) {
-    case PQ_BOOLEAN: buf[0] = v->i64 != 0; *out = HUDI_SLICE(buf, 1); return 1;
+    case PQ_BOOLEAN:
+        buf[0] = v->i64 != 0;
+        *out = HUDI_SLICE(buf, 1);
+        return 1;
     case PQ_INT32: {
         int64_t x = f->type == HUDI_TYPE_DECIMAL ? (int64_t)v->dec : v->i64;
         if (x < INT32_MIN || x > (int64_t)UINT32_MAX) return -1;
@@ -40,7 +43,10 @@ int pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32],
         *out = HUDI_SLICE(buf, 4);
         return 4;
     }
-    case PQ_DOUBLE: memcpy(buf, &v->f64, 8); *out = HUDI_SLICE(buf, 8); return 8;
+    case PQ_DOUBLE:
+        memcpy(buf, &v->f64, 8);
+        *out = HUDI_SLICE(buf, 8);
+        return 8;
     case PQ_BYTE_ARRAY:
     case PQ_FIXED_LEN_BYTE_ARRAY:
         if (f->type == HUDI_TYPE_DECIMAL) {
@@ -53,8 +59,7 @@ int pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32],
         }
         *out = v->bytes;
         return (int)HUDI_MIN(v->bytes.len, (size_t)INT32_MAX);
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -70,10 +75,13 @@ static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, 
     int kind = sv->kind;
     /* Rows are compared with IEEE semantics (-0 == +0), so bounds kept in IEEE 754 total order
      * are compared numerically, and NaN bounds (all-NaN groups) prove nothing. */
-    if (kind == PQ_SORT_FLOAT_TOTAL || kind == PQ_SORT_DOUBLE_TOTAL || kind == PQ_SORT_FLOAT16_TOTAL) {
-        kind = kind == PQ_SORT_FLOAT_TOTAL ? PQ_SORT_FLOAT : kind == PQ_SORT_DOUBLE_TOTAL ? PQ_SORT_DOUBLE
-                                                                                     : PQ_SORT_FLOAT16;
-        if ((sv->has_min && pq_stats_is_nan(kind, sv->min)) || (sv->has_max && pq_stats_is_nan(kind, sv->max)))
+    if (kind == PQ_SORT_FLOAT_TOTAL || kind == PQ_SORT_DOUBLE_TOTAL ||
+        kind == PQ_SORT_FLOAT16_TOTAL) {
+        kind = kind == PQ_SORT_FLOAT_TOTAL    ? PQ_SORT_FLOAT
+               : kind == PQ_SORT_DOUBLE_TOTAL ? PQ_SORT_DOUBLE
+                                              : PQ_SORT_FLOAT16;
+        if ((sv->has_min && pq_stats_is_nan(kind, sv->min)) ||
+            (sv->has_max && pq_stats_is_nan(kind, sv->max)))
             return true;
     }
     if (kind == PQ_SORT_NONE || pq_plain_constant(leaf, &p->value, buf, &c) < 0) return true;
@@ -86,8 +94,8 @@ static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, 
     case HUDI_CMP_GT: return !(sv->has_max && hi >= 0);
     case HUDI_CMP_GE: return !(sv->has_max && hi > 0);
     case HUDI_CMP_NE:
-        return !(sv->has_min && sv->has_max && sv->min_exact && sv->max_exact && lo == 0 && hi == 0 &&
-                 sv->has_null_count);
+        return !(sv->has_min && sv->has_max && sv->min_exact && sv->max_exact && lo == 0 &&
+                 hi == 0 && sv->has_null_count);
     default: return true;
     }
 }
@@ -106,7 +114,8 @@ bool pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg) {
         int order = f->meta.n_column_orders > leaf->index ? f->meta.column_orders[leaf->index]
                                                           : PQ_STATS_ORDER_ABSENT;
         pq_stats_view sv;
-        pq_stats_view_init(&sv, &wv, leaf->element, order, cm->has_statistics ? &cm->statistics : NULL);
+        pq_stats_view_init(&sv, &wv, leaf->element, order,
+                           cm->has_statistics ? &cm->statistics : NULL);
         if (!may_match(&sv, p, leaf, g->num_rows)) return false;
     }
     return true;
@@ -155,24 +164,35 @@ static int eval_predicate(const hudi_array *a, const hudi_parquet_predicate *p, 
         case HUDI_TYPE_BOOL: c = cmp3_i64(hudi_bit_get(a->values, i), p->value.i64 != 0); break;
         case HUDI_TYPE_INT8: c = cmp3_i64(((const int8_t *)a->values)[i], p->value.i64); break;
         case HUDI_TYPE_INT16: c = cmp3_i64(((const int16_t *)a->values)[i], p->value.i64); break;
-        case HUDI_TYPE_INT32: case HUDI_TYPE_DATE:
-            c = cmp3_i64(((const int32_t *)a->values)[i], p->value.i64);
-            break;
+        case HUDI_TYPE_INT32:
+        case HUDI_TYPE_DATE: c = cmp3_i64(((const int32_t *)a->values)[i], p->value.i64); break;
         case HUDI_TYPE_TIME:
             c = hudi_type_width(f) == 4 ? cmp3_i64(((const int32_t *)a->values)[i], p->value.i64)
                                         : cmp3_i64(((const int64_t *)a->values)[i], p->value.i64);
             break;
-        case HUDI_TYPE_INT64: case HUDI_TYPE_TIMESTAMP:
+        case HUDI_TYPE_INT64:
+        case HUDI_TYPE_TIMESTAMP:
             c = cmp3_i64(((const int64_t *)a->values)[i], p->value.i64);
             break;
-        case HUDI_TYPE_UINT8: c = cmp3_u64(((const uint8_t *)a->values)[i], (uint64_t)p->value.i64); break;
-        case HUDI_TYPE_UINT16: c = cmp3_u64(((const uint16_t *)a->values)[i], (uint64_t)p->value.i64); break;
-        case HUDI_TYPE_UINT32: c = cmp3_u64(((const uint32_t *)a->values)[i], (uint64_t)p->value.i64); break;
-        case HUDI_TYPE_UINT64: c = cmp3_u64(((const uint64_t *)a->values)[i], (uint64_t)p->value.i64); break;
-        case HUDI_TYPE_FLOAT: case HUDI_TYPE_DOUBLE: case HUDI_TYPE_FLOAT16: {
-            double x = f->type == HUDI_TYPE_FLOAT    ? ((const float *)a->values)[i]
-                       : f->type == HUDI_TYPE_DOUBLE ? ((const double *)a->values)[i]
-                                                     : hudi_half_to_float(((const uint16_t *)a->values)[i]);
+        case HUDI_TYPE_UINT8:
+            c = cmp3_u64(((const uint8_t *)a->values)[i], (uint64_t)p->value.i64);
+            break;
+        case HUDI_TYPE_UINT16:
+            c = cmp3_u64(((const uint16_t *)a->values)[i], (uint64_t)p->value.i64);
+            break;
+        case HUDI_TYPE_UINT32:
+            c = cmp3_u64(((const uint32_t *)a->values)[i], (uint64_t)p->value.i64);
+            break;
+        case HUDI_TYPE_UINT64:
+            c = cmp3_u64(((const uint64_t *)a->values)[i], (uint64_t)p->value.i64);
+            break;
+        case HUDI_TYPE_FLOAT:
+        case HUDI_TYPE_DOUBLE:
+        case HUDI_TYPE_FLOAT16: {
+            double x = f->type == HUDI_TYPE_FLOAT ? ((const float *)a->values)[i]
+                       : f->type == HUDI_TYPE_DOUBLE
+                           ? ((const double *)a->values)[i]
+                           : hudi_half_to_float(((const uint16_t *)a->values)[i]);
             if (x != x || p->value.f64 != p->value.f64) { /* NaN compares false, except != */
                 if (p->op != HUDI_CMP_NE) keep[i] = 0;
                 continue;
@@ -186,7 +206,9 @@ static int eval_predicate(const hudi_array *a, const hudi_parquet_predicate *p, 
             c = (x > p->value.dec) - (x < p->value.dec);
             break;
         }
-        case HUDI_TYPE_STRING: case HUDI_TYPE_BINARY: case HUDI_TYPE_FIXED_BINARY: {
+        case HUDI_TYPE_STRING:
+        case HUDI_TYPE_BINARY:
+        case HUDI_TYPE_FIXED_BINARY: {
             const uint8_t *d;
             size_t len;
             if (f->type == HUDI_TYPE_FIXED_BINARY) {
@@ -198,8 +220,10 @@ static int eval_predicate(const hudi_array *a, const hudi_parquet_predicate *p, 
             }
             size_t m = HUDI_MIN(len, p->value.bytes.len);
             c = m ? memcmp(d, p->value.bytes.data, m) : 0;
-            if (c == 0) c = (len > p->value.bytes.len) - (len < p->value.bytes.len);
-            else c = c < 0 ? -1 : 1;
+            if (c == 0)
+                c = (len > p->value.bytes.len) - (len < p->value.bytes.len);
+            else
+                c = c < 0 ? -1 : 1;
             break;
         }
         default:
@@ -247,8 +271,8 @@ int pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err) {
         for (int32_t k = 0; k < s->n_cols; k++)
             if (s->cols[k] == p->column) col = k;
         if (col < 0) {
-            rc = hudi_error_set(err, HUDI_EINVAL, "%s: a filtered column must be among the columns read",
-                                s->f->path);
+            rc = hudi_error_set(err, HUDI_EINVAL,
+                                "%s: a filtered column must be among the columns read", s->f->path);
             break;
         }
         rc = eval_predicate(b->columns[col], p, keep, err);

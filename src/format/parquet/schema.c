@@ -754,7 +754,8 @@ static int32_t repetition_of(const hudi_field *f) {
  * 3-level list is a shape no parquet-avro writer produces and Arrow refuses to read. */
 static bool two_level_ok(const hudi_field *elem) {
     if (elem->nullable || elem->type == HUDI_TYPE_NULL) return false;
-    if (elem->type == HUDI_TYPE_LIST) return elem->n_children == 1 && two_level_ok(&elem->children[0]);
+    if (elem->type == HUDI_TYPE_LIST)
+        return elem->n_children == 1 && two_level_ok(&elem->children[0]);
     return true;
 }
 
