@@ -15,7 +15,8 @@ extern "C" {
 #define HUDI_VERSION_MINOR 1
 #define HUDI_VERSION_PATCH 0
 #define HUDI_VERSION_STRING "0.1.0"
-#define HUDI_VERSION_NUMBER (HUDI_VERSION_MAJOR * 10000 + HUDI_VERSION_MINOR * 100 + HUDI_VERSION_PATCH)
+#define HUDI_VERSION_NUMBER                                                                        \
+    (HUDI_VERSION_MAJOR * 10000 + HUDI_VERSION_MINOR * 100 + HUDI_VERSION_PATCH)
 
 /** The library's version number, HUDI_VERSION_NUMBER of the build. */
 HUDI_API int hudi_version_number(void);

@@ -45,11 +45,14 @@ enum {
 
 /** A caller-owned error record. Zero-initialise it (HUDI_ERROR_INIT). */
 typedef struct hudi_error {
-    int code;                              /**< last error code, 0 if none */
+    int code;                             /**< last error code, 0 if none */
     char message[HUDI_ERROR_MESSAGE_MAX]; /**< one line, NUL-terminated */
 } hudi_error;
 
-#define HUDI_ERROR_INIT {0, {0}}
+#define HUDI_ERROR_INIT                                                                            \
+    {                                                                                              \
+        0, { 0 }                                                                                   \
+    }
 
 /** Records `code` and a printf-style one-line message in `err` (if not NULL).
  *  @return `code`, so callers can write `return hudi_error_set(err, ...)`. */

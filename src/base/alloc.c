@@ -4,15 +4,26 @@
 
 #include "base.h"
 
-static void *std_malloc(size_t size, void *payload) { (void)payload; return malloc(size); }
-static void *std_realloc(void *p, size_t size, void *payload) { (void)payload; return realloc(p, size); }
-static void std_free(void *p, void *payload) { (void)payload; free(p); }
+static void *std_malloc(size_t size, void *payload) {
+    (void)payload;
+    return malloc(size);
+}
+static void *std_realloc(void *p, size_t size, void *payload) {
+    (void)payload;
+    return realloc(p, size);
+}
+static void std_free(void *p, void *payload) {
+    (void)payload;
+    free(p);
+}
 
 static hudi_allocator g_alloc = {std_malloc, std_realloc, std_free, NULL};
 
 void hudi_set_allocator(const hudi_allocator *a) {
-    if (a) g_alloc = *a;
-    else g_alloc = (hudi_allocator){std_malloc, std_realloc, std_free, NULL};
+    if (a)
+        g_alloc = *a;
+    else
+        g_alloc = (hudi_allocator){std_malloc, std_realloc, std_free, NULL};
 }
 
 void *hudi_malloc(size_t size) { return g_alloc.malloc_fn(size ? size : 1, g_alloc.payload); }

@@ -56,7 +56,9 @@ char *hudi_arena_strndup(hudi_arena *a, const char *s, size_t n) {
     return p;
 }
 
-char *hudi_arena_strdup(hudi_arena *a, const char *s) { return hudi_arena_strndup(a, s, strlen(s)); }
+char *hudi_arena_strdup(hudi_arena *a, const char *s) {
+    return hudi_arena_strndup(a, s, strlen(s));
+}
 
 void hudi_arena_dispose(hudi_arena *a) {
     hudi_arena_chunk *c = a->head;

@@ -65,12 +65,26 @@ static inline bool hudi_mul_overflow(size_t a, size_t b, size_t *out) {
 
 /* ---- little-endian loads and stores (unaligned-safe) ---------------------------------- */
 
-static inline uint16_t hudi_load_u16le(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static inline uint32_t hudi_load_u32le(const void *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static inline uint64_t hudi_load_u64le(const void *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static inline uint16_t hudi_load_u16le(const void *p) {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+static inline uint32_t hudi_load_u32le(const void *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static inline uint64_t hudi_load_u64le(const void *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
 static inline void hudi_store_u32le(void *p, uint32_t v) { memcpy(p, &v, 4); }
 static inline void hudi_store_u64le(void *p, uint64_t v) { memcpy(p, &v, 8); }
-static inline uint32_t hudi_load_u32be(const void *p) { return __builtin_bswap32(hudi_load_u32le(p)); }
+static inline uint32_t hudi_load_u32be(const void *p) {
+    return __builtin_bswap32(hudi_load_u32le(p));
+}
 
 /* ---- slices: borrowed bytes ----------------------------------------------------------- */
 
@@ -89,15 +103,16 @@ static inline bool hudi_slice_eq(hudi_slice a, hudi_slice b) {
 /* ---- hudi_buf: owned, growable, NUL-kept bytes with a sticky failure flag ------------- */
 
 typedef struct hudi_buf {
-    char *data;   /* always NUL-terminated when non-NULL */
-    size_t len;   /* bytes in use, not counting the NUL */
-    size_t cap;   /* bytes allocated */
-    bool failed;  /* a growth failed; all later appends are no-ops */
+    char *data;  /* always NUL-terminated when non-NULL */
+    size_t len;  /* bytes in use, not counting the NUL */
+    size_t cap;  /* bytes allocated */
+    bool failed; /* a growth failed; all later appends are no-ops */
 } hudi_buf;
 
-#define HUDI_BUF_INIT {NULL, 0, 0, false}
+#define HUDI_BUF_INIT                                                                              \
+    { NULL, 0, 0, false }
 
-int hudi_buf_grow(hudi_buf *b, size_t extra);  /* ensure room for len+extra+1; 0 or ENOMEM */
+int hudi_buf_grow(hudi_buf *b, size_t extra); /* ensure room for len+extra+1; 0 or ENOMEM */
 void hudi_buf_append(hudi_buf *b, const void *data, size_t len);
 void hudi_buf_puts(hudi_buf *b, const char *s);
 void hudi_buf_putc(hudi_buf *b, char c);
@@ -117,9 +132,10 @@ typedef struct hudi_vec {
     size_t elem_size;
 } hudi_vec;
 
-#define HUDI_VEC_INIT(type) {NULL, 0, 0, sizeof(type)}
-int hudi_vec_reserve(hudi_vec *v, size_t n);         /* room for n more */
-void *hudi_vec_push(hudi_vec *v);                     /* zeroed new slot, NULL on OOM */
+#define HUDI_VEC_INIT(type)                                                                        \
+    { NULL, 0, 0, sizeof(type) }
+int hudi_vec_reserve(hudi_vec *v, size_t n); /* room for n more */
+void *hudi_vec_push(hudi_vec *v);            /* zeroed new slot, NULL on OOM */
 #define hudi_vec_at(v, type, i) (((type *)(v)->data)[i])
 void hudi_vec_dispose(hudi_vec *v);
 
@@ -134,7 +150,8 @@ typedef struct hudi_arena {
     size_t total;      /* bytes handed out, for limits */
 } hudi_arena;
 
-#define HUDI_ARENA_INIT {NULL, 0, 0}
+#define HUDI_ARENA_INIT                                                                            \
+    { NULL, 0, 0 }
 void *hudi_arena_alloc(hudi_arena *a, size_t size); /* 16-byte aligned, zeroed; NULL on OOM */
 char *hudi_arena_strndup(hudi_arena *a, const char *s, size_t n);
 char *hudi_arena_strdup(hudi_arena *a, const char *s);
@@ -155,7 +172,8 @@ typedef struct hudi_map {
     size_t len;
 } hudi_map;
 
-#define HUDI_MAP_INIT {NULL, 0, 0}
+#define HUDI_MAP_INIT                                                                              \
+    { NULL, 0, 0 }
 /* Inserts or replaces. `*old` (if non-NULL) receives the replaced value or NULL. */
 int hudi_map_put(hudi_map *m, const char *key, size_t key_len, void *value, void **old);
 void *hudi_map_get(const hudi_map *m, const char *key, size_t key_len);
@@ -166,7 +184,7 @@ void hudi_map_dispose(hudi_map *m); /* frees keys, not values */
 
 /* ---- misc ----------------------------------------------------------------------------- */
 
-uint64_t hudi_hash64(const void *data, size_t len); /* XXH64, seed 0 */
+uint64_t hudi_hash64(const void *data, size_t len);              /* XXH64, seed 0 */
 uint32_t hudi_crc32(uint32_t crc, const void *data, size_t len); /* zlib crc32 */
 
 #endif

@@ -14,7 +14,10 @@ int hudi_buf_grow(hudi_buf *b, size_t extra) {
     if (need <= b->cap) return 0;
     size_t cap = b->cap ? b->cap : 64;
     while (cap < need) {
-        if (cap > SIZE_MAX / 2) { cap = need; break; }
+        if (cap > SIZE_MAX / 2) {
+            cap = need;
+            break;
+        }
         cap *= 2;
     }
     char *p = hudi_realloc(b->data, cap);
@@ -48,8 +51,14 @@ void hudi_buf_printf(hudi_buf *b, const char *fmt, ...) {
     va_start(ap, fmt);
     int n = vsnprintf(small, sizeof(small), fmt, ap);
     va_end(ap);
-    if (n < 0) { b->failed = true; return; }
-    if ((size_t)n < sizeof(small)) { hudi_buf_append(b, small, (size_t)n); return; }
+    if (n < 0) {
+        b->failed = true;
+        return;
+    }
+    if ((size_t)n < sizeof(small)) {
+        hudi_buf_append(b, small, (size_t)n);
+        return;
+    }
     if (hudi_buf_grow(b, (size_t)n) < 0) return;
     va_start(ap, fmt);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

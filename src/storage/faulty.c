@@ -30,7 +30,8 @@ typedef struct faulty_writer {
 /* Counts one call; returns an error if this call is to fail. */
 static int tick(faulty_fs *f, const char *op, const char *path, hudi_error *err) {
     f->calls++;
-    if ((f->tripped && f->plan.sticky) || (f->plan.fail_call > 0 && f->calls == f->plan.fail_call)) {
+    if ((f->tripped && f->plan.sticky) ||
+        (f->plan.fail_call > 0 && f->calls == f->plan.fail_call)) {
         f->tripped = true;
         return hudi_error_set(err, HUDI_EIO, "%s: %s: injected fault at call %lld", path, op,
                               (long long)f->calls);
@@ -68,8 +69,8 @@ static int fw_write(hudi_writer *w, const void *data, size_t len, hudi_error *er
         if (fits) hudi_writer_write(fw->inner, data, fits, NULL);
         f->bytes += (int64_t)fits;
         f->tripped = true;
-        return hudi_error_set(err, HUDI_EIO, "%s: write: injected fault after %lld bytes",
-                              w->path, (long long)f->plan.fail_after_bytes);
+        return hudi_error_set(err, HUDI_EIO, "%s: write: injected fault after %lld bytes", w->path,
+                              (long long)f->plan.fail_after_bytes);
     }
     f->bytes += (int64_t)len;
     w->written_bytes += (int64_t)len;
@@ -79,8 +80,10 @@ static int fw_write(hudi_writer *w, const void *data, size_t len, hudi_error *er
 static int fw_close(hudi_writer *w, hudi_error *err) {
     faulty_writer *fw = (faulty_writer *)w;
     int rc = tick(fw->fs, "close", w->path, err);
-    if (rc < 0) hudi_writer_abort(fw->inner);
-    else rc = hudi_writer_close(fw->inner, err);
+    if (rc < 0)
+        hudi_writer_abort(fw->inner);
+    else
+        rc = hudi_writer_close(fw->inner, err);
     hudi_free(fw);
     return rc;
 }
@@ -109,7 +112,8 @@ static int faulty_open(hudi_fs *fs, const char *path, hudi_file **out, hudi_erro
     return 0;
 }
 
-static int faulty_create(hudi_fs *fs, const char *path, int mode, hudi_writer **out, hudi_error *err) {
+static int faulty_create(hudi_fs *fs, const char *path, int mode, hudi_writer **out,
+                         hudi_error *err) {
     faulty_fs *f = (faulty_fs *)fs;
     int rc = tick(f, "create", path, err);
     if (rc < 0) return rc;
@@ -125,9 +129,9 @@ static int faulty_create(hudi_fs *fs, const char *path, int mode, hudi_writer **
     return 0;
 }
 
-#define FORWARD(name, op, ...)                                                                  \
-    faulty_fs *f = (faulty_fs *)fs;                                                            \
-    int rc = tick(f, op, name, err);                                                           \
+#define FORWARD(name, op, ...)                                                                     \
+    faulty_fs *f = (faulty_fs *)fs;                                                                \
+    int rc = tick(f, op, name, err);                                                               \
     return rc < 0 ? rc : f->inner->ops->__VA_ARGS__
 
 static int faulty_stat(hudi_fs *fs, const char *path, hudi_stat *out, hudi_error *err) {
@@ -150,9 +154,9 @@ static int faulty_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
 
 static void faulty_destroy(hudi_fs *fs) { hudi_free(fs); }
 
-static const hudi_fs_ops faulty_ops = {"faulty", faulty_open, faulty_create, faulty_stat,
-                                       faulty_list, faulty_remove, faulty_rename, faulty_mkdirs,
-                                       faulty_destroy};
+static const hudi_fs_ops faulty_ops = {"faulty",      faulty_open,   faulty_create,
+                                       faulty_stat,   faulty_list,   faulty_remove,
+                                       faulty_rename, faulty_mkdirs, faulty_destroy};
 
 int hudi_fs_faulty_new(hudi_fs **out, hudi_fs *inner, hudi_fault_plan plan, hudi_error *err) {
     *out = NULL;

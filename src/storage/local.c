@@ -1,5 +1,5 @@
-/* local.c - the local-disk backend. Reads use pread; writes go to a temporary sibling that is renamed into place on close,
- * so readers never see a partial file. */
+/* local.c - the local-disk backend. Reads use pread; writes go to a temporary sibling that is
+ * renamed into place on close, so readers never see a partial file. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,17 +25,18 @@ typedef struct local_writer {
 static int io_error(hudi_error *err, const char *what, const char *path) {
     int e = errno;
     int code = (e == ENOENT || e == ENOTDIR) ? HUDI_ENOTFOUND
-               : e == EEXIST                ? HUDI_EEXISTS
-               : e == ENOMEM                ? HUDI_ENOMEM
-                                            : HUDI_EIO;
+               : e == EEXIST                 ? HUDI_EEXISTS
+               : e == ENOMEM                 ? HUDI_ENOMEM
+                                             : HUDI_EIO;
     return hudi_error_set(err, code, "%s: %s: %s", path, what, strerror(e));
 }
 
 static int lf_read_at(hudi_file *f, int64_t off, void *buf, size_t len, hudi_error *err) {
     local_file *lf = (local_file *)f;
     if (off < 0 || (uint64_t)off > (uint64_t)f->size_bytes || len > (uint64_t)(f->size_bytes - off))
-        return hudi_error_set(err, HUDI_ECORRUPT, "%s: read of %zu bytes at %lld past end (%lld bytes)",
-                              f->path, len, (long long)off, (long long)f->size_bytes);
+        return hudi_error_set(err, HUDI_ECORRUPT,
+                              "%s: read of %zu bytes at %lld past end (%lld bytes)", f->path, len,
+                              (long long)off, (long long)f->size_bytes);
     uint8_t *p = buf;
     while (len > 0) {
         ssize_t n = pread(lf->fd, p, len, off);
@@ -138,7 +139,8 @@ static int lw_close(hudi_writer *w, hudi_error *err) {
 
 static const hudi_writer_ops local_writer_ops = {lw_write, lw_close, lw_abort};
 
-static int local_create(hudi_fs *fs, const char *path, int mode, hudi_writer **out, hudi_error *err) {
+static int local_create(hudi_fs *fs, const char *path, int mode, hudi_writer **out,
+                        hudi_error *err) {
     static unsigned counter; /* uniqueness within a process; pid across processes */
     if (mode == HUDI_CREATE_EXCLUSIVE && access(path, F_OK) == 0)
         return hudi_error_set(err, HUDI_EEXISTS, "%s: already exists", path);
@@ -194,10 +196,16 @@ static int local_list(hudi_fs *fs, const char *dir, hudi_dir_listing *out, hudi_
         hudi_buf_clear(&path);
         hudi_path_join(&path, dir, e->d_name);
         struct stat st;
-        if (hudi_buf_failed(&path)) { rc = hudi_error_oom(err); break; }
+        if (hudi_buf_failed(&path)) {
+            rc = hudi_error_oom(err);
+            break;
+        }
         if (stat(path.data, &st) != 0) continue; /* vanished meanwhile */
         hudi_dirent *de = hudi_vec_push(&v);
-        if (!de || !(de->name = hudi_strdup(e->d_name))) { rc = hudi_error_oom(err); break; }
+        if (!de || !(de->name = hudi_strdup(e->d_name))) {
+            rc = hudi_error_oom(err);
+            break;
+        }
         de->is_dir = S_ISDIR(st.st_mode);
         de->size_bytes = st.st_size;
         de->mtime_ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
@@ -249,8 +257,9 @@ static int local_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
 
 static void local_destroy(hudi_fs *fs) { hudi_free(fs); }
 
-static const hudi_fs_ops local_ops = {"local", local_open, local_create, local_stat, local_list,
-                                      local_remove, local_rename, local_mkdirs, local_destroy};
+static const hudi_fs_ops local_ops = {"local",      local_open,   local_create,
+                                      local_stat,   local_list,   local_remove,
+                                      local_rename, local_mkdirs, local_destroy};
 
 int hudi_fs_local_new(hudi_fs **out, hudi_error *err) {
     *out = NULL;

@@ -49,8 +49,8 @@ static size_t norm_len(const char *path) {
 static int mf_read_at(hudi_file *f, int64_t off, void *buf, size_t len, hudi_error *err) {
     mem_blob *b = ((mem_file *)f)->blob;
     if (off < 0 || (uint64_t)off > b->len || len > b->len - (size_t)off)
-        return hudi_error_set(err, HUDI_ECORRUPT, "%s: read of %zu bytes at %lld past end",
-                              f->path, len, (long long)off);
+        return hudi_error_set(err, HUDI_ECORRUPT, "%s: read of %zu bytes at %lld past end", f->path,
+                              len, (long long)off);
     if (len) memcpy(buf, b->data + off, len);
     return 0;
 }
@@ -284,7 +284,7 @@ static void mem_destroy(hudi_fs *fs) {
     hudi_free(m);
 }
 
-static const hudi_fs_ops mem_ops = {"memory", mem_open, mem_create, mem_stat, mem_list,
+static const hudi_fs_ops mem_ops = {"memory",   mem_open,   mem_create, mem_stat,   mem_list,
                                     mem_remove, mem_rename, mem_mkdirs, mem_destroy};
 
 int hudi_fs_memory_new(hudi_fs **out, hudi_error *err) {

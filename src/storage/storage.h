@@ -39,7 +39,8 @@ typedef struct hudi_dir_listing {
 
 enum {
     HUDI_CREATE_OVERWRITE = 0, /* replace an existing file on close */
-    HUDI_CREATE_EXCLUSIVE = 1, /* fail with HUDI_EEXISTS if the path exists (checked at close too) */
+    HUDI_CREATE_EXCLUSIVE =
+        1, /* fail with HUDI_EEXISTS if the path exists (checked at close too) */
 };
 
 typedef struct hudi_fs_ops {
@@ -48,7 +49,7 @@ typedef struct hudi_fs_ops {
     int (*create)(hudi_fs *fs, const char *path, int mode, hudi_writer **out, hudi_error *err);
     int (*stat)(hudi_fs *fs, const char *path, hudi_stat *out, hudi_error *err);
     int (*list)(hudi_fs *fs, const char *dir, hudi_dir_listing *out, hudi_error *err);
-    int (*remove)(hudi_fs *fs, const char *path, hudi_error *err);       /* file or empty dir */
+    int (*remove)(hudi_fs *fs, const char *path, hudi_error *err); /* file or empty dir */
     int (*rename)(hudi_fs *fs, const char *from, const char *to, hudi_error *err);
     int (*mkdirs)(hudi_fs *fs, const char *path, hudi_error *err);
     void (*destroy)(hudi_fs *fs);
@@ -99,8 +100,8 @@ typedef struct hudi_fault_plan {
     bool sticky;
 } hudi_fault_plan;
 int hudi_fs_faulty_new(hudi_fs **out, hudi_fs *inner, hudi_fault_plan plan, hudi_error *err);
-int64_t hudi_fs_faulty_calls(const hudi_fs *fs);   /* calls seen so far */
-bool hudi_fs_faulty_tripped(const hudi_fs *fs);    /* a failure was injected */
+int64_t hudi_fs_faulty_calls(const hudi_fs *fs); /* calls seen so far */
+bool hudi_fs_faulty_tripped(const hudi_fs *fs);  /* a failure was injected */
 
 /* Convenience wrappers (NULL-safe frees). */
 static inline int hudi_fs_open(hudi_fs *fs, const char *path, hudi_file **out, hudi_error *err) {
@@ -115,7 +116,8 @@ static inline int hudi_fs_create(hudi_fs *fs, const char *path, int mode, hudi_w
 static inline int hudi_fs_stat(hudi_fs *fs, const char *path, hudi_stat *out, hudi_error *err) {
     return fs->ops->stat(fs, path, out, err);
 }
-static inline int hudi_fs_list(hudi_fs *fs, const char *dir, hudi_dir_listing *out, hudi_error *err) {
+static inline int hudi_fs_list(hudi_fs *fs, const char *dir, hudi_dir_listing *out,
+                               hudi_error *err) {
     return fs->ops->list(fs, dir, out, err);
 }
 static inline int hudi_fs_remove(hudi_fs *fs, const char *path, hudi_error *err) {
@@ -128,7 +130,8 @@ static inline int hudi_fs_mkdirs(hudi_fs *fs, const char *path, hudi_error *err)
     return fs->ops->mkdirs(fs, path, err);
 }
 void hudi_fs_free(hudi_fs *fs);
-static inline int hudi_file_read_at(hudi_file *f, int64_t off, void *buf, size_t len, hudi_error *err) {
+static inline int hudi_file_read_at(hudi_file *f, int64_t off, void *buf, size_t len,
+                                    hudi_error *err) {
     return f->ops->read_at(f, off, buf, len, err);
 }
 /* Returns a borrowed view when the backend supports it, else 0 with *out = NULL. */

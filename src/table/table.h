@@ -38,7 +38,8 @@ typedef struct hudi_props {
     size_t cap;
 } hudi_props;
 
-#define HUDI_PROPS_INIT {NULL, 0, 0}
+#define HUDI_PROPS_INIT                                                                            \
+    { NULL, 0, 0 }
 
 /** Parses Java .properties text exactly as java.util.Properties.load does, appending to (or
  *  updating) `out`. `path` names the file in errors ("<path>: line 7: ..."). */
@@ -162,7 +163,8 @@ typedef enum hudi_state {
 } hudi_state;
 
 #define HUDI_STATE_BIT(s) (1u << (s))
-#define HUDI_STATES_PENDING (HUDI_STATE_BIT(HUDI_STATE_REQUESTED) | HUDI_STATE_BIT(HUDI_STATE_INFLIGHT))
+#define HUDI_STATES_PENDING                                                                        \
+    (HUDI_STATE_BIT(HUDI_STATE_REQUESTED) | HUDI_STATE_BIT(HUDI_STATE_INFLIGHT))
 #define HUDI_STATES_ALL 7u
 
 #define HUDI_INSTANT_TIME_MAX 32 /* buffer size for an instant time string */
@@ -174,12 +176,12 @@ typedef struct hudi_instant {
     char completion[HUDI_INSTANT_TIME_MAX]; /* layout 2 completed instants; "" otherwise */
     hudi_action action;                     /* as in the file name */
     hudi_state state;
-    char file[HUDI_INSTANT_FILE_MAX];       /* the file name it was parsed from / written as */
+    char file[HUDI_INSTANT_FILE_MAX]; /* the file name it was parsed from / written as */
 } hudi_instant;
 
-const char *hudi_action_name(hudi_action a);  /* "commit", ... */
+const char *hudi_action_name(hudi_action a);                           /* "commit", ... */
 int hudi_action_parse(hudi_action *out, const char *name, size_t len); /* ENOTFOUND if unknown */
-const char *hudi_state_name(hudi_state s);    /* "REQUESTED", "INFLIGHT", "COMPLETED" */
+const char *hudi_state_name(hudi_state s); /* "REQUESTED", "INFLIGHT", "COMPLETED" */
 
 /** True for 1..HUDI_INSTANT_TIME_MAX-1 ASCII digits. */
 bool hudi_instant_time_valid(const char *s, size_t len);
@@ -216,8 +218,8 @@ int hudi_instant_time_from_ms(char out[HUDI_INSTANT_TIME_MAX], int64_t epoch_ms,
 typedef struct hudi_timeline {
     hudi_fs *fs;
     char *base_path;
-    char *dir;           /* the folder with instant files: .hoodie or .hoodie/<timeline path> */
-    int layout;          /* 1 or 2 */
+    char *dir;  /* the folder with instant files: .hoodie or .hoodie/<timeline path> */
+    int layout; /* 1 or 2 */
     hudi_instant *instants;
     size_t count;
     size_t cap;
@@ -228,8 +230,8 @@ typedef struct hudi_timeline {
 int hudi_timeline_load(hudi_timeline **out, hudi_fs *fs, const char *base_path,
                        const hudi_table_config *cfg, hudi_error *err);
 /** Same with explicit layout (1 or 2) and, for layout 2, timeline folder (NULL = "timeline"). */
-int hudi_timeline_load_layout(hudi_timeline **out, hudi_fs *fs, const char *base_path,
-                              int layout, const char *timeline_path, hudi_error *err);
+int hudi_timeline_load_layout(hudi_timeline **out, hudi_fs *fs, const char *base_path, int layout,
+                              const char *timeline_path, hudi_error *err);
 void hudi_timeline_free(hudi_timeline *tl); /* NULL-safe */
 
 /** A selection of instants: borrowed pointers into the timeline, in timeline order. */
@@ -241,8 +243,8 @@ void hudi_instant_list_dispose(hudi_instant_list *l);
 
 /** What hudi_timeline_select keeps. Times compare as strings; NULL bounds are open. */
 typedef struct hudi_instant_filter {
-    unsigned actions; /* HUDI_ACTION_BIT mask; 0 = all */
-    unsigned states;  /* HUDI_STATE_BIT mask; 0 = all */
+    unsigned actions;  /* HUDI_ACTION_BIT mask; 0 = all */
+    unsigned states;   /* HUDI_STATE_BIT mask; 0 = all */
     const char *after; /* keep time > after (exclusive) */
     const char *until; /* keep time <= until (inclusive): "as of" */
 } hudi_instant_filter;
@@ -405,9 +407,9 @@ typedef struct hudi_runtime_stats {
  *  meaning: spec §4.2. */
 typedef struct hudi_write_stat {
     const char *file_id;
-    const char *path;            /* relative to the base path */
-    const char *cdc_stats_json;  /* compact JSON of cdcStats, NULL for null */
-    const char *prev_commit;     /* "null" (the string) for a new file group */
+    const char *path;           /* relative to the base path */
+    const char *cdc_stats_json; /* compact JSON of cdcStats, NULL for null */
+    const char *prev_commit;    /* "null" (the string) for a new file group */
     int64_t num_writes;
     int64_t num_deletes;
     int64_t num_update_writes;
@@ -470,7 +472,7 @@ typedef struct hudi_commit_metadata {
     hudi_extra_metadata *extra;
     size_t extra_count;
     const char *operation_type; /* "UPSERT", ...; NULL for null */
-    bool is_replace;             /* has partitionToReplaceFileIds */
+    bool is_replace;            /* has partitionToReplaceFileIds */
     hudi_partition_replaced *replaced;
     size_t replaced_count;
     /* private */
@@ -512,8 +514,8 @@ size_t hudi_commit_metadata_stat_count(const hudi_commit_metadata *md);
 
 /** One base file of a file slice. Strings are owned by the view. */
 typedef struct hudi_base_file {
-    const char *name;        /* file name */
-    const char *path;        /* base_path "/" partition "/" name */
+    const char *name; /* file name */
+    const char *path; /* base_path "/" partition "/" name */
     const char *write_token;
     hudi_base_format format;
     int64_t size_bytes;
@@ -546,12 +548,13 @@ typedef struct hudi_fs_view hudi_fs_view;
 
 /** Options for hudi_fs_view_build. Zero-initialise (HUDI_FS_VIEW_OPTIONS_INIT). */
 typedef struct hudi_fs_view_options {
-    int version;               /* 1 */
-    const char *as_of_instant; /* Q; NULL = latest completed commits-timeline instant */
+    int version;                   /* 1 */
+    const char *as_of_instant;     /* Q; NULL = latest completed commits-timeline instant */
     const char *const *partitions; /* restrict to these partitions; NULL = list all */
     size_t partitions_count;
 } hudi_fs_view_options;
-#define HUDI_FS_VIEW_OPTIONS_INIT {1, NULL, NULL, 0}
+#define HUDI_FS_VIEW_OPTIONS_INIT                                                                  \
+    { 1, NULL, NULL, 0 }
 
 /** Builds the view of the table of `tl` (its fs and base path) as of `opts->as_of_instant`:
  *  lists partitions (§1.1) unless given (a given partition without a folder is empty),
@@ -595,11 +598,11 @@ int hudi_table_list_partitions(hudi_fs *fs, const char *base_path, char ***out, 
 
 /** One file written by a commit, from its write stats. */
 typedef struct hudi_written_file {
-    const char *instant;        /* the commit that wrote it */
-    const char *action;         /* "commit", "deltacommit", "replacecommit" */
+    const char *instant; /* the commit that wrote it */
+    const char *action;  /* "commit", "deltacommit", "replacecommit" */
     const char *partition_path;
     const char *file_id;
-    const char *path;           /* relative to the base path, as in the write stat */
+    const char *path; /* relative to the base path, as in the write stat */
     const char *prev_commit;
     bool is_log;
     int64_t num_writes, num_inserts, num_update_writes, num_deletes;
@@ -612,13 +615,14 @@ typedef struct hudi_written_files {
     size_t cap;       /* private */
     hudi_arena arena; /* private */
 } hudi_written_files;
-#define HUDI_WRITTEN_FILES_INIT {NULL, 0, 0, HUDI_ARENA_INIT}
+#define HUDI_WRITTEN_FILES_INIT                                                                    \
+    { NULL, 0, 0, HUDI_ARENA_INIT }
 
 /** Files written by the completed commits-timeline instants in (begin, end] (begin NULL = from
  *  the start, end NULL = to the latest), in instant order, from their commit metadata
  *  (incremental reads, spec §5.3 step 8). */
-int hudi_fs_view_files_between(hudi_written_files *out, const hudi_timeline *tl,
-                               const char *begin, const char *end, hudi_error *err);
+int hudi_fs_view_files_between(hudi_written_files *out, const hudi_timeline *tl, const char *begin,
+                               const char *end, hudi_error *err);
 /** Files written by instant `instant` (for rollback). Completed: from its commit metadata.
  *  Pending: by listing every partition for base files named with `instant` (and, layout 2,
  *  log files named with it); v6 log files of a pending instant cannot be told from their

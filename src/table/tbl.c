@@ -20,8 +20,8 @@ int hudi_tbl_open(hudi_tbl **out, hudi_fs *fs, const char *base_path, hudi_error
     }
     if ((rc = hudi_props_load(&t->props, t->fs, t->base_path, err)) < 0) {
         if (rc == HUDI_ENOTFOUND)
-            hudi_error_set(err, HUDI_ENOTFOUND, "%s: not a Hudi table (no .hoodie/hoodie.properties)",
-                           t->base_path);
+            hudi_error_set(err, HUDI_ENOTFOUND,
+                           "%s: not a Hudi table (no .hoodie/hoodie.properties)", t->base_path);
         goto fail;
     }
     hudi_buf props_path = HUDI_BUF_INIT;

@@ -6,9 +6,9 @@
 #include "table/table.h"
 
 typedef struct hudi_tbl {
-    hudi_fs *fs;          /* borrowed unless owns_fs */
+    hudi_fs *fs; /* borrowed unless owns_fs */
     bool owns_fs;
-    char *base_path;      /* without a trailing slash */
+    char *base_path; /* without a trailing slash */
     hudi_props props;
     hudi_table_config cfg; /* borrows props */
     hudi_timeline *timeline;

@@ -285,8 +285,7 @@ static int drop_pending_cleans(hudi_tbl *t, hudi_error *err) {
     return 0;
 }
 
-int hudi_tbl_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock,
-                     hudi_error *err) {
+int hudi_tbl_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err) {
     cl_state s;
     memset(&s, 0, sizeof(s));
     s.t = t;

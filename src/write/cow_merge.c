@@ -347,9 +347,7 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
          * columns included (as Hudi's merge handle does), so incremental reads do not see it
          * as changed by this commit. */
         rc = old_wins ? meta_old(fw, b, ms->meta_cols, i, k, err) : meta_new(fw, k, err);
-        if (rc < 0 ||
-            (rc = push_run(ms, !old_wins, old_wins ? (int32_t)i : r, err)) < 0)
-            return rc;
+        if (rc < 0 || (rc = push_run(ms, !old_wins, old_wins ? (int32_t)i : r, err)) < 0) return rc;
     }
     for (int32_t j = 0; j < c->schema.n_children; j++) {
         hudi_array *dst = fw->out->columns[HUDI_META_FIELD_COUNT + j];

@@ -74,7 +74,7 @@ static int check_options(const hudi_create_options *o, const char *base_path, hu
 }
 
 int hudi_tbl_create(hudi_tbl **out, hudi_fs *fs, const char *base_path,
-                      const hudi_create_options *opts, hudi_error *err) {
+                    const hudi_create_options *opts, hudi_error *err) {
     hudi_props props = HUDI_PROPS_INIT;
     hudi_field schema = {0};
     hudi_buf json = HUDI_BUF_INIT, path = HUDI_BUF_INIT, full = HUDI_BUF_INIT;

@@ -51,7 +51,7 @@ typedef struct hudi_create_options {
     { NULL, HUDI_COPY_ON_WRITE, NULL, NULL, NULL, NULL, false, false, true, NULL, NULL }
 
 int hudi_tbl_create(hudi_tbl **out, hudi_fs *fs, const char *base_path,
-                      const hudi_create_options *opts, hudi_error *err);
+                    const hudi_create_options *opts, hudi_error *err);
 
 typedef struct hudi_write_options {
     hudi_write_op op;
@@ -82,7 +82,7 @@ typedef struct hudi_write_result {
 /* Commits `batch` (columns of the table schema by name, without meta columns) with one
  * operation. On failure nothing is committed and the table reads as before. */
 int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
-                     hudi_write_result *result, hudi_error *err);
+                   hudi_write_result *result, hudi_error *err);
 
 /* Rolls back every pending (requested/inflight) write instant left by a failed writer
  * (§3.8): deletes its files (by markers, else by listing its instant's files), records a

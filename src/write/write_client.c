@@ -147,7 +147,7 @@ static void finish(wctx *c) {
 }
 
 int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
-                     hudi_write_result *result, hudi_error *err) {
+                   hudi_write_result *result, hudi_error *err) {
     wctx c;
     memset(&c, 0, sizeof(c));
     hudi_write_options dflt = HUDI_WRITE_OPTIONS_INIT;

@@ -12,7 +12,8 @@ static void scan_all(hudi_parquet_file *f, const hudi_parquet_scan_options *o) {
     if (hudi_parquet_scan_open(&s, f, o, NULL) == 0) {
         hudi_batch *b = NULL;
         int guard = 0;
-        while (hudi_parquet_scan_next(s, &b, NULL) == 0 && b && guard++ < 100000) {}
+        while (hudi_parquet_scan_next(s, &b, NULL) == 0 && b && guard++ < 100000) {
+        }
     }
     hudi_parquet_scan_free(s);
 }

@@ -12,7 +12,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "cannot open %s\n", path); return 1; }
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return 1;
+    }
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -26,8 +29,14 @@ static int run_file(const char *path) {
 
 static int run_path(const char *path, int *count) {
     struct stat st;
-    if (stat(path, &st) != 0) { fprintf(stderr, "missing %s\n", path); return 1; }
-    if (!S_ISDIR(st.st_mode)) { (*count)++; return run_file(path); }
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "missing %s\n", path);
+        return 1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        (*count)++;
+        return run_file(path);
+    }
     DIR *d = opendir(path);
     if (!d) return 1;
     struct dirent *e;

@@ -11,53 +11,111 @@
 #include "base/base.h"
 
 /* ---- enums (exact values from parquet.thrift) ---- */
-enum { PQ_BOOLEAN = 0, PQ_INT32 = 1, PQ_INT64 = 2, PQ_INT96 = 3, PQ_FLOAT = 4, PQ_DOUBLE = 5,
-       PQ_BYTE_ARRAY = 6, PQ_FIXED_LEN_BYTE_ARRAY = 7 };
+enum {
+    PQ_BOOLEAN = 0,
+    PQ_INT32 = 1,
+    PQ_INT64 = 2,
+    PQ_INT96 = 3,
+    PQ_FLOAT = 4,
+    PQ_DOUBLE = 5,
+    PQ_BYTE_ARRAY = 6,
+    PQ_FIXED_LEN_BYTE_ARRAY = 7
+};
 enum { PQ_REQUIRED = 0, PQ_OPTIONAL = 1, PQ_REPEATED = 2 };
-enum { PQ_CT_UTF8 = 0, PQ_CT_MAP = 1, PQ_CT_MAP_KEY_VALUE = 2, PQ_CT_LIST = 3, PQ_CT_ENUM = 4,
-       PQ_CT_DECIMAL = 5, PQ_CT_DATE = 6, PQ_CT_TIME_MILLIS = 7, PQ_CT_TIME_MICROS = 8,
-       PQ_CT_TIMESTAMP_MILLIS = 9, PQ_CT_TIMESTAMP_MICROS = 10, PQ_CT_UINT_8 = 11,
-       PQ_CT_UINT_16 = 12, PQ_CT_UINT_32 = 13, PQ_CT_UINT_64 = 14, PQ_CT_INT_8 = 15,
-       PQ_CT_INT_16 = 16, PQ_CT_INT_32 = 17, PQ_CT_INT_64 = 18, PQ_CT_JSON = 19, PQ_CT_BSON = 20,
-       PQ_CT_INTERVAL = 21 };
-enum { PQ_ENC_PLAIN = 0, PQ_ENC_PLAIN_DICTIONARY = 2, PQ_ENC_RLE = 3, PQ_ENC_BIT_PACKED = 4,
-       PQ_ENC_DELTA_BINARY_PACKED = 5, PQ_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
-       PQ_ENC_DELTA_BYTE_ARRAY = 7, PQ_ENC_RLE_DICTIONARY = 8, PQ_ENC_BYTE_STREAM_SPLIT = 9,
-       PQ_ENC_ALP = 10 };
-enum { PQ_CODEC_UNCOMPRESSED = 0, PQ_CODEC_SNAPPY = 1, PQ_CODEC_GZIP = 2, PQ_CODEC_LZO = 3,
-       PQ_CODEC_BROTLI = 4, PQ_CODEC_LZ4 = 5, PQ_CODEC_ZSTD = 6, PQ_CODEC_LZ4_RAW = 7 };
+enum {
+    PQ_CT_UTF8 = 0,
+    PQ_CT_MAP = 1,
+    PQ_CT_MAP_KEY_VALUE = 2,
+    PQ_CT_LIST = 3,
+    PQ_CT_ENUM = 4,
+    PQ_CT_DECIMAL = 5,
+    PQ_CT_DATE = 6,
+    PQ_CT_TIME_MILLIS = 7,
+    PQ_CT_TIME_MICROS = 8,
+    PQ_CT_TIMESTAMP_MILLIS = 9,
+    PQ_CT_TIMESTAMP_MICROS = 10,
+    PQ_CT_UINT_8 = 11,
+    PQ_CT_UINT_16 = 12,
+    PQ_CT_UINT_32 = 13,
+    PQ_CT_UINT_64 = 14,
+    PQ_CT_INT_8 = 15,
+    PQ_CT_INT_16 = 16,
+    PQ_CT_INT_32 = 17,
+    PQ_CT_INT_64 = 18,
+    PQ_CT_JSON = 19,
+    PQ_CT_BSON = 20,
+    PQ_CT_INTERVAL = 21
+};
+enum {
+    PQ_ENC_PLAIN = 0,
+    PQ_ENC_PLAIN_DICTIONARY = 2,
+    PQ_ENC_RLE = 3,
+    PQ_ENC_BIT_PACKED = 4,
+    PQ_ENC_DELTA_BINARY_PACKED = 5,
+    PQ_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
+    PQ_ENC_DELTA_BYTE_ARRAY = 7,
+    PQ_ENC_RLE_DICTIONARY = 8,
+    PQ_ENC_BYTE_STREAM_SPLIT = 9,
+    PQ_ENC_ALP = 10
+};
+enum {
+    PQ_CODEC_UNCOMPRESSED = 0,
+    PQ_CODEC_SNAPPY = 1,
+    PQ_CODEC_GZIP = 2,
+    PQ_CODEC_LZO = 3,
+    PQ_CODEC_BROTLI = 4,
+    PQ_CODEC_LZ4 = 5,
+    PQ_CODEC_ZSTD = 6,
+    PQ_CODEC_LZ4_RAW = 7
+};
 enum { PQ_PAGE_DATA = 0, PQ_PAGE_INDEX = 1, PQ_PAGE_DICTIONARY = 2, PQ_PAGE_DATA_V2 = 3 };
 enum { PQ_BOUNDARY_UNORDERED = 0, PQ_BOUNDARY_ASCENDING = 1, PQ_BOUNDARY_DESCENDING = 2 };
 
 /* LogicalType union member ids (0 = absent or unknown member). */
-enum { PQ_LT_NONE = 0, PQ_LT_STRING = 1, PQ_LT_MAP = 2, PQ_LT_LIST = 3, PQ_LT_ENUM = 4,
-       PQ_LT_DECIMAL = 5, PQ_LT_DATE = 6, PQ_LT_TIME = 7, PQ_LT_TIMESTAMP = 8,
-       PQ_LT_INTEGER = 10, PQ_LT_UNKNOWN = 11, PQ_LT_JSON = 12, PQ_LT_BSON = 13, PQ_LT_UUID = 14,
-       PQ_LT_FLOAT16 = 15, PQ_LT_VARIANT = 16, PQ_LT_GEOMETRY = 17, PQ_LT_GEOGRAPHY = 18,
-       PQ_LT_FILE = 19 };
+enum {
+    PQ_LT_NONE = 0,
+    PQ_LT_STRING = 1,
+    PQ_LT_MAP = 2,
+    PQ_LT_LIST = 3,
+    PQ_LT_ENUM = 4,
+    PQ_LT_DECIMAL = 5,
+    PQ_LT_DATE = 6,
+    PQ_LT_TIME = 7,
+    PQ_LT_TIMESTAMP = 8,
+    PQ_LT_INTEGER = 10,
+    PQ_LT_UNKNOWN = 11,
+    PQ_LT_JSON = 12,
+    PQ_LT_BSON = 13,
+    PQ_LT_UUID = 14,
+    PQ_LT_FLOAT16 = 15,
+    PQ_LT_VARIANT = 16,
+    PQ_LT_GEOMETRY = 17,
+    PQ_LT_GEOGRAPHY = 18,
+    PQ_LT_FILE = 19
+};
 /* TimeUnit union member ids. 0 = unknown member. */
 enum { PQ_UNIT_UNKNOWN = 0, PQ_UNIT_MILLIS = 1, PQ_UNIT_MICROS = 2, PQ_UNIT_NANOS = 3 };
 /* ColumnOrder union member ids. */
 enum { PQ_ORDER_UNKNOWN = 0, PQ_ORDER_TYPE = 1, PQ_ORDER_IEEE754_TOTAL = 2, PQ_ORDER_INT96 = 3 };
 
 typedef struct pq_logical_type {
-    int32_t kind;         /* PQ_LT_* */
-    int32_t scale, precision;   /* DECIMAL */
-    bool is_adjusted_to_utc;    /* TIME, TIMESTAMP */
-    int32_t unit;               /* TIME, TIMESTAMP: PQ_UNIT_* */
-    int32_t bit_width;          /* INTEGER */
-    bool is_signed;             /* INTEGER */
+    int32_t kind;             /* PQ_LT_* */
+    int32_t scale, precision; /* DECIMAL */
+    bool is_adjusted_to_utc;  /* TIME, TIMESTAMP */
+    int32_t unit;             /* TIME, TIMESTAMP: PQ_UNIT_* */
+    int32_t bit_width;        /* INTEGER */
+    bool is_signed;           /* INTEGER */
 } pq_logical_type;
 
 typedef struct pq_schema_element {
     bool has_type;
-    int32_t type;            /* PQ_BOOLEAN.. */
+    int32_t type; /* PQ_BOOLEAN.. */
     bool has_type_length;
     int32_t type_length;
     bool has_repetition;
-    int32_t repetition;      /* PQ_REQUIRED.. */
+    int32_t repetition; /* PQ_REQUIRED.. */
     hudi_slice name;
-    int32_t num_children;    /* 0 for leaves */
+    int32_t num_children; /* 0 for leaves */
     bool has_converted_type;
     int32_t converted_type;
     bool has_scale, has_precision;
@@ -72,7 +130,7 @@ typedef struct pq_statistics {
     bool has_max, has_min, has_null_count, has_distinct_count;
     bool has_max_value, has_min_value, has_is_max_value_exact, has_is_min_value_exact;
     bool has_nan_count;
-    hudi_slice max, min;             /* deprecated pair */
+    hudi_slice max, min; /* deprecated pair */
     int64_t null_count, distinct_count;
     hudi_slice max_value, min_value;
     bool is_max_value_exact, is_min_value_exact;
@@ -122,13 +180,13 @@ typedef struct pq_column_chunk {
     int64_t file_offset;
     bool has_meta_data;
     pq_column_meta meta_data;
-    bool has_offset_index;     /* offset + length both present */
+    bool has_offset_index; /* offset + length both present */
     int64_t offset_index_offset;
     int32_t offset_index_length;
     bool has_column_index;
     int64_t column_index_offset;
     int32_t column_index_length;
-    bool has_crypto_metadata;  /* encrypted column: refuse */
+    bool has_crypto_metadata; /* encrypted column: refuse */
     bool has_encrypted_column_metadata;
 } pq_column_chunk;
 
@@ -159,12 +217,12 @@ typedef struct pq_file_meta {
     int64_t num_rows;
     int32_t n_row_groups;
     pq_row_group *row_groups;
-    int32_t n_key_value;      /* -1 when absent */
+    int32_t n_key_value; /* -1 when absent */
     pq_key_value *key_value;
     bool has_created_by;
     hudi_slice created_by;
-    int32_t n_column_orders;  /* -1 when absent */
-    int32_t *column_orders;   /* PQ_ORDER_* per leaf */
+    int32_t n_column_orders; /* -1 when absent */
+    int32_t *column_orders;  /* PQ_ORDER_* per leaf */
     bool has_encryption_algorithm;
 } pq_file_meta;
 

@@ -151,8 +151,7 @@ static void write(hudi_table *t, hudi_batch *b, hudi_write_operation op,
     hudi_table_write_options wo = HUDI_TABLE_WRITE_OPTIONS_INIT;
     wo.operation = op;
     export_batch(&ab, b);
-    cr_assert_eq(hudi_table_write(t, &ab.schema, &ab.array, &wo, res, &err), 0, "%s",
-                 err.message);
+    cr_assert_eq(hudi_table_write(t, &ab.schema, &ab.array, &wo, res, &err), 0, "%s", err.message);
     release_batch(&ab);
 }
 

@@ -52,7 +52,10 @@ static void *failing_realloc(void *q, size_t n, void *p) {
     (void)p;
     return ++g_count == g_fail_at ? NULL : realloc(q, n);
 }
-static void plain_free(void *q, void *p) { (void)p; free(q); }
+static void plain_free(void *q, void *p) {
+    (void)p;
+    free(q);
+}
 
 Test(buf, failure_is_sticky) {
     hudi_allocator a = {failing_malloc, failing_realloc, plain_free, NULL};
@@ -60,7 +63,7 @@ Test(buf, failure_is_sticky) {
     g_fail_at = 2;
     hudi_set_allocator(&a);
     hudi_buf b = HUDI_BUF_INIT;
-    hudi_buf_puts(&b, "first");           /* allocation 1 */
+    hudi_buf_puts(&b, "first");                                                   /* allocation 1 */
     for (int i = 0; i < 100; i++) hudi_buf_puts(&b, "more text to force growth"); /* 2 fails */
     hudi_set_allocator(NULL);
     cr_assert(hudi_buf_failed(&b));
@@ -110,8 +113,10 @@ Test(map, put_get_remove_many) {
     for (intptr_t i = 0; i < 5000; i++) {
         int n = snprintf(key, sizeof(key), "key-%ld", (long)i);
         void *v = hudi_map_get(&m, key, (size_t)n);
-        if (i % 2) cr_assert_eq((intptr_t)v, i + 1);
-        else cr_assert_null(v);
+        if (i % 2)
+            cr_assert_eq((intptr_t)v, i + 1);
+        else
+            cr_assert_null(v);
     }
     size_t it = 0, seen = 0;
     while (hudi_map_next(&m, &it)) seen++;

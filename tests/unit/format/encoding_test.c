@@ -583,7 +583,8 @@ Test(plain, byte_arrays) {
 Test(plain, offsets_overflow_is_an_error) {
     pq_bytes_out o = {0};
     o.data_len = INT32_MAX - 5;
-    o.data_cap = (int64_t)INT32_MAX + PQ_BYTES_PAD; /* pretend the room exists: nothing is allocated */
+    o.data_cap =
+        (int64_t)INT32_MAX + PQ_BYTES_PAD; /* pretend the room exists: nothing is allocated */
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(pq_bytes_reserve(&o, 10, &err), HUDI_ENOMEM);
     cr_assert_str_eq(err.message, "byte array data exceeds 2 GiB in one batch");

@@ -109,10 +109,14 @@ Test(reader, small_batches_cut_pages_and_records, .init = setup, .fini = teardow
 }
 
 static const char *k_bad[] = {
-    "bad_data/PARQUET-1481.parquet",        "bad_data/ARROW-GH-41317.parquet",
-    "bad_data/ARROW-GH-45185.parquet",      "bad_data/ARROW-GH-47662.parquet",
-    "bad_data/ARROW-RS-GH-6229-DICTHEADER.parquet", "data/datapage_v1-corrupt-checksum.parquet",
-    "data/rle-dict-uncompressed-corrupt-checksum.parquet", "data/uniform_encryption.parquet.encrypted",
+    "bad_data/PARQUET-1481.parquet",
+    "bad_data/ARROW-GH-41317.parquet",
+    "bad_data/ARROW-GH-45185.parquet",
+    "bad_data/ARROW-GH-47662.parquet",
+    "bad_data/ARROW-RS-GH-6229-DICTHEADER.parquet",
+    "data/datapage_v1-corrupt-checksum.parquet",
+    "data/rle-dict-uncompressed-corrupt-checksum.parquet",
+    "data/uniform_encryption.parquet.encrypted",
     "data/bloom_filter.bin",
 };
 
@@ -132,8 +136,9 @@ Test(reader, malformed_files_fail_cleanly, .init = setup, .fini = teardown) {
 
 Test(reader, polars_zero_width_dictionary_reads, .init = setup, .fini = teardown) {
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(count_rows(fixture_path("parquet-testing/bad_data/ARROW-GH-43605.parquet"), 0, &err),
-                 21186, "%s", err.message);
+    cr_assert_eq(
+        count_rows(fixture_path("parquet-testing/bad_data/ARROW-GH-43605.parquet"), 0, &err), 21186,
+        "%s", err.message);
 }
 
 Test(reader, corrupt_checksum_reads_with_verification_off, .init = setup, .fini = teardown) {
@@ -142,7 +147,9 @@ Test(reader, corrupt_checksum_reads_with_verification_off, .init = setup, .fini 
     hudi_parquet_file *f = NULL;
     hudi_parquet_scan *s = NULL;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(hudi_parquet_open(&f, g_fs, data_path("datapage_v1-corrupt-checksum.parquet"), &oo, &err), 0);
+    cr_assert_eq(
+        hudi_parquet_open(&f, g_fs, data_path("datapage_v1-corrupt-checksum.parquet"), &oo, &err),
+        0);
     cr_assert_eq(hudi_parquet_scan_open(&s, f, NULL, &err), 0);
     int64_t sum = 0;
     hudi_batch *b;
@@ -157,8 +164,8 @@ Test(reader, tiny_pages_values_and_predicate, .init = setup, .fini = teardown) {
     hudi_parquet_file *f = NULL;
     hudi_parquet_scan *s = NULL;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(hudi_parquet_open(&f, g_fs, data_path("alltypes_tiny_pages.parquet"), NULL, &err), 0,
-                 "%s", err.message);
+    cr_assert_eq(hudi_parquet_open(&f, g_fs, data_path("alltypes_tiny_pages.parquet"), NULL, &err),
+                 0, "%s", err.message);
     int32_t cols[] = {0};
     hudi_parquet_scan_options o = HUDI_PARQUET_SCAN_OPTIONS_INIT;
     o.columns = cols;
@@ -186,7 +193,8 @@ Test(reader, tiny_pages_values_and_predicate, .init = setup, .fini = teardown) {
     cr_assert_eq(hudi_parquet_scan_open(&s, f, &o, &err), 0, "%s", err.message);
     rows = 0;
     while (hudi_parquet_scan_next(s, &b, &err) == 0 && b) {
-        for (int64_t i = 0; i < b->num_rows; i++) cr_assert_lt(((int32_t *)b->columns[0]->values)[i], 100);
+        for (int64_t i = 0; i < b->num_rows; i++)
+            cr_assert_lt(((int32_t *)b->columns[0]->values)[i], 100);
         rows += b->num_rows;
     }
     cr_expect_eq(rows, 100);

@@ -5,7 +5,8 @@
 #include "read/read.h"
 #include "support.h"
 
-static int64_t read_count(hudi_tbl *t, const char *col, hudi_cmp_op op, int64_t v, int64_t *pruned) {
+static int64_t read_count(hudi_tbl *t, const char *col, hudi_cmp_op op, int64_t v,
+                          int64_t *pruned) {
     hudi_read_options o = HUDI_READ_OPTIONS_INIT;
     hudi_error err = HUDI_ERROR_INIT;
     hudi_reader *r = NULL;

@@ -28,7 +28,10 @@ unsigned char *test_read_file(const char *path, size_t *len) {
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
     unsigned char *p = malloc(n > 0 ? (size_t)n : 1);
-    if (p && n > 0 && fread(p, 1, (size_t)n, f) != (size_t)n) { free(p); p = NULL; }
+    if (p && n > 0 && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
     fclose(f);
     if (p) *len = (size_t)n;
     return p;
