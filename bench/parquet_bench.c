@@ -415,7 +415,7 @@ static void raw_chunk(hudi_file *file, const pq_column_meta *cm, pq_codec_ctx *c
     for (size_t pos = 0; pos < len;) {
         pq_page_header h;
         size_t used = 0;
-        if (pq_decode_page_header(&h, &arena, HUDI_SLICE(p + pos, len - pos), &used, &err) < 0)
+        if (hudi_pq_decode_page_header(&h, &arena, HUDI_SLICE(p + pos, len - pos), &used, &err) < 0)
             die("page header", &err);
         pos += used;
         if (h.compressed_page_size < 0 || (size_t)h.compressed_page_size > len - pos ||
@@ -441,7 +441,8 @@ static void raw_chunk(hudi_file *file, const pq_column_meta *cm, pq_codec_ctx *c
         }
         double t0 = now_s(), c0 = cpu_s();
         if (compressed && cm->codec != PQ_CODEC_UNCOMPRESSED) {
-            if (pq_decompress(ctx, cm->codec, in, *buf, out_len, &err) < 0) die("decompress", &err);
+            if (hudi_pq_decompress(ctx, cm->codec, in, *buf, out_len, &err) < 0)
+                die("decompress", &err);
         } else {
             memcpy(*buf, in.data, HUDI_MIN(in.len, out_len)); /* what a reader would copy */
         }
@@ -475,7 +476,7 @@ static void run_rawcodec(const bench_args *a) {
     if (hudi_fs_open(fs, a->path, &file, &err) < 0) die(a->path, &err);
     const pq_file_meta *m = hudi_parquet_meta(f);
     pq_codec_ctx *ctx = NULL;
-    if (pq_codec_ctx_new(&ctx, &err) < 0) die("codec ctx", &err);
+    if (hudi_pq_codec_ctx_new(&ctx, &err) < 0) die("codec ctx", &err);
     uint8_t *buf = NULL, *chunk = NULL;
     size_t cap = 0, chunk_cap = 0;
     double dec[MAX_REPEAT], dec_cpu[MAX_REPEAT], tot[MAX_REPEAT];
@@ -498,13 +499,13 @@ static void run_rawcodec(const bench_args *a) {
     }
     printf("{\"mode\":\"rawcodec\",\"file\":\"%s\",\"codec\":\"%s\",\"pages\":%" PRId64
            ",\"compressed_bytes\":%" PRId64 ",\"uncompressed_bytes\":%" PRId64 ",",
-           a->path, pq_codec_name(m->row_groups[0].columns[0].meta_data.codec), res.pages,
+           a->path, hudi_pq_codec_name(m->row_groups[0].columns[0].meta_data.codec), res.pages,
            res.compressed_bytes, res.uncompressed_bytes);
     print_times(dec, dec_cpu, a->repeat);
     printf(",\"walk_median_s\":%.6f,\"peak_rss_kb\":%ld}\n", median(tot, a->repeat), peak_rss_kb());
     free(buf);
     free(chunk);
-    pq_codec_ctx_free(ctx);
+    hudi_pq_codec_ctx_free(ctx);
     hudi_file_close(file);
     hudi_parquet_close(f);
     hudi_fs_free(fs);
@@ -615,7 +616,7 @@ static void run_write(const bench_args *a) {
     }
     printf("{\"mode\":\"write\",\"file\":\"%s\",\"threads\":%d,\"codec\":\"%s\",\"rows\":%" PRId64
            ",\"bytes\":%" PRId64 ",\"generate_s\":%.3f,",
-           a->path, a->threads, pq_codec_name(a->codec), a->rows, bytes, gen_s);
+           a->path, a->threads, hudi_pq_codec_name(a->codec), a->rows, bytes, gen_s);
     print_times(times, cpus, a->repeat);
     printf(",\"peak_rss_kb\":%ld,\"setup_rss_kb\":%ld}\n", peak_rss_kb(), setup_rss);
     for (int64_t k = 0; k < n_batches; k++) hudi_batch_free(batches[k]);

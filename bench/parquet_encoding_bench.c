@@ -53,30 +53,30 @@ int main(void) {
     /* Dictionary indices, width 10, random (bit-packed runs). */
     for (int i = 0; i < N; i++) idx[i] = (uint32_t)(rnd() % 1024);
     for (int i = 0; i < 1024; i++) dict[i] = (int64_t)rnd();
-    pq_rle_encode_u32(&b, idx, N, 10);
+    hudi_pq_rle_encode_u32(&b, idx, N, 10);
     TIMED({
         pq_rle_decoder d;
-        pq_rle_init(&d, (uint8_t *)b.data, b.len, 10, NULL);
-        for (int i = 0; i < N; i += BATCH) pq_rle_next_u32(&d, out, BATCH, NULL);
+        hudi_pq_rle_init(&d, (uint8_t *)b.data, b.len, 10, NULL);
+        for (int i = 0; i < N; i += BATCH) hudi_pq_rle_next_u32(&d, out, BATCH, NULL);
     });
     report("RLE dict indices w=10 (random) -> u32");
     pq_dict pd = {.n = 1024, .width = 8, .values = (const uint8_t *)dict};
     TIMED({
         pq_rle_decoder d;
-        pq_rle_init(&d, (uint8_t *)b.data, b.len, 10, NULL);
+        hudi_pq_rle_init(&d, (uint8_t *)b.data, b.len, 10, NULL);
         for (int i = 0; i < N; i += BATCH)
-            pq_rle_gather_fixed(&d, &pd, BATCH, (uint8_t *)o64, NULL);
+            hudi_pq_rle_gather_fixed(&d, &pd, BATCH, (uint8_t *)o64, NULL);
     });
     report("RLE dict w=10 + gather int64");
 
     /* Definition levels, width 1, 10% nulls in random places. */
     for (int i = 0; i < N; i++) lv[i] = rnd() % 10 != 0;
     hudi_buf_clear(&b);
-    pq_rle_encode_i16(&b, lv, N, 1, false);
+    hudi_pq_rle_encode_i16(&b, lv, N, 1, false);
     TIMED({
         pq_rle_decoder d;
-        pq_rle_init(&d, (uint8_t *)b.data, b.len, 1, NULL);
-        for (int i = 0; i < N; i += BATCH) pq_rle_next_i16(&d, lo, BATCH, NULL);
+        hudi_pq_rle_init(&d, (uint8_t *)b.data, b.len, 1, NULL);
+        for (int i = 0; i < N; i += BATCH) hudi_pq_rle_next_i16(&d, lo, BATCH, NULL);
     });
     report("def levels w=1 (10% nulls) -> i16");
 
@@ -84,41 +84,41 @@ int main(void) {
     int64_t x = 1700000000000000;
     for (int i = 0; i < N; i++) vals[i] = x += (int64_t)(rnd() % 1000000);
     hudi_buf_clear(&b);
-    pq_delta_encode_i64(&b, vals, N);
+    hudi_pq_delta_encode_i64(&b, vals, N);
     TIMED({
         pq_delta_decoder d;
-        pq_delta_init(&d, (uint8_t *)b.data, b.len, false, NULL);
-        for (int i = 0; i < N; i += BATCH) pq_delta_next_i64(&d, o64, BATCH, NULL);
+        hudi_pq_delta_init(&d, (uint8_t *)b.data, b.len, false, NULL);
+        for (int i = 0; i < N; i += BATCH) hudi_pq_delta_next_i64(&d, o64, BATCH, NULL);
     });
     report("DELTA_BINARY_PACKED int64 (20-bit deltas)");
     for (int i = 0; i < N; i++) vals[i] = (int64_t)rnd();
     hudi_buf_clear(&b);
-    pq_delta_encode_i64(&b, vals, N);
+    hudi_pq_delta_encode_i64(&b, vals, N);
     TIMED({
         pq_delta_decoder d;
-        pq_delta_init(&d, (uint8_t *)b.data, b.len, false, NULL);
-        for (int i = 0; i < N; i += BATCH) pq_delta_next_i64(&d, o64, BATCH, NULL);
+        hudi_pq_delta_init(&d, (uint8_t *)b.data, b.len, false, NULL);
+        for (int i = 0; i < N; i += BATCH) hudi_pq_delta_next_i64(&d, o64, BATCH, NULL);
     });
     report("DELTA_BINARY_PACKED int64 (random, w=64)");
 
     /* BYTE_STREAM_SPLIT doubles. */
     hudi_buf_clear(&b);
-    pq_bss_encode(&b, (const uint8_t *)vals, 8, N);
+    hudi_pq_bss_encode(&b, (const uint8_t *)vals, 8, N);
     TIMED({
         for (int i = 0; i < N; i += BATCH)
-            pq_bss_decode((uint8_t *)b.data, b.len, 8, i, BATCH, (uint8_t *)o64, NULL);
+            hudi_pq_bss_decode((uint8_t *)b.data, b.len, 8, i, BATCH, (uint8_t *)o64, NULL);
     });
     report("BYTE_STREAM_SPLIT double");
 
     /* Encoders, for the writer. */
     TIMED({
         hudi_buf_clear(&b);
-        pq_rle_encode_u32(&b, idx, N, 10);
+        hudi_pq_rle_encode_u32(&b, idx, N, 10);
     });
     report("encode RLE w=10");
     TIMED({
         hudi_buf_clear(&b);
-        pq_delta_encode_i64(&b, vals, N);
+        hudi_pq_delta_encode_i64(&b, vals, N);
     });
     report("encode DELTA_BINARY_PACKED int64");
 

@@ -127,9 +127,9 @@ static char *abs_path(cl_state *s, const char *part, const char *name) {
 }
 
 static hudi_avro_value *names_array(hudi_arena *a, const hudi_vec *v) {
-    hudi_avro_value *arr = av_coll(a, HUDI_AVRO_ARRAY, v->len);
+    hudi_avro_value *arr = hudi_av_coll(a, HUDI_AVRO_ARRAY, v->len);
     for (size_t i = 0; arr && i < v->len; i++) {
-        hudi_avro_value *x = av_str(a, hudi_vec_at(v, char *, i));
+        hudi_avro_value *x = hudi_av_str(a, hudi_vec_at(v, char *, i));
         if (!x) return NULL;
         arr->items[i] = *x;
     }
@@ -138,25 +138,27 @@ static hudi_avro_value *names_array(hudi_arena *a, const hudi_vec *v) {
 
 static hudi_avro_value *build_plan(cl_state *s, const char *earliest, const char *earliest_action) {
     hudi_arena *a = &s->arena;
-    hudi_avro_value *rec = av_coll(a, HUDI_AVRO_RECORD, 6), *ei = av_coll(a, HUDI_AVRO_RECORD, 3);
-    hudi_avro_value *ts = av_str(a, earliest), *act = av_str(a, earliest_action);
-    hudi_avro_value *st = av_str(a, "COMPLETED"), *pol = av_str(a, POLICY);
-    hudi_avro_value *old = av_coll(a, HUDI_AVRO_MAP, 0), *ver = av_long(a, HUDI_AVRO_INT, 2);
-    hudi_avro_value *map = av_coll(a, HUDI_AVRO_MAP, s->n_parts);
-    hudi_avro_value *dropped = av_coll(a, HUDI_AVRO_ARRAY, 0);
+    hudi_avro_value *rec = hudi_av_coll(a, HUDI_AVRO_RECORD, 6),
+                    *ei = hudi_av_coll(a, HUDI_AVRO_RECORD, 3);
+    hudi_avro_value *ts = hudi_av_str(a, earliest), *act = hudi_av_str(a, earliest_action);
+    hudi_avro_value *st = hudi_av_str(a, "COMPLETED"), *pol = hudi_av_str(a, POLICY);
+    hudi_avro_value *old = hudi_av_coll(a, HUDI_AVRO_MAP, 0),
+                    *ver = hudi_av_long(a, HUDI_AVRO_INT, 2);
+    hudi_avro_value *map = hudi_av_coll(a, HUDI_AVRO_MAP, s->n_parts);
+    hudi_avro_value *dropped = hudi_av_coll(a, HUDI_AVRO_ARRAY, 0);
     if (!rec || !ei || !ts || !act || !st || !pol || !old || !ver || !map || !dropped) return NULL;
     ei->items[0] = *ts;
     ei->items[1] = *act;
     ei->items[2] = *st;
     for (size_t i = 0; i < s->n_parts; i++) {
         const cl_part *p = &s->parts[i];
-        hudi_avro_value *arr = av_coll(a, HUDI_AVRO_ARRAY, p->files.len);
+        hudi_avro_value *arr = hudi_av_coll(a, HUDI_AVRO_ARRAY, p->files.len);
         if (!arr) return NULL;
         for (size_t k = 0; k < p->files.len; k++) {
-            hudi_avro_value *info = av_coll(a, HUDI_AVRO_RECORD, 2);
+            hudi_avro_value *info = hudi_av_coll(a, HUDI_AVRO_RECORD, 2);
             hudi_avro_value *path =
-                av_str(a, abs_path(s, p->path, hudi_vec_at(&p->files, char *, k)));
-            hudi_avro_value *boot = av_bool(a, false);
+                hudi_av_str(a, abs_path(s, p->path, hudi_vec_at(&p->files, char *, k)));
+            hudi_avro_value *boot = hudi_av_bool(a, false);
             if (!info || !path || !boot) return NULL;
             info->items[0] = *path;
             info->items[1] = *boot;
@@ -177,20 +179,21 @@ static hudi_avro_value *build_plan(cl_state *s, const char *earliest, const char
 static hudi_avro_value *build_metadata(cl_state *s, const char *c_time, int64_t took,
                                        int32_t deleted, const char *earliest, const char *last) {
     hudi_arena *a = &s->arena;
-    hudi_avro_value *rec = av_coll(a, HUDI_AVRO_RECORD, 9);
-    hudi_avro_value *pol = av_str(a, POLICY), *start = av_str(a, c_time);
-    hudi_avro_value *t = av_long(a, HUDI_AVRO_LONG, took), *n = av_long(a, HUDI_AVRO_INT, deleted);
-    hudi_avro_value *e = av_str(a, earliest), *l = av_str(a, last ? last : "");
-    hudi_avro_value *pm = av_coll(a, HUDI_AVRO_MAP, s->n_parts),
-                    *ver = av_long(a, HUDI_AVRO_INT, 2);
-    hudi_avro_value *boot = av_coll(a, HUDI_AVRO_MAP, 0);
+    hudi_avro_value *rec = hudi_av_coll(a, HUDI_AVRO_RECORD, 9);
+    hudi_avro_value *pol = hudi_av_str(a, POLICY), *start = hudi_av_str(a, c_time);
+    hudi_avro_value *t = hudi_av_long(a, HUDI_AVRO_LONG, took),
+                    *n = hudi_av_long(a, HUDI_AVRO_INT, deleted);
+    hudi_avro_value *e = hudi_av_str(a, earliest), *l = hudi_av_str(a, last ? last : "");
+    hudi_avro_value *pm = hudi_av_coll(a, HUDI_AVRO_MAP, s->n_parts),
+                    *ver = hudi_av_long(a, HUDI_AVRO_INT, 2);
+    hudi_avro_value *boot = hudi_av_coll(a, HUDI_AVRO_MAP, 0);
     if (!rec || !pol || !start || !t || !n || !e || !l || !pm || !ver || !boot) return NULL;
     for (size_t i = 0; i < s->n_parts; i++) {
         const cl_part *p = &s->parts[i];
-        hudi_avro_value *r = av_coll(a, HUDI_AVRO_RECORD, 6), *path = av_str(a, p->path);
-        hudi_avro_value *pp = av_str(a, POLICY), *pat = names_array(a, &p->files);
-        hudi_avro_value *ok = names_array(a, &p->ok), *bad = av_coll(a, HUDI_AVRO_ARRAY, 0);
-        hudi_avro_value *del = av_bool(a, false);
+        hudi_avro_value *r = hudi_av_coll(a, HUDI_AVRO_RECORD, 6), *path = hudi_av_str(a, p->path);
+        hudi_avro_value *pp = hudi_av_str(a, POLICY), *pat = names_array(a, &p->files);
+        hudi_avro_value *ok = names_array(a, &p->ok), *bad = hudi_av_coll(a, HUDI_AVRO_ARRAY, 0);
+        hudi_avro_value *del = hudi_av_bool(a, false);
         if (!r || !path || !pp || !pat || !ok || !bad || !del) return NULL;
         r->items[0] = *path;
         r->items[1] = *pp;
@@ -222,8 +225,8 @@ static int execute(cl_state *s, const char *earliest, const char *earliest_actio
     int rc = hudi_instant_time_new(c_time, clock, t->cfg.timeline_utc,
                                    hudi_timeline_last_time(t->timeline), err);
     if (rc == 0)
-        rc = av_container(&body, write_schema_cleaner_plan,
-                          build_plan(s, earliest, earliest_action), err);
+        rc = hudi_av_container(&body, hudi_write_schema_cleaner_plan,
+                               build_plan(s, earliest, earliest_action), err);
     if (rc == 0)
         rc =
             hudi_timeline_write_instant(t->timeline, c_time, HUDI_ACTION_CLEAN,
@@ -256,8 +259,9 @@ static int execute(cl_state *s, const char *earliest, const char *earliest_actio
     }
     if (rc == 0) {
         hudi_buf_clear(&body);
-        rc = av_container(&body, write_schema_clean_metadata,
-                          build_metadata(s, c_time, mono_ms() - t0, *deleted, earliest, last), err);
+        rc = hudi_av_container(&body, hudi_write_schema_clean_metadata,
+                               build_metadata(s, c_time, mono_ms() - t0, *deleted, earliest, last),
+                               err);
     }
     if (rc == 0)
         rc =

@@ -9,7 +9,7 @@
 
 /* ---- Avro values ---------------------------------------------------------------------------- */
 
-hudi_avro_value *av_new(hudi_arena *a, hudi_avro_type type) {
+hudi_avro_value *hudi_av_new(hudi_arena *a, hudi_avro_type type) {
     hudi_avro_value *v = hudi_arena_alloc(a, sizeof(*v));
     if (v) {
         v->type = type;
@@ -18,29 +18,29 @@ hudi_avro_value *av_new(hudi_arena *a, hudi_avro_type type) {
     return v;
 }
 
-hudi_avro_value *av_str(hudi_arena *a, const char *s) {
-    if (!s) return av_new(a, HUDI_AVRO_NULL);
-    hudi_avro_value *v = av_new(a, HUDI_AVRO_STRING);
+hudi_avro_value *hudi_av_str(hudi_arena *a, const char *s) {
+    if (!s) return hudi_av_new(a, HUDI_AVRO_NULL);
+    hudi_avro_value *v = hudi_av_new(a, HUDI_AVRO_STRING);
     char *copy = hudi_arena_strdup(a, s);
     if (!v || !copy) return NULL;
     v->bytes = hudi_slice_cstr(copy);
     return v;
 }
 
-hudi_avro_value *av_long(hudi_arena *a, hudi_avro_type type, int64_t x) {
-    hudi_avro_value *v = av_new(a, type);
+hudi_avro_value *hudi_av_long(hudi_arena *a, hudi_avro_type type, int64_t x) {
+    hudi_avro_value *v = hudi_av_new(a, type);
     if (v) v->v.i = x;
     return v;
 }
 
-hudi_avro_value *av_bool(hudi_arena *a, bool x) {
-    hudi_avro_value *v = av_new(a, HUDI_AVRO_BOOLEAN);
+hudi_avro_value *hudi_av_bool(hudi_arena *a, bool x) {
+    hudi_avro_value *v = hudi_av_new(a, HUDI_AVRO_BOOLEAN);
     if (v) v->v.b = x;
     return v;
 }
 
-hudi_avro_value *av_coll(hudi_arena *a, hudi_avro_type type, size_t n) {
-    hudi_avro_value *v = av_new(a, type);
+hudi_avro_value *hudi_av_coll(hudi_arena *a, hudi_avro_type type, size_t n) {
+    hudi_avro_value *v = hudi_av_new(a, type);
     if (!v) return NULL;
     v->count = n;
     if (n) {
@@ -52,8 +52,8 @@ hudi_avro_value *av_coll(hudi_arena *a, hudi_avro_type type, size_t n) {
     return v;
 }
 
-int av_container(hudi_buf *out, const char *schema_json, const hudi_avro_value *rec,
-                 hudi_error *err) {
+int hudi_av_container(hudi_buf *out, const char *schema_json, const hudi_avro_value *rec,
+                      hudi_error *err) {
     hudi_avro_schema *s = NULL;
     if (!rec) return hudi_error_oom(err);
     int rc = hudi_avro_schema_parse(&s, hudi_slice_cstr(schema_json), err);
@@ -95,11 +95,12 @@ static int list_into(hudi_fs *fs, const char *dir, const char *prefix, hudi_vec 
     return rc;
 }
 
-int write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hudi_error *err) {
+int hudi_write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count,
+                         hudi_error *err) {
     hudi_vec v = HUDI_VEC_INIT(char *);
     int rc = list_into(fs, dir, "", &v, err);
     if (rc < 0) {
-        write_free_strings(v.data, v.len);
+        hudi_write_free_strings(v.data, v.len);
         return rc;
     }
     *out = v.data;
@@ -107,12 +108,12 @@ int write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hu
     return 0;
 }
 
-void write_free_strings(char **v, size_t n) {
+void hudi_write_free_strings(char **v, size_t n) {
     for (size_t i = 0; v && i < n; i++) hudi_free(v[i]);
     hudi_free(v);
 }
 
-int write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err) {
+int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err) {
     hudi_dir_listing l = {0};
     hudi_buf sub = HUDI_BUF_INIT;
     int rc = hudi_fs_list(fs, dir, &l, err);
@@ -126,7 +127,7 @@ int write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err) {
         if (hudi_buf_failed(&sub))
             rc = hudi_error_oom(err);
         else if (l.entries[i].is_dir)
-            rc = write_remove_tree(fs, sub.data, err);
+            rc = hudi_write_remove_tree(fs, sub.data, err);
         else
             rc = hudi_fs_remove(fs, sub.data, err);
         if (rc == HUDI_ENOTFOUND) {
@@ -243,7 +244,7 @@ static int conform_columns(wctx *c, hudi_error *err) {
     return 0;
 }
 
-int commit_resolve_schema(wctx *c, hudi_error *err) {
+int hudi_commit_resolve_schema(wctx *c, hudi_error *err) {
     hudi_tbl *t = c->t;
     hudi_field parsed = {0}, with_meta = {0};
     hudi_buf full = HUDI_BUF_INIT;
@@ -296,7 +297,7 @@ done:
 
 /* Hudi's AverageRecordSizeUtils: bytes / records of the newest commit that wrote more than
  * the small-file limit, else hoodie.copyonwrite.record.size.estimate. */
-int commit_estimate_record_size(wctx *c, hudi_error *err) {
+int hudi_commit_estimate_record_size(wctx *c, hudi_error *err) {
     hudi_instant_list l = {0};
     hudi_buf json = HUDI_BUF_INIT;
     int rc = hudi_timeline_completed_commits(&l, c->t->timeline, err);
@@ -326,17 +327,17 @@ int commit_estimate_record_size(wctx *c, hudi_error *err) {
 
 /* ---- instants ------------------------------------------------------------------------------- */
 
-int commit_write_requested(wctx *c, hudi_error *err) {
+int hudi_commit_write_requested(wctx *c, hudi_error *err) {
     hudi_buf body = HUDI_BUF_INIT;
     hudi_arena a = HUDI_ARENA_INIT;
     int rc = 0;
     if (c->action == HUDI_ACTION_REPLACECOMMIT) {
         /* HoodieRequestedReplaceMetadata with every field null, as Spark writes it for
          * INSERT_OVERWRITE(_TABLE) (§3.3). */
-        hudi_avro_value *rec = av_coll(&a, HUDI_AVRO_RECORD, 4);
+        hudi_avro_value *rec = hudi_av_coll(&a, HUDI_AVRO_RECORD, 4);
         if (rec)
             for (size_t i = 0; i < 4; i++) rec->items[i].type = HUDI_AVRO_NULL;
-        rc = av_container(&body, write_schema_requested_replace, rec, err);
+        rc = hudi_av_container(&body, hudi_write_schema_requested_replace, rec, err);
     }
     if (rc == 0)
         rc =
@@ -349,7 +350,7 @@ int commit_write_requested(wctx *c, hudi_error *err) {
 
 /* The workload profile (§3.3): per partition of the input, one insert stat (fileId "") and one
  * stat per file group holding updated keys. */
-int commit_write_inflight(wctx *c, hudi_error *err) {
+int hudi_commit_write_inflight(wctx *c, hudi_error *err) {
     hudi_commit_metadata *md = NULL;
     hudi_buf body = HUDI_BUF_INIT;
     int rc = hudi_commit_metadata_new(&md, err);
@@ -384,7 +385,7 @@ int commit_write_inflight(wctx *c, hudi_error *err) {
 }
 
 /* DIRECT marker (§3.7): .hoodie/.temp/<instant>/<partition>/<file>.marker.<CREATE|MERGE>. */
-int commit_write_marker(wctx *c, const wgroup *g, hudi_error *err) {
+int hudi_commit_write_marker(wctx *c, const wgroup *g, hudi_error *err) {
     hudi_buf dir = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
     const char *part = c->parts[g->part].path;
     hudi_buf_printf(&dir, "%s/%s/%s%s%s", c->t->base_path, WRITE_TEMP_DIR, c->instant,
@@ -418,7 +419,7 @@ static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hu
     return hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
 }
 
-int commit_complete(wctx *c, hudi_error *err) {
+int hudi_commit_complete(wctx *c, hudi_error *err) {
     hudi_commit_metadata *md = NULL;
     hudi_buf body = HUDI_BUF_INIT;
     int rc = hudi_commit_metadata_new(&md, err);

@@ -29,8 +29,8 @@ static int take_runs(hudi_array *dst, const hudi_array *src, const int32_t *idx,
     return 0;
 }
 
-int take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
-              hudi_error *err) {
+int hudi_take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
+                   hudi_error *err) {
     if (n == 0) return 0;
     hudi_type_id t = src->field->type;
     int width = hudi_type_width(src->field);
@@ -191,8 +191,8 @@ static int write_incoming(fwriter *fw, const int32_t *idx, int64_t n, hudi_error
     for (int64_t k = 0; k < n; k++)
         if ((rc = meta_new(fw, wstr(c->keys, idx[k]), err)) < 0) return rc;
     for (int32_t j = 0; j < c->schema.n_children; j++)
-        if ((rc = take_rows(fw->out->columns[HUDI_META_FIELD_COUNT + j], c->cols[j], idx, n, err)) <
-            0)
+        if ((rc = hudi_take_rows(fw->out->columns[HUDI_META_FIELD_COUNT + j], c->cols[j], idx, n,
+                                 err)) < 0)
             return rc;
     return 0;
 }
@@ -205,7 +205,7 @@ static int write_rows(fwriter *fw, const wrows *rows, bool inserts, hudi_error *
         int32_t r = rows->v[k];
         if (c->done[r]) continue;
         c->done[r] = true;
-        if (plan_row_is_deleted(c, r) || c->o.op == HUDI_OP_DELETE) {
+        if (hudi_plan_row_is_deleted(c, r) || c->o.op == HUDI_OP_DELETE) {
             if (!inserts) fw->g->num_deletes++;
             continue;
         }
@@ -290,7 +290,7 @@ static int setup_merge(fwriter *fw, merge_state *ms, const hudi_field *fs, hudi_
     const char *pc = c->t->cfg.precombine_field;
     ms->old_prec = pc ? find_col(fs, pc) : -1;
     if (!c->t->cfg.populate_meta_fields || ms->meta_cols[HUDI_META_RECORD_KEY] < 0) {
-        int rc = index_key_keygen(&ms->kg, &c->t->cfg, fs, err);
+        int rc = hudi_index_key_keygen(&ms->kg, &c->t->cfg, fs, err);
         if (rc < 0 || (rc = hudi_array_new(&ms->keys, &c->key_field, err)) < 0) return rc;
     }
     return 0;
@@ -307,11 +307,12 @@ static bool merge_decide(fwriter *fw, const merge_state *ms, const hudi_batch *b
      * (even against a delete); OverwriteWithLatestAvroPayload: the incoming record wins. */
     if (!c->o.latest_wins && c->precombine_col >= 0 && ms->old_prec >= 0 &&
         hudi_array_is_valid(b->columns[ms->old_prec], i) &&
-        plan_cmp_values(b->columns[ms->old_prec], i, c->in->columns[c->precombine_col], r) > 0) {
+        hudi_plan_cmp_values(b->columns[ms->old_prec], i, c->in->columns[c->precombine_col], r) >
+            0) {
         *old_wins = true;
         return true;
     }
-    return !plan_row_is_deleted(c, r);
+    return !hudi_plan_row_is_deleted(c, r);
 }
 
 static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_error *err) {
@@ -328,7 +329,7 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
     ms->n_runs = 0;
     for (int64_t i = 0; i < b->num_rows; i++) {
         hudi_slice k = hudi_array_is_valid(keys, i) ? wstr(keys, i) : HUDI_SLICE("", 0);
-        int32_t r = wkeys_find(&c->idx, k.data, k.len, g->part);
+        int32_t r = hudi_wkeys_find(&c->idx, k.data, k.len, g->part);
         bool hit = r >= 0 && c->dest[r] == (int32_t)fw->gi && !c->done[r];
         bool old_wins = false;
         if (!hit) {
@@ -497,7 +498,7 @@ static int close_file(fwriter *fw, hudi_error *err) {
     return hudi_parquet_writer_close(w, &fw->g->size_bytes, err);
 }
 
-int merge_write_group(wctx *c, size_t gi, hudi_error *err) {
+int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err) {
     fwriter fw;
     memset(&fw, 0, sizeof(fw));
     fw.c = c;
@@ -507,7 +508,7 @@ int merge_write_group(wctx *c, size_t gi, hudi_error *err) {
     int64_t t0 = now_ms();
     int rc;
     if ((rc = name_group(c, g, err)) < 0) return rc;
-    if ((rc = commit_write_marker(c, g, err)) < 0) return rc;
+    if ((rc = hudi_commit_write_marker(c, g, err)) < 0) return rc;
     if ((rc = hudi_partition_meta_write(c->t->fs, c->t->base_path, c->parts[g->part].path,
                                         c->instant, g->token, c->o.clock, err)) < 0)
         return rc;

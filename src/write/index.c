@@ -16,8 +16,8 @@ static int find_top(const hudi_field *st, const char *name, size_t len) {
     return -1;
 }
 
-int index_key_keygen(hudi_keygen **out, const hudi_table_config *cfg, const hudi_field *schema,
-                     hudi_error *err) {
+int hudi_index_key_keygen(hudi_keygen **out, const hudi_table_config *cfg, const hudi_field *schema,
+                          hudi_error *err) {
     hudi_keygen_options ko = HUDI_KEYGEN_OPTIONS_INIT;
     hudi_keygen_type t = HUDI_KEYGEN_SIMPLE;
     const char *cls = cfg->keygen_class ? cfg->keygen_class : cfg->keygen_type;
@@ -78,7 +78,8 @@ static int scan_keys(wctx *c, size_t gi, hudi_parquet_file *pf, key_fn fn, hudi_
     bool meta = c->t->cfg.populate_meta_fields && n == 1 &&
                 strcmp(hudi_parquet_schema(pf)->children[cols[0]].name, "_hoodie_record_key") == 0;
     if (!meta) {
-        if ((rc = index_key_keygen(&kg, &c->t->cfg, hudi_parquet_scan_schema(scan), err)) < 0 ||
+        if ((rc = hudi_index_key_keygen(&kg, &c->t->cfg, hudi_parquet_scan_schema(scan), err)) <
+                0 ||
             (rc = hudi_array_new(&keys, &c->key_field, err)) < 0)
             goto done;
     }
@@ -111,7 +112,7 @@ static int tag_keys(wctx *c, size_t gi, const hudi_array *keys, hudi_error *err)
     for (int64_t i = 0; i < keys->length; i++) {
         if (!hudi_array_is_valid(keys, i)) continue;
         hudi_slice k = wstr(keys, i);
-        int32_t r = wkeys_find(&c->idx, k.data, k.len, part);
+        int32_t r = hudi_wkeys_find(&c->idx, k.data, k.len, part);
         if (r < 0 || c->tagged[r]) continue;
         c->tagged[r] = true;
         c->dest[r] = (int32_t)gi;
@@ -150,12 +151,12 @@ static int bloom_candidates(wctx *c, hudi_parquet_file *pf, const wrows *rows, b
     return 0;
 }
 
-int index_tag(wctx *c, hudi_error *err) {
+int hudi_index_tag(wctx *c, hudi_error *err) {
     int rc = 0;
     wrows *by_part = hudi_calloc((size_t)c->n_parts + 1, sizeof(wrows));
     if (!by_part) return hudi_error_oom(err);
     for (int64_t s = 0; s < c->n_sel && rc == 0; s++)
-        rc = wrows_push(&by_part[c->row_part[c->sel[s]]], c->sel[s], err);
+        rc = hudi_wrows_push(&by_part[c->row_part[c->sel[s]]], c->sel[s], err);
     for (size_t gi = 0; gi < c->n_groups && rc == 0; gi++) {
         const wgroup *g = &c->groups[gi];
         if (!g->old || by_part[g->part].n == 0) continue;

@@ -185,12 +185,12 @@ static int setup_timestamp(hudi_keygen *kg, const hudi_keygen_ts_options *ts, hu
         return hudi_error_set(err, HUDI_EINVAL, "keygen: unknown timestamp type or unit");
     if (!ts->output_dateformat)
         return hudi_error_set(err, HUDI_EINVAL, "keygen: timestamp output.dateformat is not set");
-    if ((rc = kg_pattern_check(ts->output_dateformat, err)) < 0) return rc;
+    if ((rc = hudi_kg_pattern_check(ts->output_dateformat, err)) < 0) return rc;
     if (!(kg->out_format = hudi_strdup(ts->output_dateformat))) return hudi_error_oom(err);
     const char *in_zone = ts->timezone ? ts->timezone : ts->input_timezone;
     const char *out_zone = ts->timezone ? ts->timezone : ts->output_timezone;
-    if ((rc = kg_parse_zone(&kg->in_offset, in_zone, err)) < 0) return rc;
-    if ((rc = kg_parse_zone(&kg->out_offset, out_zone, err)) < 0) return rc;
+    if ((rc = hudi_kg_parse_zone(&kg->in_offset, in_zone, err)) < 0) return rc;
+    if ((rc = hudi_kg_parse_zone(&kg->out_offset, out_zone, err)) < 0) return rc;
     if (ts->type != HUDI_TS_DATE_STRING) return 0;
     if (!ts->input_dateformat || !*ts->input_dateformat)
         return hudi_error_set(err, HUDI_EINVAL,
@@ -204,7 +204,7 @@ static int setup_timestamp(hudi_keygen *kg, const hudi_keygen_ts_options *ts, hu
         if (!f) return hudi_error_oom(err);
         kg->in_formats = f;
         if (!(f[kg->n_in_formats] = trim_dup(s, n))) return hudi_error_oom(err);
-        if ((rc = kg_pattern_check(f[kg->n_in_formats++], err)) < 0) return rc;
+        if ((rc = hudi_kg_pattern_check(f[kg->n_in_formats++], err)) < 0) return rc;
         if (!d) break;
         s = d + dl;
     }
@@ -386,18 +386,18 @@ static int render_column(hudi_keygen *kg, const key_col *c, const hudi_batch *b,
         EACH_ROW({
             __int128 x;
             memcpy(&x, v + 16 * i, 16);
-            kg_put_decimal(o, x, f->scale);
+            hudi_kg_put_decimal(o, x, f->scale);
         });
         break;
     }
-    case HUDI_TYPE_DATE: EACH_ROW(kg_put_date(o, ((const int32_t *)a->values)[i])); break;
+    case HUDI_TYPE_DATE: EACH_ROW(hudi_kg_put_date(o, ((const int32_t *)a->values)[i])); break;
     case HUDI_TYPE_TIMESTAMP: {
         const int64_t *v = a->values;
         if (!kg->consistent_ts || f->unit == HUDI_UNIT_NANOS) {
             EACH_ROW(hudi_buf_printf(o, "%lld", (long long)v[i]));
         } else {
             int64_t div = f->unit == HUDI_UNIT_MICROS ? 1000 : 1;
-            EACH_ROW(kg_put_sql_timestamp(o, v[i] / div)); /* new Timestamp(micros / 1000) */
+            EACH_ROW(hudi_kg_put_sql_timestamp(o, v[i] / div)); /* new Timestamp(micros / 1000) */
         }
         break;
     }
@@ -462,7 +462,7 @@ static int render_timestamp(hudi_keygen *kg, const key_col *c, const hudi_batch 
             size_t len = (size_t)(a->offsets[i + 1] - a->offsets[i]);
             ok = false;
             for (int32_t k = 0; k < kg->n_in_formats && !ok; k++)
-                ok = kg_pattern_parse(kg->in_formats[k], s, len, kg->in_offset, &ms);
+                ok = hudi_kg_pattern_parse(kg->in_formats[k], s, len, kg->in_offset, &ms);
             if (!ok)
                 return hudi_error_set(err, HUDI_EINVAL,
                                       "keygen: field %s, row %lld: '%.*s' matches no input format",
@@ -491,7 +491,7 @@ static int render_timestamp(hudi_keygen *kg, const key_col *c, const hudi_batch 
         } else { /* ints, longs, dates (epoch days), raw timestamps */
             ms = to_millis(int_at(a, t, i), kg->ts_type, kg->scalar_unit);
         }
-        kg_pattern_format(&sc->data, kg->out_format, ms, kg->out_offset);
+        hudi_kg_pattern_format(&sc->data, kg->out_format, ms, kg->out_offset);
         sc->end[i] = (int64_t)sc->data.len;
         sc->null[i] = 0;
     }

@@ -10,7 +10,7 @@
 
 /* ---- calendar (H. Hinnant's civil algorithms) --------------------------------------------- */
 
-int64_t kg_days_from_civil(int64_t y, int m, int d) {
+int64_t hudi_kg_days_from_civil(int64_t y, int m, int d) {
     y -= m <= 2;
     int64_t era = (y >= 0 ? y : y - 399) / 400;
     int64_t yoe = y - era * 400;
@@ -19,7 +19,7 @@ int64_t kg_days_from_civil(int64_t y, int m, int d) {
     return era * 146097 + doe - 719468;
 }
 
-void kg_civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
+void hudi_kg_civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
     z += 719468;
     int64_t era = (z >= 0 ? z : z - 146096) / 146097;
     int64_t doe = z - era * 146097;
@@ -35,10 +35,10 @@ static int64_t floor_div(int64_t a, int64_t b) {
     return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
-void kg_put_date(hudi_buf *out, int64_t days) {
+void hudi_kg_put_date(hudi_buf *out, int64_t days) {
     int64_t y;
     int m, d;
-    kg_civil_from_days(days, &y, &m, &d);
+    hudi_kg_civil_from_days(days, &y, &m, &d);
     /* LocalDate: 4+ digit years, '+' above 9999, '-' below 0 */
     if (y > 9999)
         hudi_buf_printf(out, "+%lld", (long long)y);
@@ -49,11 +49,11 @@ void kg_put_date(hudi_buf *out, int64_t days) {
     hudi_buf_printf(out, "-%02d-%02d", m, d);
 }
 
-void kg_put_sql_timestamp(hudi_buf *out, int64_t ms) {
+void hudi_kg_put_sql_timestamp(hudi_buf *out, int64_t ms) {
     int64_t days = floor_div(ms, 86400000), rem = ms - days * 86400000;
     int64_t y;
     int m, d;
-    kg_civil_from_days(days, &y, &m, &d);
+    hudi_kg_civil_from_days(days, &y, &m, &d);
     int frac = (int)(rem % 1000);
     int64_t secs = rem / 1000;
     hudi_buf_printf(out, "%04lld-%02d-%02d %02d:%02d:%02d.", (long long)y, m, d, (int)(secs / 3600),
@@ -66,7 +66,7 @@ void kg_put_sql_timestamp(hudi_buf *out, int64_t ms) {
     hudi_buf_append(out, f, (size_t)n);
 }
 
-void kg_put_decimal(hudi_buf *out, __int128 v, int32_t scale) {
+void hudi_kg_put_decimal(hudi_buf *out, __int128 v, int32_t scale) {
     char digits[48];
     int n = 0;
     bool neg = v < 0;
@@ -216,7 +216,7 @@ static bool parse_offset(const char *s, int32_t *out) {
     return true;
 }
 
-int kg_parse_zone(int32_t *offset_min, const char *zone, hudi_error *err) {
+int hudi_kg_parse_zone(int32_t *offset_min, const char *zone, hudi_error *err) {
     *offset_min = 0;
     if (!zone || !*zone || !strcmp(zone, "UTC") || !strcmp(zone, "GMT") || !strcmp(zone, "Z") ||
         !strcmp(zone, "Etc/UTC") || !strcmp(zone, "Etc/GMT"))
@@ -267,7 +267,7 @@ static const char *next_tok(const char *p, tok *t) {
     return p + 1;
 }
 
-int kg_pattern_check(const char *pattern, hudi_error *err) {
+int hudi_kg_pattern_check(const char *pattern, hudi_error *err) {
     tok t;
     if (!pattern || !*pattern)
         return hudi_error_set(err, HUDI_EINVAL, "keygen: empty date pattern");
@@ -281,12 +281,12 @@ int kg_pattern_check(const char *pattern, hudi_error *err) {
     return 0;
 }
 
-void kg_pattern_format(hudi_buf *out, const char *pattern, int64_t ms, int32_t offset_min) {
+void hudi_kg_pattern_format(hudi_buf *out, const char *pattern, int64_t ms, int32_t offset_min) {
     int64_t local = ms + (int64_t)offset_min * 60000;
     int64_t days = floor_div(local, 86400000), rem = local - days * 86400000;
     int64_t y;
     int mo, d;
-    kg_civil_from_days(days, &y, &mo, &d);
+    hudi_kg_civil_from_days(days, &y, &mo, &d);
     int H = (int)(rem / 3600000), mi = (int)(rem / 60000 % 60), s = (int)(rem / 1000 % 60);
     int milli = (int)(rem % 1000);
     tok t;
@@ -327,7 +327,7 @@ void kg_pattern_format(hudi_buf *out, const char *pattern, int64_t ms, int32_t o
                             o / 60, o % 60);
             break;
         }
-        default: break; /* rejected by kg_pattern_check */
+        default: break; /* rejected by hudi_kg_pattern_check */
         }
     }
 }
@@ -343,8 +343,8 @@ static bool parse_num(const char **s, const char *end, int min_digits, int max_d
     return true;
 }
 
-bool kg_pattern_parse(const char *pattern, const char *s, size_t len, int32_t default_offset_min,
-                      int64_t *ms) {
+bool hudi_kg_pattern_parse(const char *pattern, const char *s, size_t len,
+                           int32_t default_offset_min, int64_t *ms) {
     const char *p = s, *end = s + len;
     int64_t y = 1970, mo = 1, d = 1, H = 0, mi = 0, sec = 0, milli = 0, v;
     int32_t offset = default_offset_min;
@@ -432,7 +432,7 @@ bool kg_pattern_parse(const char *pattern, const char *s, size_t len, int32_t de
     if (p != end) return false;
     if (has_ampm) H = (H % 12) + (pm ? 12 : 0);
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || H > 23 || mi > 59 || sec > 59) return false;
-    int64_t days = kg_days_from_civil(y, (int)mo, (int)d);
+    int64_t days = hudi_kg_days_from_civil(y, (int)mo, (int)d);
     *ms = ((days * 86400 + H * 3600 + mi * 60 + sec) * 1000 + milli) - (int64_t)offset * 60000;
     return true;
 }

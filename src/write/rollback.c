@@ -48,7 +48,7 @@ static int collect_files(rb_state *s, hudi_error *err) {
     hudi_vec all = HUDI_VEC_INIT(char *);
     hudi_buf_printf(&dir, "%s/%s/%s", s->t->base_path, WRITE_TEMP_DIR, s->f->time);
     int rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : 0;
-    if (rc == 0) rc = write_list_tree(s->t->fs, dir.data, &markers, &n_markers, err);
+    if (rc == 0) rc = hudi_write_list_tree(s->t->fs, dir.data, &markers, &n_markers, err);
     for (size_t i = 0; rc == 0 && i < n_markers; i++) {
         char *m = strstr(markers[i], ".marker.");
         if (!m) continue;
@@ -84,9 +84,9 @@ static int collect_files(rb_state *s, hudi_error *err) {
         s->files = all.data;
         s->n_files = all.len;
     } else {
-        write_free_strings(all.data, all.len);
+        hudi_write_free_strings(all.data, all.len);
     }
-    write_free_strings(markers, n_markers);
+    hudi_write_free_strings(markers, n_markers);
     hudi_written_files_dispose(&wf);
     hudi_buf_dispose(&dir);
     return rc;
@@ -116,8 +116,9 @@ static char *abs_path(rb_state *s, const char *rel) {
 }
 
 static hudi_avro_value *instant_info(hudi_arena *a, const hudi_instant *f) {
-    hudi_avro_value *v = av_coll(a, HUDI_AVRO_RECORD, 2);
-    hudi_avro_value *t = av_str(a, f->time), *act = av_str(a, hudi_action_name(f->action));
+    hudi_avro_value *v = hudi_av_coll(a, HUDI_AVRO_RECORD, 2);
+    hudi_avro_value *t = hudi_av_str(a, f->time),
+                    *act = hudi_av_str(a, hudi_action_name(f->action));
     if (!v || !t || !act) return NULL;
     v->items[0] = *t;
     v->items[1] = *act;
@@ -125,9 +126,9 @@ static hudi_avro_value *instant_info(hudi_arena *a, const hudi_instant *f) {
 }
 
 static hudi_avro_value *str_array(hudi_arena *a, const hudi_vec *v) {
-    hudi_avro_value *arr = av_coll(a, HUDI_AVRO_ARRAY, v->len);
+    hudi_avro_value *arr = hudi_av_coll(a, HUDI_AVRO_ARRAY, v->len);
     for (size_t i = 0; arr && i < v->len; i++) {
-        hudi_avro_value *s = av_str(a, hudi_vec_at(v, char *, i));
+        hudi_avro_value *s = hudi_av_str(a, hudi_vec_at(v, char *, i));
         if (!s) return NULL;
         arr->items[i] = *s;
     }
@@ -137,17 +138,17 @@ static hudi_avro_value *str_array(hudi_arena *a, const hudi_vec *v) {
 /* HoodieRollbackPlan: one request per file, as Hudi's marker-based strategy makes them. */
 static hudi_avro_value *build_plan(rb_state *s) {
     hudi_arena *a = &s->arena;
-    hudi_avro_value *rec = av_coll(a, HUDI_AVRO_RECORD, 3);
+    hudi_avro_value *rec = hudi_av_coll(a, HUDI_AVRO_RECORD, 3);
     hudi_avro_value *info = instant_info(a, s->f);
-    hudi_avro_value *reqs = av_coll(a, HUDI_AVRO_ARRAY, s->n_files);
+    hudi_avro_value *reqs = hudi_av_coll(a, HUDI_AVRO_ARRAY, s->n_files);
     if (!rec || !info || !reqs) return NULL;
     for (size_t i = 0; i < s->n_files; i++) {
-        hudi_avro_value *r = av_coll(a, HUDI_AVRO_RECORD, 5);
-        hudi_avro_value *part = av_str(a, parent_of(a, s->files[i]));
-        hudi_avro_value *fid = av_str(a, ""), *base = av_str(a, "");
-        hudi_avro_value *files = av_coll(a, HUDI_AVRO_ARRAY, 1);
-        hudi_avro_value *path = av_str(a, abs_path(s, s->files[i]));
-        hudi_avro_value *logs = av_coll(a, HUDI_AVRO_MAP, 0);
+        hudi_avro_value *r = hudi_av_coll(a, HUDI_AVRO_RECORD, 5);
+        hudi_avro_value *part = hudi_av_str(a, parent_of(a, s->files[i]));
+        hudi_avro_value *fid = hudi_av_str(a, ""), *base = hudi_av_str(a, "");
+        hudi_avro_value *files = hudi_av_coll(a, HUDI_AVRO_ARRAY, 1);
+        hudi_avro_value *path = hudi_av_str(a, abs_path(s, s->files[i]));
+        hudi_avro_value *logs = hudi_av_coll(a, HUDI_AVRO_MAP, 0);
         if (!r || !part || !fid || !base || !files || !path || !logs) return NULL;
         files->items[0] = *path;
         r->items[0] = *part;
@@ -157,7 +158,7 @@ static hudi_avro_value *build_plan(rb_state *s) {
         r->items[4] = *logs;
         reqs->items[i] = *r;
     }
-    hudi_avro_value *ver = av_long(a, HUDI_AVRO_INT, 1);
+    hudi_avro_value *ver = hudi_av_long(a, HUDI_AVRO_INT, 1);
     if (!ver) return NULL;
     rec->items[0] = *info;
     rec->items[1] = *reqs;
@@ -168,22 +169,26 @@ static hudi_avro_value *build_plan(rb_state *s) {
 static hudi_avro_value *build_metadata(rb_state *s, const char *r_time, int64_t took_ms,
                                        int32_t deleted) {
     hudi_arena *a = &s->arena;
-    hudi_avro_value *rec = av_coll(a, HUDI_AVRO_RECORD, 7);
-    hudi_avro_value *start = av_str(a, r_time), *took = av_long(a, HUDI_AVRO_LONG, took_ms);
-    hudi_avro_value *total = av_long(a, HUDI_AVRO_INT, deleted);
-    hudi_avro_value *commits = av_coll(a, HUDI_AVRO_ARRAY, 1), *ft = av_str(a, s->f->time);
-    hudi_avro_value *pm = av_coll(a, HUDI_AVRO_MAP, s->n_parts);
-    hudi_avro_value *ver = av_long(a, HUDI_AVRO_INT, 1);
-    hudi_avro_value *infos = av_coll(a, HUDI_AVRO_ARRAY, 1), *info = instant_info(a, s->f);
+    hudi_avro_value *rec = hudi_av_coll(a, HUDI_AVRO_RECORD, 7);
+    hudi_avro_value *start = hudi_av_str(a, r_time),
+                    *took = hudi_av_long(a, HUDI_AVRO_LONG, took_ms);
+    hudi_avro_value *total = hudi_av_long(a, HUDI_AVRO_INT, deleted);
+    hudi_avro_value *commits = hudi_av_coll(a, HUDI_AVRO_ARRAY, 1),
+                    *ft = hudi_av_str(a, s->f->time);
+    hudi_avro_value *pm = hudi_av_coll(a, HUDI_AVRO_MAP, s->n_parts);
+    hudi_avro_value *ver = hudi_av_long(a, HUDI_AVRO_INT, 1);
+    hudi_avro_value *infos = hudi_av_coll(a, HUDI_AVRO_ARRAY, 1), *info = instant_info(a, s->f);
     if (!rec || !start || !took || !total || !commits || !ft || !pm || !ver || !infos || !info)
         return NULL;
     commits->items[0] = *ft;
     infos->items[0] = *info;
     for (size_t i = 0; i < s->n_parts; i++) {
-        hudi_avro_value *p = av_coll(a, HUDI_AVRO_RECORD, 5), *path = av_str(a, s->parts[i].path);
+        hudi_avro_value *p = hudi_av_coll(a, HUDI_AVRO_RECORD, 5),
+                        *path = hudi_av_str(a, s->parts[i].path);
         hudi_avro_value *ok = str_array(a, &s->parts[i].ok);
         hudi_avro_value *bad = str_array(a, &s->parts[i].failed);
-        hudi_avro_value *m1 = av_coll(a, HUDI_AVRO_MAP, 0), *m2 = av_coll(a, HUDI_AVRO_MAP, 0);
+        hudi_avro_value *m1 = hudi_av_coll(a, HUDI_AVRO_MAP, 0),
+                        *m2 = hudi_av_coll(a, HUDI_AVRO_MAP, 0);
         if (!p || !path || !ok || !bad || !m1 || !m2) return NULL;
         p->items[0] = *path;
         p->items[1] = *ok;
@@ -245,7 +250,8 @@ static int rollback_one(hudi_tbl *t, const hudi_instant *f_in, const hudi_clock 
     if (rc == 0)
         rc = hudi_instant_time_new(r_time, clock, t->cfg.timeline_utc,
                                    hudi_timeline_last_time(t->timeline), err);
-    if (rc == 0) rc = av_container(&body, write_schema_rollback_plan, build_plan(&s), err);
+    if (rc == 0)
+        rc = hudi_av_container(&body, hudi_write_schema_rollback_plan, build_plan(&s), err);
     if (rc == 0)
         rc =
             hudi_timeline_write_instant(t->timeline, r_time, HUDI_ACTION_ROLLBACK,
@@ -256,8 +262,8 @@ static int rollback_one(hudi_tbl *t, const hudi_instant *f_in, const hudi_clock 
     if (rc == 0) rc = delete_files(&s, &deleted, err);
     if (rc == 0) {
         hudi_buf_clear(&body);
-        rc = av_container(&body, write_schema_rollback_metadata,
-                          build_metadata(&s, r_time, mono_ms() - t0, deleted), err);
+        rc = hudi_av_container(&body, hudi_write_schema_rollback_metadata,
+                               build_metadata(&s, r_time, mono_ms() - t0, deleted), err);
     }
     if (rc == 0)
         rc =
@@ -267,14 +273,15 @@ static int rollback_one(hudi_tbl *t, const hudi_instant *f_in, const hudi_clock 
     if (rc == 0) rc = hudi_timeline_delete_instant(t->timeline, f.time, err);
     if (rc == 0) {
         hudi_buf_printf(&dir, "%s/%s/%s", t->base_path, WRITE_TEMP_DIR, f.time);
-        rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : write_remove_tree(t->fs, dir.data, err);
+        rc = hudi_buf_failed(&dir) ? hudi_error_oom(err)
+                                   : hudi_write_remove_tree(t->fs, dir.data, err);
     }
     for (size_t i = 0; i < s.n_parts; i++) {
         hudi_vec_dispose(&s.parts[i].ok);
         hudi_vec_dispose(&s.parts[i].failed);
     }
     hudi_free(s.parts);
-    write_free_strings(s.files, s.n_files);
+    hudi_write_free_strings(s.files, s.n_files);
     hudi_arena_dispose(&s.arena);
     hudi_buf_dispose(&body);
     hudi_buf_dispose(&dir);

@@ -7,7 +7,7 @@
  * its own classes, so field names, types and defaults are what matters. */
 #include "write/write_int.h"
 
-const char *const write_schema_rollback_plan =
+const char *const hudi_write_schema_rollback_plan =
     "{\"type\":\"record\",\"name\":\"HoodieRollbackPlan\",\"namespace\":\"org.apache.hudi.avro."
     "model\",\"fie"
     "lds\":[{\"name\":\"instantToRollback\",\"type\":[\"null\",{\"type\":\"record\",\"name\":"
@@ -34,7 +34,7 @@ const char *const write_schema_rollback_plan =
     ",\"default\""
     ":null},{\"name\":\"version\",\"type\":[\"int\",\"null\"],\"default\":1}]}";
 
-const char *const write_schema_rollback_metadata =
+const char *const hudi_write_schema_rollback_metadata =
     "{\"type\":\"record\",\"name\":\"HoodieRollbackMetadata\",\"namespace\":\"org.apache.hudi.avro."
     "model\","
     "\"fields\":[{\"name\":\"startRollbackTime\",\"type\":{\"type\":\"string\",\"avro.java."
@@ -67,7 +67,7 @@ const char *const write_schema_rollback_metadata =
     "\"type\":\"string\",\"a"
     "vro.java.string\":\"String\"}}]},\"default\":[]},\"default\":[]}]}";
 
-const char *const write_schema_requested_replace =
+const char *const hudi_write_schema_requested_replace =
     "{\"type\":\"record\",\"name\":\"HoodieRequestedReplaceMetadata\",\"namespace\":\"org.apache."
     "hudi.avro"
     ".model\",\"fields\":[{\"name\":\"operationType\",\"type\":[\"null\",{\"type\":\"string\","
@@ -124,7 +124,7 @@ const char *const write_schema_requested_replace =
     "\"version\",\"t"
     "ype\":[\"int\",\"null\"],\"default\":1}]}";
 
-const char *const write_schema_cleaner_plan =
+const char *const hudi_write_schema_cleaner_plan =
     "{\"type\":\"record\",\"name\":\"HoodieCleanerPlan\",\"namespace\":\"org.apache.hudi.avro."
     "model\",\"fiel"
     "ds\":[{\"name\":\"earliestInstantToRetain\",\"type\":[\"null\",{\"type\":\"record\",\"name\":"
@@ -157,7 +157,7 @@ const char *const write_schema_cleaner_plan =
     "deleted\","
     "\"default\":null}]}";
 
-const char *const write_schema_clean_metadata =
+const char *const hudi_write_schema_clean_metadata =
     "{\"type\":\"record\",\"name\":\"HoodieCleanMetadata\",\"namespace\":\"org.apache.hudi.avro."
     "model\",\"fi"
     "elds\":[{\"name\":\"policy\",\"type\":{\"type\":\"string\",\"avro.java.string\":\"String\"},"

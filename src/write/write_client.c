@@ -46,7 +46,7 @@ static void ctx_dispose(wctx *c) {
     }
     hudi_free(c->groups);
     hudi_fs_view_free(c->view);
-    wkeys_dispose(&c->idx);
+    hudi_wkeys_dispose(&c->idx);
     hudi_free(c->sel);
     hudi_free(c->dest);
     hudi_free(c->tagged);
@@ -112,7 +112,8 @@ static int disable_metadata_table(hudi_tbl *t, const hudi_clock *clock, hudi_err
     if (rc == 0) {
         hudi_buf dir = HUDI_BUF_INIT;
         hudi_buf_printf(&dir, "%s/.hoodie/metadata", t->base_path);
-        rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : write_remove_tree(t->fs, dir.data, err);
+        rc = hudi_buf_failed(&dir) ? hudi_error_oom(err)
+                                   : hudi_write_remove_tree(t->fs, dir.data, err);
         hudi_buf_dispose(&dir);
     }
     return rc;
@@ -121,18 +122,18 @@ static int disable_metadata_table(hudi_tbl *t, const hudi_clock *clock, hudi_err
 static int plan(wctx *c, hudi_error *err) {
     int rc;
     bool has_rows = c->in && c->o.op != HUDI_OP_DELETE_PARTITION;
-    if ((rc = commit_resolve_schema(c, err)) < 0) return rc;
+    if ((rc = hudi_commit_resolve_schema(c, err)) < 0) return rc;
     if (has_rows) {
-        if ((rc = plan_keys(c, err)) < 0 || (rc = plan_dedup(c, err)) < 0) return rc;
+        if ((rc = hudi_plan_keys(c, err)) < 0 || (rc = hudi_plan_dedup(c, err)) < 0) return rc;
         if (!(c->done = hudi_calloc((size_t)c->in->num_rows + 1, sizeof(bool))))
             return hudi_error_oom(err);
     }
-    if ((rc = commit_estimate_record_size(c, err)) < 0) return rc;
-    if ((rc = plan_existing_groups(c, err)) < 0) return rc;
+    if ((rc = hudi_commit_estimate_record_size(c, err)) < 0) return rc;
+    if ((rc = hudi_plan_existing_groups(c, err)) < 0) return rc;
     if (has_rows && (c->o.op == HUDI_OP_UPSERT || c->o.op == HUDI_OP_DELETE) &&
-        (rc = index_tag(c, err)) < 0)
+        (rc = hudi_index_tag(c, err)) < 0)
         return rc;
-    if (has_rows && (rc = plan_assign(c, err)) < 0) return rc;
+    if (has_rows && (rc = hudi_plan_assign(c, err)) < 0) return rc;
     return 0;
 }
 
@@ -140,7 +141,7 @@ static int plan(wctx *c, hudi_error *err) {
 static void finish(wctx *c) {
     hudi_buf dir = HUDI_BUF_INIT;
     hudi_buf_printf(&dir, "%s/%s/%s", c->t->base_path, WRITE_TEMP_DIR, c->instant);
-    if (!hudi_buf_failed(&dir)) (void)write_remove_tree(c->t->fs, dir.data, NULL);
+    if (!hudi_buf_failed(&dir)) (void)hudi_write_remove_tree(c->t->fs, dir.data, NULL);
     hudi_buf_dispose(&dir);
     if (c->o.clean_retain_commits > 0)
         (void)hudi_tbl_clean(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
@@ -182,13 +183,14 @@ int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_option
     }
     c.action = is_replace(c.o.op) ? HUDI_ACTION_REPLACECOMMIT : HUDI_ACTION_COMMIT;
     if ((rc = plan(&c, err)) < 0) goto done;
-    if ((rc = commit_write_requested(&c, err)) < 0 || (rc = commit_write_inflight(&c, err)) < 0)
+    if ((rc = hudi_commit_write_requested(&c, err)) < 0 ||
+        (rc = hudi_commit_write_inflight(&c, err)) < 0)
         goto done;
     for (size_t gi = 0; gi < c.n_groups; gi++) {
         if (!c.groups[gi].active) continue;
-        if ((rc = merge_write_group(&c, gi, err)) < 0) goto done;
+        if ((rc = hudi_merge_write_group(&c, gi, err)) < 0) goto done;
     }
-    if ((rc = commit_complete(&c, err)) < 0) goto done;
+    if ((rc = hudi_commit_complete(&c, err)) < 0) goto done;
     snprintf(c.res->instant, sizeof(c.res->instant), "%s", c.instant);
     finish(&c);
 done:

@@ -31,13 +31,13 @@ typedef struct wkeys {
     uint64_t mask;
 } wkeys;
 
-int wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64_t rows,
-               hudi_error *err);
+int hudi_wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64_t rows,
+                    hudi_error *err);
 /* The slot for (key, part): holds row + 1, or 0 when absent (then store row + 1 there). */
-int32_t *wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part);
+int32_t *hudi_wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part);
 /* The row stored for (key, part), or -1. */
-int32_t wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t part);
-void wkeys_dispose(wkeys *k);
+int32_t hudi_wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t part);
+void hudi_wkeys_dispose(wkeys *k);
 
 static inline hudi_slice wstr(const hudi_array *a, int64_t i) {
     return HUDI_SLICE(a->data + a->offsets[i], (size_t)(a->offsets[i + 1] - a->offsets[i]));
@@ -49,7 +49,7 @@ typedef struct wrows {
     int32_t *v;
     int64_t n, cap;
 } wrows;
-int wrows_push(wrows *r, int32_t row, hudi_error *err);
+int hudi_wrows_push(wrows *r, int32_t row, hudi_error *err);
 
 /* One file group touched by the write. */
 typedef struct wgroup {
@@ -114,61 +114,61 @@ typedef struct wctx {
     int32_t next_task;
 } wctx;
 
-int wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err);
-int wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,
-                   const char *prev_commit, int32_t *out, hudi_error *err);
+int hudi_wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err);
+int hudi_wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,
+                        const char *prev_commit, int32_t *out, hudi_error *err);
 
 /* write_plan.c */
-int plan_keys(wctx *c, hudi_error *err);
-int plan_dedup(wctx *c, hudi_error *err);
-int plan_existing_groups(wctx *c, hudi_error *err);
-int plan_assign(wctx *c, hudi_error *err);
+int hudi_plan_keys(wctx *c, hudi_error *err);
+int hudi_plan_dedup(wctx *c, hudi_error *err);
+int hudi_plan_existing_groups(wctx *c, hudi_error *err);
+int hudi_plan_assign(wctx *c, hudi_error *err);
 /* Ordering of row i of `a` against row j of `b` (precombine values; null is smallest). */
-int plan_cmp_values(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j);
-bool plan_row_is_deleted(const wctx *c, int32_t row);
+int hudi_plan_cmp_values(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j);
+bool hudi_plan_row_is_deleted(const wctx *c, int32_t row);
 
 /* index.c: sets dest/tagged for selected rows whose key lives in an existing group. */
-int index_tag(wctx *c, hudi_error *err);
+int hudi_index_tag(wctx *c, hudi_error *err);
 /* A keygen producing record keys only, for a batch with the table's key columns. */
-int index_key_keygen(hudi_keygen **out, const hudi_table_config *cfg, const hudi_field *schema,
-                     hudi_error *err);
+int hudi_index_key_keygen(hudi_keygen **out, const hudi_table_config *cfg, const hudi_field *schema,
+                          hudi_error *err);
 
 /* cow_merge.c */
-int merge_write_group(wctx *c, size_t gi, hudi_error *err);
+int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err);
 /* Appends rows idx[0..n) of src to dst (same shape). */
-int take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
-              hudi_error *err);
+int hudi_take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
+                   hudi_error *err);
 
 /* commit.c */
-int commit_resolve_schema(wctx *c, hudi_error *err);
-int commit_estimate_record_size(wctx *c, hudi_error *err);
-int commit_write_requested(wctx *c, hudi_error *err);
-int commit_write_inflight(wctx *c, hudi_error *err);
-int commit_write_marker(wctx *c, const wgroup *g, hudi_error *err);
-int commit_complete(wctx *c, hudi_error *err);
+int hudi_commit_resolve_schema(wctx *c, hudi_error *err);
+int hudi_commit_estimate_record_size(wctx *c, hudi_error *err);
+int hudi_commit_write_requested(wctx *c, hudi_error *err);
+int hudi_commit_write_inflight(wctx *c, hudi_error *err);
+int hudi_commit_write_marker(wctx *c, const wgroup *g, hudi_error *err);
+int hudi_commit_complete(wctx *c, hudi_error *err);
 /* Deletes a directory tree (files first); a missing directory is fine. */
-int write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err);
+int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err);
 /* Lists every file below `dir` as paths relative to it. */
-int write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hudi_error *err);
-void write_free_strings(char **v, size_t n);
+int hudi_write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hudi_error *err);
+void hudi_write_free_strings(char **v, size_t n);
 
 /* ---- Avro values for timeline files (commit.c) -------------------------------------------- */
 
-hudi_avro_value *av_new(hudi_arena *a, hudi_avro_type type);
-hudi_avro_value *av_str(hudi_arena *a, const char *s); /* NULL -> Avro null */
-hudi_avro_value *av_long(hudi_arena *a, hudi_avro_type type, int64_t v);
-hudi_avro_value *av_bool(hudi_arena *a, bool v);
+hudi_avro_value *hudi_av_new(hudi_arena *a, hudi_avro_type type);
+hudi_avro_value *hudi_av_str(hudi_arena *a, const char *s); /* NULL -> Avro null */
+hudi_avro_value *hudi_av_long(hudi_arena *a, hudi_avro_type type, int64_t v);
+hudi_avro_value *hudi_av_bool(hudi_arena *a, bool v);
 /* RECORD/ARRAY/MAP with n items (and keys for MAP/RECORD). */
-hudi_avro_value *av_coll(hudi_arena *a, hudi_avro_type type, size_t n);
+hudi_avro_value *hudi_av_coll(hudi_arena *a, hudi_avro_type type, size_t n);
 /* Serialises one record as a container file to `out`. */
-int av_container(hudi_buf *out, const char *schema_json, const hudi_avro_value *rec,
-                 hudi_error *err);
+int hudi_av_container(hudi_buf *out, const char *schema_json, const hudi_avro_value *rec,
+                      hudi_error *err);
 
 /* Schemas of the timeline records hudic writes (Hudi 0.14 .avsc, as compiled by Avro). */
-extern const char *const write_schema_rollback_plan;
-extern const char *const write_schema_rollback_metadata;
-extern const char *const write_schema_requested_replace;
-extern const char *const write_schema_cleaner_plan;
-extern const char *const write_schema_clean_metadata;
+extern const char *const hudi_write_schema_rollback_plan;
+extern const char *const hudi_write_schema_rollback_metadata;
+extern const char *const hudi_write_schema_requested_replace;
+extern const char *const hudi_write_schema_cleaner_plan;
+extern const char *const hudi_write_schema_clean_metadata;
 
 #endif

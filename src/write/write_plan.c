@@ -11,8 +11,8 @@
 
 /* ---- key table ------------------------------------------------------------------------------ */
 
-int wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64_t rows,
-               hudi_error *err) {
+int hudi_wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64_t rows,
+                    hudi_error *err) {
     uint64_t cap = 16;
     while (cap < (uint64_t)rows * 2) cap <<= 1;
     memset(k, 0, sizeof(*k));
@@ -27,7 +27,7 @@ static inline uint64_t key_hash(const uint8_t *key, size_t len, int32_t part) {
     return hudi_hash64(key, len) ^ ((uint64_t)(uint32_t)part * 0x9E3779B97F4A7C15ull);
 }
 
-int32_t *wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part) {
+int32_t *hudi_wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part) {
     uint64_t h = key_hash(key, len, part) & k->mask;
     for (;;) {
         int32_t s = k->slots[h];
@@ -39,18 +39,18 @@ int32_t *wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part) {
     }
 }
 
-int32_t wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t part) {
+int32_t hudi_wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t part) {
     if (!k->slots) return -1;
-    int32_t s = *wkeys_slot((wkeys *)k, key, len, part);
+    int32_t s = *hudi_wkeys_slot((wkeys *)k, key, len, part);
     return s - 1;
 }
 
-void wkeys_dispose(wkeys *k) {
+void hudi_wkeys_dispose(wkeys *k) {
     hudi_free(k->slots);
     memset(k, 0, sizeof(*k));
 }
 
-int wrows_push(wrows *r, int32_t row, hudi_error *err) {
+int hudi_wrows_push(wrows *r, int32_t row, hudi_error *err) {
     if (r->n == r->cap) {
         int64_t cap = r->cap ? r->cap * 2 : 64;
         int32_t *v = hudi_realloc(r->v, (size_t)cap * sizeof(int32_t));
@@ -64,7 +64,7 @@ int wrows_push(wrows *r, int32_t row, hudi_error *err) {
 
 /* ---- partitions and groups ------------------------------------------------------------------ */
 
-int wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err) {
+int hudi_wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err) {
     if (len == 0) path = ""; /* an empty STRING value may have no data buffer */
     void *v = hudi_map_get(&c->part_ids, path, len);
     if (v) {
@@ -89,8 +89,8 @@ int wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error
     return 0;
 }
 
-int wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,
-                   const char *prev_commit, int32_t *out, hudi_error *err) {
+int hudi_wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,
+                        const char *prev_commit, int32_t *out, hudi_error *err) {
     if (c->n_groups == c->cap_groups) {
         size_t cap = c->cap_groups ? c->cap_groups * 2 : 16;
         wgroup *g = hudi_realloc(c->groups, cap * sizeof(wgroup));
@@ -159,7 +159,7 @@ static int keygen_options(hudi_keygen_options *ko, const hudi_tbl *t, hudi_error
     return 0;
 }
 
-int plan_keys(wctx *c, hudi_error *err) {
+int hudi_plan_keys(wctx *c, hudi_error *err) {
     hudi_keygen_options ko;
     const hudi_batch *b = c->in;
     int rc;
@@ -186,7 +186,8 @@ int plan_keys(wctx *c, hudi_error *err) {
         hudi_slice s = wstr(c->part_paths, i);
         c->dest[i] = -1;
         if (prev_id < 0 || !hudi_slice_eq(s, prev)) {
-            if ((rc = wctx_part_id(c, (const char *)s.data, s.len, &prev_id, err)) < 0) return rc;
+            if ((rc = hudi_wctx_part_id(c, (const char *)s.data, s.len, &prev_id, err)) < 0)
+                return rc;
             c->parts[prev_id].touched = true;
             prev = s;
         }
@@ -232,7 +233,7 @@ static vkind value_of(const hudi_array *a, int64_t i, int64_t *iv, double *fv, _
 
 #define CMP3(x, y) ((x) < (y) ? -1 : (x) > (y) ? 1 : 0)
 
-int plan_cmp_values(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j) {
+int hudi_plan_cmp_values(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j) {
     bool na = !hudi_array_is_valid(a, i), nb = !hudi_array_is_valid(b, j);
     if (na || nb) return na && nb ? 0 : na ? -1 : 1;
     int64_t ia = 0, ib = 0;
@@ -263,7 +264,7 @@ int plan_cmp_values(const hudi_array *a, int64_t i, const hudi_array *b, int64_t
     return CMP3(ia, ib);
 }
 
-bool plan_row_is_deleted(const wctx *c, int32_t row) {
+bool hudi_plan_row_is_deleted(const wctx *c, int32_t row) {
     if (c->is_deleted_col < 0) return false;
     const hudi_array *a = c->in->columns[c->is_deleted_col];
     return hudi_array_is_valid(a, row) && hudi_bit_get(a->values, row);
@@ -273,16 +274,16 @@ bool plan_row_is_deleted(const wctx *c, int32_t row) {
 
 static bool dedup_op(hudi_write_op op) { return op == HUDI_OP_UPSERT || op == HUDI_OP_DELETE; }
 
-int plan_dedup(wctx *c, hudi_error *err) {
+int hudi_plan_dedup(wctx *c, hudi_error *err) {
     int64_t n = c->in->num_rows;
     int rc;
-    if ((rc = wkeys_init(&c->idx, c->keys, c->row_part, n, err)) < 0) return rc;
+    if ((rc = hudi_wkeys_init(&c->idx, c->keys, c->row_part, n, err)) < 0) return rc;
     if (!(c->sel = hudi_malloc(((size_t)n + 1) * sizeof(int32_t)))) return hudi_error_oom(err);
     const hudi_array *ord = c->precombine_col >= 0 ? c->in->columns[c->precombine_col] : NULL;
     bool dedup = dedup_op(c->o.op);
     for (int64_t r = 0; r < n; r++) {
         hudi_slice k = wstr(c->keys, r);
-        int32_t *slot = wkeys_slot(&c->idx, k.data, k.len, c->row_part[r]);
+        int32_t *slot = hudi_wkeys_slot(&c->idx, k.data, k.len, c->row_part[r]);
         if (*slot == 0 || !dedup) {
             *slot = (int32_t)r + 1;
             continue;
@@ -290,14 +291,15 @@ int plan_dedup(wctx *c, hudi_error *err) {
         /* new.preCombine(old): keep old only when its ordering value is greater; ties and
          * rows without an ordering field go to the later row (both Hudi payloads). */
         int32_t old = *slot - 1;
-        if (ord && c->o.op != HUDI_OP_DELETE && plan_cmp_values(ord, old, ord, r) > 0) continue;
+        if (ord && c->o.op != HUDI_OP_DELETE && hudi_plan_cmp_values(ord, old, ord, r) > 0)
+            continue;
         *slot = (int32_t)r + 1;
     }
     c->n_sel = 0;
     for (int64_t r = 0; r < n; r++) {
         if (dedup) {
             hudi_slice k = wstr(c->keys, r);
-            if (wkeys_find(&c->idx, k.data, k.len, c->row_part[r]) != r) continue;
+            if (hudi_wkeys_find(&c->idx, k.data, k.len, c->row_part[r]) != r) continue;
         }
         c->sel[c->n_sel++] = (int32_t)r;
     }
@@ -317,13 +319,13 @@ static int add_partition_groups(wctx *c, int32_t part, hudi_error *err) {
         if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0)
             return rc;
         int32_t gi;
-        if ((rc = wctx_add_group(c, part, s->file_id, s->base, s->base_instant, &gi, err)) < 0)
+        if ((rc = hudi_wctx_add_group(c, part, s->file_id, s->base, s->base_instant, &gi, err)) < 0)
             return rc;
     }
     return 0;
 }
 
-int plan_existing_groups(wctx *c, hudi_error *err) {
+int hudi_plan_existing_groups(wctx *c, hudi_error *err) {
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     int rc = hudi_fs_view_build(&c->view, c->t->timeline, &vo, err);
     if (rc < 0) return rc;
@@ -334,14 +336,14 @@ int plan_existing_groups(wctx *c, hudi_error *err) {
         const char *const *ps = hudi_fs_view_partitions(c->view, &np);
         for (size_t i = 0; i < np; i++) {
             int32_t id;
-            if ((rc = wctx_part_id(c, ps[i], strlen(ps[i]), &id, err)) < 0) return rc;
+            if ((rc = hudi_wctx_part_id(c, ps[i], strlen(ps[i]), &id, err)) < 0) return rc;
         }
     }
     if (op == HUDI_OP_DELETE_PARTITION) {
         for (int32_t i = 0; i < c->o.n_partitions; i++) {
             int32_t id;
             const char *p = c->o.partitions[i];
-            if ((rc = wctx_part_id(c, p, strlen(p), &id, err)) < 0) return rc;
+            if ((rc = hudi_wctx_part_id(c, p, strlen(p), &id, err)) < 0) return rc;
         }
     }
     for (int32_t p = 0; p < c->n_parts; p++)
@@ -362,11 +364,11 @@ static int new_groups(wctx *c, int32_t part, const int32_t *rows, int64_t n, int
         char fid[HUDI_FILE_ID_MAX];
         int32_t gi;
         int rc = hudi_file_id_new(fid, 0, err);
-        if (rc < 0 || (rc = wctx_add_group(c, part, fid, NULL, NULL, &gi, err)) < 0) return rc;
+        if (rc < 0 || (rc = hudi_wctx_add_group(c, part, fid, NULL, NULL, &gi, err)) < 0) return rc;
         wgroup *g = &c->groups[gi];
         g->active = true;
         for (int64_t k = 0; k < take; k++) {
-            if ((rc = wrows_push(&g->ins, rows[at + k], err)) < 0) return rc;
+            if ((rc = hudi_wrows_push(&g->ins, rows[at + k], err)) < 0) return rc;
             c->dest[rows[at + k]] = gi;
         }
         at += take;
@@ -388,7 +390,7 @@ static int assign_inserts(wctx *c, int32_t part, const wrows *rows, size_t n_exi
         if (cap <= 0) continue;
         int64_t take = HUDI_MIN(cap, rows->n - at);
         for (int64_t k = 0; k < take; k++) {
-            int rc = wrows_push(&g->ins, rows->v[at + k], err);
+            int rc = hudi_wrows_push(&g->ins, rows->v[at + k], err);
             if (rc < 0) return rc;
             c->dest[rows->v[at + k]] = (int32_t)gi;
         }
@@ -398,7 +400,7 @@ static int assign_inserts(wctx *c, int32_t part, const wrows *rows, size_t n_exi
     return new_groups(c, part, rows->v + at, rows->n - at, target / avg, err);
 }
 
-int plan_assign(wctx *c, hudi_error *err) {
+int hudi_plan_assign(wctx *c, hudi_error *err) {
     int rc = 0;
     size_t n_existing = c->n_groups;
     wrows *ins = hudi_calloc((size_t)c->n_parts + 1, sizeof(wrows));
@@ -408,15 +410,15 @@ int plan_assign(wctx *c, hudi_error *err) {
         if (c->tagged[r]) {
             wgroup *g = &c->groups[c->dest[r]];
             g->active = true;
-            rc = wrows_push(&g->upd, r, err);
+            rc = hudi_wrows_push(&g->upd, r, err);
             continue;
         }
         if (c->o.op == HUDI_OP_DELETE || c->o.op == HUDI_OP_DELETE_PARTITION) continue;
         c->parts[c->row_part[r]].n_inserts++;
         /* A delete marker for a key the table does not hold writes nothing (Hudi's create
          * handle skips it). */
-        if (plan_row_is_deleted(c, r)) continue;
-        rc = wrows_push(&ins[c->row_part[r]], r, err);
+        if (hudi_plan_row_is_deleted(c, r)) continue;
+        rc = hudi_wrows_push(&ins[c->row_part[r]], r, err);
     }
     for (int32_t p = 0; p < c->n_parts && rc == 0; p++)
         rc = assign_inserts(c, p, &ins[p], n_existing, err);

@@ -11,16 +11,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pq_bloom bf;
-    if (pq_bloom_parse(&bf, HUDI_SLICE(data, size), NULL, NULL) == 0) {
-        (void)pq_bloom_check(&bf, pq_bloom_hash(data, size));
-        pq_bloom_dispose(&bf);
+    if (hudi_pq_bloom_parse(&bf, HUDI_SLICE(data, size), NULL, NULL) == 0) {
+        (void)hudi_pq_bloom_check(&bf, pq_bloom_hash(data, size));
+        hudi_pq_bloom_dispose(&bf);
     }
     if (size < 4) return 0;
     int codec = data[0] % 8;
     size_t out_len = (size_t)data[1] | (size_t)data[2] << 8 | (size_t)data[3] << 16;
     uint8_t *out = malloc(out_len ? out_len : 1);
     if (!out) return 0;
-    (void)pq_decompress(NULL, codec, HUDI_SLICE(data + 4, size - 4), out, out_len, NULL);
+    (void)hudi_pq_decompress(NULL, codec, HUDI_SLICE(data + 4, size - 4), out, out_len, NULL);
     free(out);
     return 0;
 }

@@ -1,4 +1,4 @@
-/* fuzz_parquet_footer.c - pq_decode_file_meta over arbitrary bytes (the footer's
+/* fuzz_parquet_footer.c - hudi_pq_decode_file_meta over arbitrary bytes (the footer's
  * FileMetaData). Whatever decodes must encode, the encoding must decode, and encoding that
  * again must give the same bytes (decode(encode(x)) == x, observed through the encoder). */
 #include <stdlib.h>
@@ -11,11 +11,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hudi_buf b1 = HUDI_BUF_INIT, b2 = HUDI_BUF_INIT;
     pq_file_meta m, again;
     hudi_error err = HUDI_ERROR_INIT;
-    int rc = pq_decode_file_meta(&m, &arena, HUDI_SLICE(data, size), &err);
+    int rc = hudi_pq_decode_file_meta(&m, &arena, HUDI_SLICE(data, size), &err);
     if (rc == 0) {
-        if (pq_encode_file_meta(&b1, &m, &err) != 0) abort();
-        if (pq_decode_file_meta(&again, &arena2, HUDI_SLICE(b1.data, b1.len), &err) != 0) abort();
-        if (pq_encode_file_meta(&b2, &again, &err) != 0) abort();
+        if (hudi_pq_encode_file_meta(&b1, &m, &err) != 0) abort();
+        if (hudi_pq_decode_file_meta(&again, &arena2, HUDI_SLICE(b1.data, b1.len), &err) != 0)
+            abort();
+        if (hudi_pq_encode_file_meta(&b2, &again, &err) != 0) abort();
         if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len) != 0) abort();
     } else if (rc != HUDI_ECORRUPT && rc != HUDI_ENOMEM) {
         abort();

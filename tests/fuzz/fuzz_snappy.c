@@ -14,7 +14,7 @@
 
 static void cross_check(const uint8_t *data, size_t size) {
     size_t n = 0;
-    if (pq_snappy_uncompressed_length(HUDI_SLICE(data, size), &n, NULL) < 0) {
+    if (hudi_pq_snappy_uncompressed_length(HUDI_SLICE(data, size), &n, NULL) < 0) {
         if (snappy_uncompressed_length((const char *)data, size, &n) == SNAPPY_OK) abort();
         return;
     }
@@ -23,7 +23,7 @@ static void cross_check(const uint8_t *data, size_t size) {
     char *ref = malloc(n ? n : 1);
     if (!mine || !ref) abort();
     hudi_error err = HUDI_ERROR_INIT;
-    int rc = pq_snappy_decompress(HUDI_SLICE(data, size), n ? mine : NULL, n, &err);
+    int rc = hudi_pq_snappy_decompress(HUDI_SLICE(data, size), n ? mine : NULL, n, &err);
     size_t rl = n;
     bool lib_ok = snappy_uncompress((const char *)data, size, ref, &rl) == SNAPPY_OK && rl == n;
     if ((rc == 0) != lib_ok) abort();
@@ -39,7 +39,8 @@ static void round_trip(const uint8_t *data, size_t size) {
     uint8_t *out = malloc(size ? size : 1);
     if (!comp || !out) abort();
     if (snappy_compress((const char *)data, size, comp, &clen) != SNAPPY_OK) abort();
-    if (pq_snappy_decompress(HUDI_SLICE(comp, clen), size ? out : NULL, size, NULL) != 0) abort();
+    if (hudi_pq_snappy_decompress(HUDI_SLICE(comp, clen), size ? out : NULL, size, NULL) != 0)
+        abort();
     if (size && memcmp(out, data, size) != 0) abort();
     free(out);
     free(comp);

@@ -43,34 +43,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 1: {
         pq_page_header v;
         size_t used = 0;
-        if (pq_decode_page_header(&v, &arena, in, &used, NULL) == 0) {
+        if (hudi_pq_decode_page_header(&v, &arena, in, &used, NULL) == 0) {
             CHECK(used <= in.len);
-            ROUND_TRIP(pq_page_header, pq_encode_page_header,
-                       pq_decode_page_header(&again, &arena, in2, NULL, NULL));
+            ROUND_TRIP(pq_page_header, hudi_pq_encode_page_header,
+                       hudi_pq_decode_page_header(&again, &arena, in2, NULL, NULL));
         }
         break;
     }
     case 2: {
         pq_column_index v;
-        if (pq_decode_column_index(&v, &arena, in, NULL) == 0)
-            ROUND_TRIP(pq_column_index, pq_encode_column_index,
-                       pq_decode_column_index(&again, &arena, in2, NULL));
+        if (hudi_pq_decode_column_index(&v, &arena, in, NULL) == 0)
+            ROUND_TRIP(pq_column_index, hudi_pq_encode_column_index,
+                       hudi_pq_decode_column_index(&again, &arena, in2, NULL));
         break;
     }
     case 3: {
         pq_offset_index v;
-        if (pq_decode_offset_index(&v, &arena, in, NULL) == 0)
-            ROUND_TRIP(pq_offset_index, pq_encode_offset_index,
-                       pq_decode_offset_index(&again, &arena, in2, NULL));
+        if (hudi_pq_decode_offset_index(&v, &arena, in, NULL) == 0)
+            ROUND_TRIP(pq_offset_index, hudi_pq_encode_offset_index,
+                       hudi_pq_decode_offset_index(&again, &arena, in2, NULL));
         break;
     }
     default: {
         pq_bloom_header v;
         size_t used = 0;
-        if (pq_decode_bloom_header(&v, in, &used, NULL) == 0) {
+        if (hudi_pq_decode_bloom_header(&v, in, &used, NULL) == 0) {
             CHECK(used <= in.len);
-            ROUND_TRIP(pq_bloom_header, pq_encode_bloom_header,
-                       pq_decode_bloom_header(&again, in2, NULL, NULL));
+            ROUND_TRIP(pq_bloom_header, hudi_pq_encode_bloom_header,
+                       hudi_pq_decode_bloom_header(&again, in2, NULL, NULL));
         }
         break;
     }

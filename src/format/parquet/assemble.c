@@ -8,7 +8,7 @@
  * that owns it (pq_level.owned: the first leaf below it); other leaves append only their own
  * leaf slots, so assembling the leaves of a column in any order yields one consistent tree.
  * Each entry creates at most one slot per node, so n entries never need more than n slots of
- * capacity (pq_assemble_reserve). On error the arrays are memory-safe but unspecified: discard
+ * capacity (hudi_pq_assemble_reserve). On error the arrays are memory-safe but unspecified: discard
  * the batch. */
 #include "format/parquet/schema.h"
 
@@ -37,8 +37,8 @@ static const char *leaf_name(const pq_leaf *leaf, char *buf, size_t cap) {
         return hudi_error_set(err, HUDI_ECORRUPT, __VA_ARGS__);                                    \
     } while (0)
 
-int pq_assemble_reserve(hudi_array *column, const pq_leaf *leaf, int64_t n_entries,
-                        hudi_array **leaf_array, hudi_error *err) {
+int hudi_pq_assemble_reserve(hudi_array *column, const pq_leaf *leaf, int64_t n_entries,
+                             hudi_array **leaf_array, hudi_error *err) {
     hudi_array *a = column;
     int rc;
     *leaf_array = NULL;
@@ -184,12 +184,12 @@ static int assemble_nested(hudi_array *column, const pq_leaf *leaf, const int16_
     return hudi_array_spread(leaf_arr, leaf_start, leaf_arr->length - leaf_start, n_values, err);
 }
 
-int pq_assemble_leaf(hudi_array *column, const pq_leaf *leaf, const int16_t *def,
-                     const int16_t *rep, int64_t n, int64_t n_values, bool starts_record,
-                     hudi_error *err) {
+int hudi_pq_assemble_leaf(hudi_array *column, const pq_leaf *leaf, const int16_t *def,
+                          const int16_t *rep, int64_t n, int64_t n_values, bool starts_record,
+                          hudi_error *err) {
     int16_t max_def = leaf->max_def, max_rep = leaf->max_rep;
     if (n < 0 || n_values < 0 || (max_def > 0 && !def && n > 0) || (max_rep > 0 && !rep && n > 0))
-        return hudi_error_set(err, HUDI_EINVAL, "pq_assemble_leaf: bad arguments");
+        return hudi_error_set(err, HUDI_EINVAL, "hudi_pq_assemble_leaf: bad arguments");
     if (max_rep == 0) rep = NULL;
     if (max_def == 0) def = NULL;
     if (rep && n > 0 && starts_record && rep[0] != 0)

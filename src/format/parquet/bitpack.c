@@ -70,7 +70,7 @@ WIDTHS_33_64(DEF64)
 static const unpack32_u32_fn unpack32_u32_tab[33] = {NULL, WIDTHS_1_32(REF32)};
 static const unpack32_u64_fn unpack32_u64_tab[65] = {NULL, WIDTHS_1_32(REF64) WIDTHS_33_64(REF64)};
 
-void pq_unpack32_u32(const uint8_t *in, size_t in_len, uint32_t *out, int w) {
+void hudi_pq_unpack32_u32(const uint8_t *in, size_t in_len, uint32_t *out, int w) {
     if (w == 0) {
         memset(out, 0, 32 * sizeof(uint32_t));
     } else if (in_len >= (size_t)4 * (size_t)w + 16) {
@@ -84,7 +84,7 @@ void pq_unpack32_u32(const uint8_t *in, size_t in_len, uint32_t *out, int w) {
     }
 }
 
-void pq_unpack32_u64(const uint8_t *in, size_t in_len, uint64_t *out, int w) {
+void hudi_pq_unpack32_u64(const uint8_t *in, size_t in_len, uint64_t *out, int w) {
     if (w == 0) {
         memset(out, 0, 32 * sizeof(uint64_t));
     } else if (in_len >= (size_t)4 * (size_t)w + 16) {
@@ -98,7 +98,7 @@ void pq_unpack32_u64(const uint8_t *in, size_t in_len, uint64_t *out, int w) {
     }
 }
 
-void pq_unpack_u32(const uint8_t *in, size_t in_len, uint32_t *out, int64_t n, int w) {
+void hudi_pq_unpack_u32(const uint8_t *in, size_t in_len, uint32_t *out, int64_t n, int w) {
     if (n <= 0) return;
     if (w == 0) {
         memset(out, 0, (size_t)n * sizeof(uint32_t));
@@ -128,7 +128,7 @@ void pq_unpack_u32(const uint8_t *in, size_t in_len, uint32_t *out, int64_t n, i
     }
 }
 
-void pq_unpack_u64(const uint8_t *in, size_t in_len, uint64_t *out, int64_t n, int w) {
+void hudi_pq_unpack_u64(const uint8_t *in, size_t in_len, uint64_t *out, int64_t n, int w) {
     if (n <= 0) return;
     if (w == 0) {
         memset(out, 0, (size_t)n * sizeof(uint64_t));
@@ -183,7 +183,7 @@ static inline void bw_flush(bitwriter *bw) {
     }
 }
 
-void pq_pack_u32(const uint32_t *in, int64_t n, int w, uint8_t *out) {
+void hudi_pq_pack_u32(const uint32_t *in, int64_t n, int w, uint8_t *out) {
     if (w == 0 || n <= 0) return;
     const uint32_t mask = w == 32 ? 0xffffffffu : ((1u << w) - 1);
     bitwriter bw = {out, 0, 0};
@@ -191,7 +191,7 @@ void pq_pack_u32(const uint32_t *in, int64_t n, int w, uint8_t *out) {
     bw_flush(&bw);
 }
 
-void pq_pack_u64(const uint64_t *in, int64_t n, int w, uint8_t *out) {
+void hudi_pq_pack_u64(const uint64_t *in, int64_t n, int w, uint8_t *out) {
     if (w == 0 || n <= 0) return;
     bitwriter bw = {out, 0, 0};
     if (w <= 32) {
@@ -208,7 +208,7 @@ void pq_pack_u64(const uint64_t *in, int64_t n, int w, uint8_t *out) {
     bw_flush(&bw);
 }
 
-void pq_write_uleb(hudi_buf *out, uint64_t v) {
+void hudi_pq_write_uleb(hudi_buf *out, uint64_t v) {
     uint8_t tmp[10];
     int n = 0;
     do {
@@ -219,7 +219,8 @@ void pq_write_uleb(hudi_buf *out, uint64_t v) {
     hudi_buf_append(out, tmp, (size_t)n);
 }
 
-void pq_copy_bits(uint8_t *dst, int64_t dst_bit, const uint8_t *src, int64_t src_bit, int64_t n) {
+void hudi_pq_copy_bits(uint8_t *dst, int64_t dst_bit, const uint8_t *src, int64_t src_bit,
+                       int64_t n) {
     if (n <= 0) return;
     dst += dst_bit >> 3;
     src += src_bit >> 3;
@@ -251,7 +252,7 @@ void pq_copy_bits(uint8_t *dst, int64_t dst_bit, const uint8_t *src, int64_t src
     }
 }
 
-void pq_fill_bits(uint8_t *dst, int64_t dst_bit, int64_t n, bool value) {
+void hudi_pq_fill_bits(uint8_t *dst, int64_t dst_bit, int64_t n, bool value) {
     if (n <= 0) return;
     dst += dst_bit >> 3;
     int d = (int)(dst_bit & 7);

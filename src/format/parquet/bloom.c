@@ -20,7 +20,7 @@ static const uint32_t SALT[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b728
 
 static uint32_t pow2_floor(uint32_t v) { return v ? 1u << (31 - __builtin_clz(v)) : 0; }
 
-uint32_t pq_bloom_optimal_bytes(uint64_t ndv, double fpp, uint32_t max_bytes) {
+uint32_t hudi_pq_bloom_optimal_bytes(uint64_t ndv, double fpp, uint32_t max_bytes) {
     if (max_bytes == 0) max_bytes = PQ_BLOOM_DEFAULT_MAX_BYTES;
     max_bytes = pow2_floor(HUDI_MIN(max_bytes, PQ_BLOOM_HARD_MAX_BYTES));
     if (max_bytes < PQ_BLOOM_MIN_BYTES) max_bytes = PQ_BLOOM_MIN_BYTES;
@@ -35,7 +35,7 @@ uint32_t pq_bloom_optimal_bytes(uint64_t ndv, double fpp, uint32_t max_bytes) {
     return HUDI_MIN(p, max_bytes);
 }
 
-int pq_bloom_init(pq_bloom *bf, uint32_t num_bytes, hudi_error *err) {
+int hudi_pq_bloom_init(pq_bloom *bf, uint32_t num_bytes, hudi_error *err) {
     memset(bf, 0, sizeof(*bf));
     if (num_bytes == 0 || num_bytes % 32 != 0 || num_bytes > PQ_BLOOM_HARD_MAX_BYTES)
         return hudi_error_set(err, HUDI_EINVAL,
@@ -49,12 +49,12 @@ int pq_bloom_init(pq_bloom *bf, uint32_t num_bytes, hudi_error *err) {
     return 0;
 }
 
-void pq_bloom_dispose(pq_bloom *bf) {
+void hudi_pq_bloom_dispose(pq_bloom *bf) {
     if (bf->owned) hudi_free(bf->bits);
     memset(bf, 0, sizeof(*bf));
 }
 
-void pq_bloom_hash_fixed(uint64_t *out, const void *values, size_t width, size_t n) {
+void hudi_pq_bloom_hash_fixed(uint64_t *out, const void *values, size_t width, size_t n) {
     const uint8_t *p = values;
     /* Constant widths let the inlined XXH64 drop its length loop. */
     switch (width) {
@@ -73,7 +73,8 @@ void pq_bloom_hash_fixed(uint64_t *out, const void *values, size_t width, size_t
     }
 }
 
-void pq_bloom_hash_binary(uint64_t *out, const int32_t *offsets, const uint8_t *data, size_t n) {
+void hudi_pq_bloom_hash_binary(uint64_t *out, const int32_t *offsets, const uint8_t *data,
+                               size_t n) {
     for (size_t i = 0; i < n; i++)
         out[i] = XXH64(data + offsets[i], (size_t)(offsets[i + 1] - offsets[i]), 0);
 }
@@ -83,7 +84,7 @@ static inline uint8_t *block_of(const pq_bloom *bf, uint64_t hash) {
     return bf->bits + (((hash >> 32) * z) >> 32) * 32;
 }
 
-void pq_bloom_insert(pq_bloom *bf, uint64_t hash) {
+void hudi_pq_bloom_insert(pq_bloom *bf, uint64_t hash) {
     uint8_t *blk = block_of(bf, hash);
     uint32_t x = (uint32_t)hash;
     for (int i = 0; i < 8; i++) {
@@ -92,11 +93,11 @@ void pq_bloom_insert(pq_bloom *bf, uint64_t hash) {
     }
 }
 
-void pq_bloom_insert_many(pq_bloom *bf, const uint64_t *hashes, size_t n) {
-    for (size_t i = 0; i < n; i++) pq_bloom_insert(bf, hashes[i]);
+void hudi_pq_bloom_insert_many(pq_bloom *bf, const uint64_t *hashes, size_t n) {
+    for (size_t i = 0; i < n; i++) hudi_pq_bloom_insert(bf, hashes[i]);
 }
 
-bool pq_bloom_check(const pq_bloom *bf, uint64_t hash) {
+bool hudi_pq_bloom_check(const pq_bloom *bf, uint64_t hash) {
     if (!bf->bits || bf->num_bytes < 32) return true; /* no filter: anything may be present */
     const uint8_t *blk = block_of(bf, hash);
     uint32_t x = (uint32_t)hash;
@@ -106,11 +107,11 @@ bool pq_bloom_check(const pq_bloom *bf, uint64_t hash) {
     return miss == 0;
 }
 
-int pq_bloom_parse(pq_bloom *out, hudi_slice in, size_t *consumed, hudi_error *err) {
+int hudi_pq_bloom_parse(pq_bloom *out, hudi_slice in, size_t *consumed, hudi_error *err) {
     pq_bloom_header h;
     size_t hlen = 0;
     memset(out, 0, sizeof(*out));
-    int rc = pq_decode_bloom_header(&h, in, &hlen, err);
+    int rc = hudi_pq_decode_bloom_header(&h, in, &hlen, err);
     if (rc < 0) return rc;
     if (h.algorithm != 1 || h.hash != 1 || h.compression != 1)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
@@ -134,12 +135,12 @@ int pq_bloom_parse(pq_bloom *out, hudi_slice in, size_t *consumed, hudi_error *e
     return 0;
 }
 
-int pq_bloom_serialize(const pq_bloom *bf, hudi_buf *out, hudi_error *err) {
+int hudi_pq_bloom_serialize(const pq_bloom *bf, hudi_buf *out, hudi_error *err) {
     if (!bf->bits || bf->num_bytes == 0 || bf->num_bytes % 32 != 0)
         return hudi_error_set(err, HUDI_EINVAL, "bloom filter: nothing to serialise");
     pq_bloom_header h = {
         .num_bytes = (int32_t)bf->num_bytes, .algorithm = 1, .hash = 1, .compression = 1};
-    int rc = pq_encode_bloom_header(out, &h, err);
+    int rc = hudi_pq_encode_bloom_header(out, &h, err);
     if (rc < 0) return rc;
     hudi_buf_append(out, bf->bits, bf->num_bytes);
     if (hudi_buf_failed(out)) return hudi_error_oom(err);

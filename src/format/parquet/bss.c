@@ -4,8 +4,8 @@
  * Invariant: the section is exactly N * K bytes; value i's byte k is at in[k * N + i]. */
 #include "format/parquet/encoding.h"
 
-int pq_bss_decode(const uint8_t *in, size_t len, int32_t width, int64_t first, int64_t n,
-                  uint8_t *out, hudi_error *err) {
+int hudi_pq_bss_decode(const uint8_t *in, size_t len, int32_t width, int64_t first, int64_t n,
+                       uint8_t *out, hudi_error *err) {
     if (width <= 0)
         return hudi_error_set(err, HUDI_ECORRUPT, "BYTE_STREAM_SPLIT: bad width %d", width);
     if (len % (size_t)width != 0)
@@ -50,7 +50,7 @@ int pq_bss_decode(const uint8_t *in, size_t len, int32_t width, int64_t first, i
     return 0;
 }
 
-int pq_bss_encode(hudi_buf *out, const uint8_t *values, int32_t width, int64_t n) {
+int hudi_pq_bss_encode(hudi_buf *out, const uint8_t *values, int32_t width, int64_t n) {
     size_t bytes;
     if (width <= 0 || n < 0) return HUDI_EINVAL;
     if (hudi_mul_overflow((size_t)n, (size_t)width, &bytes) || hudi_buf_grow(out, bytes) < 0) {

@@ -67,7 +67,7 @@ static const ZSTD_customMem zstd_mem = {hook_alloc, hook_free, NULL};
 
 /* ---- context -------------------------------------------------------------------------- */
 
-int pq_codec_ctx_new(pq_codec_ctx **out, hudi_error *err) {
+int hudi_pq_codec_ctx_new(pq_codec_ctx **out, hudi_error *err) {
     *out = hudi_calloc(1, sizeof(pq_codec_ctx));
     return *out ? 0 : hudi_error_oom(err);
 }
@@ -81,13 +81,13 @@ static void ctx_dispose(pq_codec_ctx *ctx) {
     memset(ctx, 0, sizeof(*ctx));
 }
 
-void pq_codec_ctx_free(pq_codec_ctx *ctx) {
+void hudi_pq_codec_ctx_free(pq_codec_ctx *ctx) {
     if (!ctx) return;
     ctx_dispose(ctx);
     hudi_free(ctx);
 }
 
-const char *pq_codec_name(int codec) {
+const char *hudi_pq_codec_name(int codec) {
     switch (codec) {
     case PQ_CODEC_UNCOMPRESSED: return "UNCOMPRESSED";
     case PQ_CODEC_SNAPPY: return "SNAPPY";
@@ -103,12 +103,12 @@ const char *pq_codec_name(int codec) {
 
 static int size_mismatch(hudi_error *err, int codec, size_t got, size_t want) {
     return hudi_error_set(err, HUDI_ECORRUPT, "%s: decompressed %zu bytes, page header says %zu",
-                          pq_codec_name(codec), got, want);
+                          hudi_pq_codec_name(codec), got, want);
 }
 
 static int corrupt(hudi_error *err, int codec, const char *what) {
     return hudi_error_set(err, HUDI_ECORRUPT, "%s: corrupt compressed data (%s)",
-                          pq_codec_name(codec), what);
+                          hudi_pq_codec_name(codec), what);
 }
 
 /* ---- decoders --------------------------------------------------------------------------- */
@@ -116,7 +116,7 @@ static int corrupt(hudi_error *err, int codec, const char *what) {
 /* hudic's own decoder (snappy.c): about 1.5x Debian's libsnappy 1.1.9 on pages of
  * short literals; libsnappy is kept for compression only. */
 static int snappy_dec(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err) {
-    return pq_snappy_decompress(in, out, out_len, err);
+    return hudi_pq_snappy_decompress(in, out, out_len, err);
 }
 
 /* GZIP pages may hold several concatenated members (concatenated_gzip_members.parquet):
@@ -198,7 +198,7 @@ static int lz4_raw_dec(int codec, hudi_slice in, uint8_t *out, size_t out_len, h
     char dummy;
     if (in.len > INT_MAX || out_len > INT_MAX)
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: page larger than 2 GiB",
-                              pq_codec_name(codec));
+                              hudi_pq_codec_name(codec));
     int n = LZ4_decompress_safe((const char *)in.data, out_len ? (char *)out : &dummy, (int)in.len,
                                 (int)out_len);
     if (n < 0) return corrupt(err, codec, "invalid block or output larger than page");
@@ -312,8 +312,8 @@ static int brotli_dec(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *e
     return rc;
 }
 
-int pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out, size_t out_len,
-                  hudi_error *err) {
+int hudi_pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out, size_t out_len,
+                       hudi_error *err) {
     if (codec == PQ_CODEC_LZO) return hudi_error_set(err, HUDI_EUNSUPPORTED, "LZO");
     if (codec < PQ_CODEC_UNCOMPRESSED || codec > PQ_CODEC_LZ4_RAW)
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "compression codec %d", codec);
@@ -455,8 +455,8 @@ static int brotli_enc(int level, hudi_slice in, hudi_buf *out, hudi_error *err) 
     return 0;
 }
 
-int pq_compress(pq_codec_ctx *ctx, int codec, int level, hudi_slice in, hudi_buf *out,
-                hudi_error *err) {
+int hudi_pq_compress(pq_codec_ctx *ctx, int codec, int level, hudi_slice in, hudi_buf *out,
+                     hudi_error *err) {
     if (codec == PQ_CODEC_LZO) return hudi_error_set(err, HUDI_EUNSUPPORTED, "LZO");
     if (codec == PQ_CODEC_LZ4)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,

@@ -21,10 +21,10 @@ typedef struct pq_codec_ctx pq_codec_ctx;
 
 /** Allocates an empty context (codec state is created lazily on first use).
  *  @return 0 or HUDI_ENOMEM; `*out` is NULL on failure. */
-int pq_codec_ctx_new(pq_codec_ctx **out, hudi_error *err);
+int hudi_pq_codec_ctx_new(pq_codec_ctx **out, hudi_error *err);
 
 /** Frees the context and everything it holds. NULL does nothing. */
-void pq_codec_ctx_free(pq_codec_ctx *ctx);
+void hudi_pq_codec_ctx_free(pq_codec_ctx *ctx);
 
 /** Decompresses `in` into exactly `out_len` bytes at `out`.
  *  Fails with HUDI_ECORRUPT when the input is malformed or decodes to any other size,
@@ -33,8 +33,8 @@ void pq_codec_ctx_free(pq_codec_ctx *ctx);
  *  stream for most codecs, yet writers emit it for empty pages).
  *  For LZ4 (codec 5, deprecated) the Hadoop framing is tried first, then the LZ4 frame
  *  format (by magic), then a raw LZ4 block. `ctx` may be NULL. */
-int pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out, size_t out_len,
-                  hudi_error *err);
+int hudi_pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out, size_t out_len,
+                       hudi_error *err);
 
 /** Compresses `in` and appends the result to `out` (nothing is appended on failure).
  *  `level` is PQ_CODEC_LEVEL_DEFAULT or a codec-specific level. Empty input is still passed
@@ -42,10 +42,10 @@ int pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out, siz
  *  UNCOMPRESSED appends `in` as is. LZ4 (5) and LZO return HUDI_EUNSUPPORTED: never write them.
  *  BROTLI is written, but parquet-mr (Spark, Hudi) cannot read it without an extra Hadoop
  *  codec, so writers should not offer it by default. `ctx` may be NULL. */
-int pq_compress(pq_codec_ctx *ctx, int codec, int level, hudi_slice in, hudi_buf *out,
-                hudi_error *err);
+int hudi_pq_compress(pq_codec_ctx *ctx, int codec, int level, hudi_slice in, hudi_buf *out,
+                     hudi_error *err);
 
 /** "UNCOMPRESSED", "SNAPPY", ... as in parquet.thrift; "UNKNOWN" for other ids. */
-const char *pq_codec_name(int codec);
+const char *hudi_pq_codec_name(int codec);
 
 #endif

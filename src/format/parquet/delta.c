@@ -15,8 +15,8 @@
 static inline int64_t unzigzag(uint64_t v) { return (int64_t)((v >> 1) ^ (~(v & 1) + 1)); }
 static inline uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 
-int pq_delta_init(pq_delta_decoder *d, const uint8_t *data, size_t len, bool is32,
-                  hudi_error *err) {
+int hudi_pq_delta_init(pq_delta_decoder *d, const uint8_t *data, size_t len, bool is32,
+                       hudi_error *err) {
     memset(d, 0, offsetof(pq_delta_decoder, buf));
     d->p = d->start = data;
     d->end = len ? data + len : data; /* data may be NULL for an empty stream */
@@ -77,7 +77,7 @@ static int load_chunk(pq_delta_decoder *d, hudi_error *err) {
     size_t need = (size_t)((want * (uint64_t)w + 7) / 8), avail = (size_t)(d->end - d->p);
     if (avail < need)
         return hudi_error_set(err, HUDI_ECORRUPT, "DELTA_BINARY_PACKED miniblock overruns page");
-    pq_unpack32_u64(d->p, avail, d->buf, w);
+    hudi_pq_unpack32_u64(d->p, avail, d->buf, w);
     d->p += HUDI_MIN(avail, (size_t)4 * (size_t)w);
     d->mini_left -= 32;
     d->buf_pos = 0;
@@ -130,18 +130,18 @@ next_values(pq_delta_decoder *d, void *out, int64_t n, bool out32, hudi_error *e
     return 0;
 }
 
-int pq_delta_next_i32(pq_delta_decoder *d, int32_t *out, int64_t n, hudi_error *err) {
+int hudi_pq_delta_next_i32(pq_delta_decoder *d, int32_t *out, int64_t n, hudi_error *err) {
     return next_values(d, out, n, true, err);
 }
 
-int pq_delta_next_i64(pq_delta_decoder *d, int64_t *out, int64_t n, hudi_error *err) {
+int hudi_pq_delta_next_i64(pq_delta_decoder *d, int64_t *out, int64_t n, hudi_error *err) {
     return next_values(d, out, n, false, err);
 }
 
-int pq_delta_stream_len(const uint8_t *data, size_t len, bool is32, size_t *out_len,
-                        hudi_error *err) {
+int hudi_pq_delta_stream_len(const uint8_t *data, size_t len, bool is32, size_t *out_len,
+                             hudi_error *err) {
     pq_delta_decoder d;
-    int rc = pq_delta_init(&d, data, len, is32, err);
+    int rc = hudi_pq_delta_init(&d, data, len, is32, err);
     if (rc < 0) return rc;
     /* Each block consumes at least 1 + miniblocks bytes, so this loop is bounded by len. */
     uint64_t left = d.total > 0 ? d.total - 1 : 0;
@@ -167,11 +167,11 @@ int pq_delta_stream_len(const uint8_t *data, size_t len, bool is32, size_t *out_
 
 /* ---- DELTA_LENGTH_BYTE_ARRAY ------------------------------------------------------------- */
 
-int pq_dlba_init(pq_dlba_decoder *d, const uint8_t *data, size_t len, hudi_error *err) {
+int hudi_pq_dlba_init(pq_dlba_decoder *d, const uint8_t *data, size_t len, hudi_error *err) {
     size_t l;
-    int rc = pq_delta_stream_len(data, len, true, &l, err);
+    int rc = hudi_pq_delta_stream_len(data, len, true, &l, err);
     if (rc < 0) return rc;
-    if ((rc = pq_delta_init(&d->lengths, data, l, true, err)) < 0) return rc;
+    if ((rc = hudi_pq_delta_init(&d->lengths, data, l, true, err)) < 0) return rc;
     d->data = data + l;
     d->data_end = data + len;
     return 0;
@@ -181,7 +181,7 @@ int pq_dlba_init(pq_dlba_decoder *d, const uint8_t *data, size_t len, hudi_error
  * *total receives their sum. */
 static int next_lengths(pq_dlba_decoder *d, int32_t *lens, int64_t n, int64_t *total,
                         hudi_error *err) {
-    int rc = pq_delta_next_i32(&d->lengths, lens, n, err);
+    int rc = hudi_pq_delta_next_i32(&d->lengths, lens, n, err);
     if (rc < 0) return rc;
     int64_t t = 0;
     int32_t min = 0;
@@ -198,13 +198,13 @@ static int next_lengths(pq_dlba_decoder *d, int32_t *lens, int64_t n, int64_t *t
     return 0;
 }
 
-int pq_dlba_next(pq_dlba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err) {
+int hudi_pq_dlba_next(pq_dlba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err) {
     int32_t lens[256];
     while (n > 0) {
         int64_t k = HUDI_MIN(n, 256), total = 0;
         int rc = next_lengths(d, lens, k, &total, err);
         if (rc < 0) return rc;
-        if ((rc = pq_bytes_reserve(out, total, err)) < 0) return rc;
+        if ((rc = hudi_pq_bytes_reserve(out, total, err)) < 0) return rc;
         /* The values are contiguous: one copy, then offsets by prefix sum. */
         if (total) memcpy(out->data + out->data_len, d->data, (size_t)total);
         d->data += total;
@@ -223,16 +223,16 @@ int pq_dlba_next(pq_dlba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *e
 
 /* ---- DELTA_BYTE_ARRAY ---------------------------------------------------------------------- */
 
-int pq_dba_init(pq_dba_decoder *d, const uint8_t *data, size_t len, hudi_error *err) {
+int hudi_pq_dba_init(pq_dba_decoder *d, const uint8_t *data, size_t len, hudi_error *err) {
     size_t l;
     d->prev_len = 0; /* the previous value starts empty at every page */
-    int rc = pq_delta_stream_len(data, len, true, &l, err);
+    int rc = hudi_pq_delta_stream_len(data, len, true, &l, err);
     if (rc < 0) return rc;
-    if ((rc = pq_delta_init(&d->prefixes, data, l, true, err)) < 0) return rc;
-    return pq_dlba_init(&d->suffixes, data + l, len - l, err);
+    if ((rc = hudi_pq_delta_init(&d->prefixes, data, l, true, err)) < 0) return rc;
+    return hudi_pq_dlba_init(&d->suffixes, data + l, len - l, err);
 }
 
-void pq_dba_dispose(pq_dba_decoder *d) {
+void hudi_pq_dba_dispose(pq_dba_decoder *d) {
     hudi_free(d->prev);
     d->prev = NULL;
     d->prev_len = d->prev_cap = 0;
@@ -263,7 +263,7 @@ static int bad_prefix(hudi_error *err, int32_t pre, int64_t prev_len) {
 static int next_pairs(pq_dba_decoder *d, int32_t *pre, int32_t *suf, int64_t k, int64_t *prev_len,
                       int64_t *total, hudi_error *err) {
     int64_t suf_total = 0, t = 0, prev = *prev_len;
-    int rc = pq_delta_next_i32(&d->prefixes, pre, k, err);
+    int rc = hudi_pq_delta_next_i32(&d->prefixes, pre, k, err);
     if (rc < 0 || (rc = next_lengths(&d->suffixes, suf, k, &suf_total, err)) < 0) return rc;
     for (int64_t j = 0; j < k; j++) {
         if (pre[j] < 0)
@@ -278,14 +278,14 @@ static int next_pairs(pq_dba_decoder *d, int32_t *pre, int32_t *suf, int64_t k, 
     return 0;
 }
 
-int pq_dba_next(pq_dba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err) {
+int hudi_pq_dba_next(pq_dba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err) {
     int32_t pre[256], suf[256];
     int64_t prev_off = -1, prev_len = (int64_t)d->prev_len; /* -1: previous is d->prev */
     int64_t first_count = out->count;
     while (n > 0) {
         int64_t k = HUDI_MIN(n, 256), total = 0, last_len = prev_len;
         int rc = next_pairs(d, pre, suf, k, &last_len, &total, err);
-        if (rc < 0 || (rc = pq_bytes_reserve(out, total, err)) < 0) return rc;
+        if (rc < 0 || (rc = hudi_pq_bytes_reserve(out, total, err)) < 0) return rc;
         int32_t *o = out->offsets + out->count + 1;
         uint8_t *data = out->data;
         int64_t pos = out->data_len;
@@ -309,7 +309,8 @@ int pq_dba_next(pq_dba_decoder *d, int64_t n, pq_bytes_out *out, hudi_error *err
     return 0;
 }
 
-int pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out, hudi_error *err) {
+int hudi_pq_dba_next_fixed(pq_dba_decoder *d, int64_t n, int32_t width, uint8_t *out,
+                           hudi_error *err) {
     int32_t pre[256], suf[256];
     const uint8_t *prev = d->prev;
     int64_t prev_len = (int64_t)d->prev_len;
@@ -358,10 +359,10 @@ static inline int64_t delta_at(const void *values, bool is32, int64_t i) {
 
 static int delta_encode(hudi_buf *out, const void *values, int64_t n, bool is32) {
     if (n < 0) return HUDI_EINVAL;
-    pq_write_uleb(out, ENC_BLOCK);
-    pq_write_uleb(out, ENC_MINIS);
-    pq_write_uleb(out, (uint64_t)n);
-    pq_write_uleb(out, zigzag(n > 0 ? value_at(values, is32, 0) : 0));
+    hudi_pq_write_uleb(out, ENC_BLOCK);
+    hudi_pq_write_uleb(out, ENC_MINIS);
+    hudi_pq_write_uleb(out, (uint64_t)n);
+    hudi_pq_write_uleb(out, zigzag(n > 0 ? value_at(values, is32, 0) : 0));
     for (int64_t start = 1; start < n; start += ENC_BLOCK) {
         int64_t k = HUDI_MIN(n - start, ENC_BLOCK), min = INT64_MAX;
         int64_t deltas[ENC_BLOCK];
@@ -371,7 +372,7 @@ static int delta_encode(hudi_buf *out, const void *values, int64_t n, bool is32)
             min = deltas[j] < min ? deltas[j] : min;
         }
         for (int64_t j = 0; j < k; j++) rel[j] = (uint64_t)deltas[j] - (uint64_t)min;
-        pq_write_uleb(out, zigzag(min));
+        hudi_pq_write_uleb(out, zigzag(min));
         uint8_t widths[ENC_MINIS] = {0};
         int used = (int)((k + ENC_MINI - 1) / ENC_MINI);
         for (int m = 0; m < used; m++) {
@@ -383,7 +384,8 @@ static int delta_encode(hudi_buf *out, const void *values, int64_t n, bool is32)
         for (int m = 0; m < used; m++) {
             size_t bytes = (size_t)ENC_MINI / 8 * widths[m];
             if (hudi_buf_grow(out, bytes) < 0) return HUDI_ENOMEM;
-            pq_pack_u64(rel + m * ENC_MINI, ENC_MINI, widths[m], (uint8_t *)out->data + out->len);
+            hudi_pq_pack_u64(rel + m * ENC_MINI, ENC_MINI, widths[m],
+                             (uint8_t *)out->data + out->len);
             out->len += bytes;
             out->data[out->len] = '\0';
         }
@@ -391,15 +393,15 @@ static int delta_encode(hudi_buf *out, const void *values, int64_t n, bool is32)
     return hudi_buf_failed(out) ? HUDI_ENOMEM : 0;
 }
 
-int pq_delta_encode_i32(hudi_buf *out, const int32_t *values, int64_t n) {
+int hudi_pq_delta_encode_i32(hudi_buf *out, const int32_t *values, int64_t n) {
     return delta_encode(out, values, n, true);
 }
 
-int pq_delta_encode_i64(hudi_buf *out, const int64_t *values, int64_t n) {
+int hudi_pq_delta_encode_i64(hudi_buf *out, const int64_t *values, int64_t n) {
     return delta_encode(out, values, n, false);
 }
 
-int pq_dlba_encode(hudi_buf *out, const int32_t *offsets, const uint8_t *data, int64_t n) {
+int hudi_pq_dlba_encode(hudi_buf *out, const int32_t *offsets, const uint8_t *data, int64_t n) {
     if (n < 0) return HUDI_EINVAL;
     int32_t *lens = hudi_malloc((size_t)(n ? n : 1) * sizeof(int32_t));
     if (!lens) {
@@ -415,8 +417,8 @@ int pq_dlba_encode(hudi_buf *out, const int32_t *offsets, const uint8_t *data, i
     return hudi_buf_failed(out) ? HUDI_ENOMEM : 0;
 }
 
-int pq_dba_encode(hudi_buf *out, const int32_t *offsets, const uint8_t *data, int32_t width,
-                  int64_t n) {
+int hudi_pq_dba_encode(hudi_buf *out, const int32_t *offsets, const uint8_t *data, int32_t width,
+                       int64_t n) {
     if (n < 0 || (!offsets && width <= 0)) return HUDI_EINVAL;
     int32_t *pre = hudi_malloc((size_t)(n ? n : 1) * 2 * sizeof(int32_t)), *suf;
     if (!pre) {

@@ -290,18 +290,21 @@ typedef struct pq_bloom_header {
  * Strings and lists are allocated in `arena`. `*consumed` (if non-NULL) receives the
  * number of bytes the struct occupied. Input limits: nesting depth 64, list lengths
  * bounded by the remaining input, so malformed input can never allocate unboundedly. */
-int pq_decode_file_meta(pq_file_meta *out, hudi_arena *arena, hudi_slice in, hudi_error *err);
-int pq_decode_page_header(pq_page_header *out, hudi_arena *arena, hudi_slice in, size_t *consumed,
-                          hudi_error *err);
-int pq_decode_offset_index(pq_offset_index *out, hudi_arena *arena, hudi_slice in, hudi_error *err);
-int pq_decode_column_index(pq_column_index *out, hudi_arena *arena, hudi_slice in, hudi_error *err);
-int pq_decode_bloom_header(pq_bloom_header *out, hudi_slice in, size_t *consumed, hudi_error *err);
+int hudi_pq_decode_file_meta(pq_file_meta *out, hudi_arena *arena, hudi_slice in, hudi_error *err);
+int hudi_pq_decode_page_header(pq_page_header *out, hudi_arena *arena, hudi_slice in,
+                               size_t *consumed, hudi_error *err);
+int hudi_pq_decode_offset_index(pq_offset_index *out, hudi_arena *arena, hudi_slice in,
+                                hudi_error *err);
+int hudi_pq_decode_column_index(pq_column_index *out, hudi_arena *arena, hudi_slice in,
+                                hudi_error *err);
+int hudi_pq_decode_bloom_header(pq_bloom_header *out, hudi_slice in, size_t *consumed,
+                                hudi_error *err);
 
 /* ---- encoding (meta_write.c): append the compact-protocol bytes to `out`. ---- */
-int pq_encode_file_meta(hudi_buf *out, const pq_file_meta *m, hudi_error *err);
-int pq_encode_page_header(hudi_buf *out, const pq_page_header *h, hudi_error *err);
-int pq_encode_offset_index(hudi_buf *out, const pq_offset_index *oi, hudi_error *err);
-int pq_encode_column_index(hudi_buf *out, const pq_column_index *ci, hudi_error *err);
-int pq_encode_bloom_header(hudi_buf *out, const pq_bloom_header *h, hudi_error *err);
+int hudi_pq_encode_file_meta(hudi_buf *out, const pq_file_meta *m, hudi_error *err);
+int hudi_pq_encode_page_header(hudi_buf *out, const pq_page_header *h, hudi_error *err);
+int hudi_pq_encode_offset_index(hudi_buf *out, const pq_offset_index *oi, hudi_error *err);
+int hudi_pq_encode_column_index(hudi_buf *out, const pq_column_index *ci, hudi_error *err);
+int hudi_pq_encode_bloom_header(hudi_buf *out, const pq_bloom_header *h, hudi_error *err);
 
 #endif

@@ -841,7 +841,7 @@ static int dec_init_copied(dec *d, hudi_arena *arena, hudi_slice in, hudi_error 
     return 0;
 }
 
-int pq_decode_file_meta(pq_file_meta *out, hudi_arena *arena, hudi_slice in, hudi_error *err) {
+int hudi_pq_decode_file_meta(pq_file_meta *out, hudi_arena *arena, hudi_slice in, hudi_error *err) {
     dec d;
     memset(out, 0, sizeof(*out));
     int rc = dec_init_copied(&d, arena, in, err);
@@ -851,8 +851,8 @@ int pq_decode_file_meta(pq_file_meta *out, hudi_arena *arena, hudi_slice in, hud
     return d.r.rc;
 }
 
-int pq_decode_page_header(pq_page_header *out, hudi_arena *arena, hudi_slice in, size_t *consumed,
-                          hudi_error *err) {
+int hudi_pq_decode_page_header(pq_page_header *out, hudi_arena *arena, hudi_slice in,
+                               size_t *consumed, hudi_error *err) {
     dec d;
     memset(out, 0, sizeof(*out));
     hudi_thrift_reader_init(&d.r, in, err);
@@ -867,8 +867,8 @@ int pq_decode_page_header(pq_page_header *out, hudi_arena *arena, hudi_slice in,
     return 0;
 }
 
-int pq_decode_offset_index(pq_offset_index *out, hudi_arena *arena, hudi_slice in,
-                           hudi_error *err) {
+int hudi_pq_decode_offset_index(pq_offset_index *out, hudi_arena *arena, hudi_slice in,
+                                hudi_error *err) {
     dec d;
     memset(out, 0, sizeof(*out));
     /* OffsetIndex holds no strings: decode straight from the input. */
@@ -880,8 +880,8 @@ int pq_decode_offset_index(pq_offset_index *out, hudi_arena *arena, hudi_slice i
     return d.r.rc;
 }
 
-int pq_decode_column_index(pq_column_index *out, hudi_arena *arena, hudi_slice in,
-                           hudi_error *err) {
+int hudi_pq_decode_column_index(pq_column_index *out, hudi_arena *arena, hudi_slice in,
+                                hudi_error *err) {
     dec d;
     memset(out, 0, sizeof(*out));
     int rc = dec_init_copied(&d, arena, in, err);
@@ -891,7 +891,8 @@ int pq_decode_column_index(pq_column_index *out, hudi_arena *arena, hudi_slice i
     return d.r.rc;
 }
 
-int pq_decode_bloom_header(pq_bloom_header *out, hudi_slice in, size_t *consumed, hudi_error *err) {
+int hudi_pq_decode_bloom_header(pq_bloom_header *out, hudi_slice in, size_t *consumed,
+                                hudi_error *err) {
     dec d;
     memset(out, 0, sizeof(*out));
     hudi_thrift_reader_init(&d.r, in, err);

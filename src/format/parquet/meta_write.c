@@ -214,7 +214,7 @@ static int finish(enc *e, size_t start_len, hudi_error *err) {
     return rc;
 }
 
-int pq_encode_file_meta(hudi_buf *out, const pq_file_meta *m, hudi_error *err) {
+int hudi_pq_encode_file_meta(hudi_buf *out, const pq_file_meta *m, hudi_error *err) {
     enc e;
     size_t start = out->len;
     begin(&e, out);
@@ -251,7 +251,7 @@ int pq_encode_file_meta(hudi_buf *out, const pq_file_meta *m, hudi_error *err) {
     return finish(&e, start, err);
 }
 
-int pq_encode_page_header(hudi_buf *out, const pq_page_header *h, hudi_error *err) {
+int hudi_pq_encode_page_header(hudi_buf *out, const pq_page_header *h, hudi_error *err) {
     enc e;
     size_t start = out->len;
     begin(&e, out);
@@ -296,7 +296,7 @@ int pq_encode_page_header(hudi_buf *out, const pq_page_header *h, hudi_error *er
     return finish(&e, start, err);
 }
 
-int pq_encode_offset_index(hudi_buf *out, const pq_offset_index *oi, hudi_error *err) {
+int hudi_pq_encode_offset_index(hudi_buf *out, const pq_offset_index *oi, hudi_error *err) {
     enc e;
     size_t start = out->len;
     begin(&e, out);
@@ -322,7 +322,7 @@ static void enc_i64_list(enc *e, int16_t field, const int64_t *v, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) hudi_thrift_write_i64(&e->w, v[i]);
 }
 
-int pq_encode_column_index(hudi_buf *out, const pq_column_index *ci, hudi_error *err) {
+int hudi_pq_encode_column_index(hudi_buf *out, const pq_column_index *ci, hudi_error *err) {
     enc e;
     size_t start = out->len;
     begin(&e, out);
@@ -349,7 +349,7 @@ int pq_encode_column_index(hudi_buf *out, const pq_column_index *ci, hudi_error 
     return finish(&e, start, err);
 }
 
-int pq_encode_bloom_header(hudi_buf *out, const pq_bloom_header *h, hudi_error *err) {
+int hudi_pq_encode_bloom_header(hudi_buf *out, const pq_bloom_header *h, hudi_error *err) {
     enc e;
     size_t start = out->len;
     begin(&e, out);

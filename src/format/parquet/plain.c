@@ -7,7 +7,7 @@
  * against the bytes left before anything is copied. */
 #include "format/parquet/encoding.h"
 
-int pq_bytes_reserve(pq_bytes_out *out, int64_t extra, hudi_error *err) {
+int hudi_pq_bytes_reserve(pq_bytes_out *out, int64_t extra, hudi_error *err) {
     if (extra < 0 || out->data_len + extra > INT32_MAX)
         return hudi_error_set(err, HUDI_ENOMEM, "byte array data exceeds 2 GiB in one batch");
     int64_t need = out->data_len + extra + PQ_BYTES_PAD;
@@ -23,8 +23,8 @@ int pq_bytes_reserve(pq_bytes_out *out, int64_t extra, hudi_error *err) {
     return 0;
 }
 
-int pq_plain_decode_fixed(const uint8_t *in, size_t len, int32_t width, int64_t n, uint8_t *out,
-                          size_t *consumed, hudi_error *err) {
+int hudi_pq_plain_decode_fixed(const uint8_t *in, size_t len, int32_t width, int64_t n,
+                               uint8_t *out, size_t *consumed, hudi_error *err) {
     size_t bytes;
     if (width <= 0 || n < 0 || hudi_mul_overflow((size_t)n, (size_t)width, &bytes))
         return hudi_error_set(err, HUDI_ECORRUPT, "PLAIN: bad width %d or count %lld", width,
@@ -38,24 +38,24 @@ int pq_plain_decode_fixed(const uint8_t *in, size_t len, int32_t width, int64_t 
     return 0;
 }
 
-int pq_plain_decode_bool(const uint8_t *in, size_t len, int64_t first, int64_t n, uint8_t *out,
-                         int64_t out_bit, hudi_error *err) {
+int hudi_pq_plain_decode_bool(const uint8_t *in, size_t len, int64_t first, int64_t n, uint8_t *out,
+                              int64_t out_bit, hudi_error *err) {
     if (first < 0 || n < 0 || (uint64_t)first + (uint64_t)n > (uint64_t)len * 8)
         return hudi_error_set(err, HUDI_ECORRUPT, "PLAIN booleans overrun page");
-    pq_copy_bits(out, out_bit, in, first, n);
+    hudi_pq_copy_bits(out, out_bit, in, first, n);
     return 0;
 }
 
 /* One pass: each length is checked against the bytes left before its value is copied, and
  * the output grows (geometrically) only when a value would not fit. A failure leaves `out` as
  * it was on entry. */
-int pq_plain_decode_bytes(const uint8_t *in, size_t len, int64_t n, pq_bytes_out *out,
-                          size_t *consumed, hudi_error *err) {
+int hudi_pq_plain_decode_bytes(const uint8_t *in, size_t len, int64_t n, pq_bytes_out *out,
+                               size_t *consumed, hudi_error *err) {
     const int64_t data_len0 = out->data_len;
     int32_t *o = out->offsets + out->count + 1;
     int64_t dpos = out->data_len;
     /* Values may end at `room_end`: within the padded capacity and the 2 GiB limit. Beyond
-     * it pq_bytes_reserve grows the buffer or reports the limit. */
+     * it hudi_pq_bytes_reserve grows the buffer or reports the limit. */
     int64_t room_end = HUDI_MIN(out->data_cap - PQ_BYTES_PAD, (int64_t)INT32_MAX);
     uint8_t *data = out->data;
     size_t q = 0;
@@ -76,7 +76,7 @@ int pq_plain_decode_bytes(const uint8_t *in, size_t len, int64_t n, pq_bytes_out
         }
         if ((int64_t)l > room_end - dpos) {
             out->data_len = dpos; /* keep what is decoded when the buffer moves */
-            if ((rc = pq_bytes_reserve(out, (int64_t)l, err)) < 0) goto fail;
+            if ((rc = hudi_pq_bytes_reserve(out, (int64_t)l, err)) < 0) goto fail;
             data = out->data;
             room_end = HUDI_MIN(out->data_cap - PQ_BYTES_PAD, (int64_t)INT32_MAX);
         }
@@ -99,7 +99,7 @@ fail:
     return rc;
 }
 
-int pq_plain_encode_fixed(hudi_buf *out, const void *values, int32_t width, int64_t n) {
+int hudi_pq_plain_encode_fixed(hudi_buf *out, const void *values, int32_t width, int64_t n) {
     size_t bytes;
     if (width < 0 || n < 0) return HUDI_EINVAL;
     if (hudi_mul_overflow((size_t)n, (size_t)width, &bytes)) {
@@ -110,19 +110,20 @@ int pq_plain_encode_fixed(hudi_buf *out, const void *values, int32_t width, int6
     return hudi_buf_failed(out) ? HUDI_ENOMEM : 0;
 }
 
-int pq_plain_encode_bool(hudi_buf *out, const uint8_t *bits, int64_t bit_offset, int64_t n) {
+int hudi_pq_plain_encode_bool(hudi_buf *out, const uint8_t *bits, int64_t bit_offset, int64_t n) {
     if (n < 0) return HUDI_EINVAL;
     size_t bytes = (size_t)(n + 7) / 8;
     if (hudi_buf_grow(out, bytes) < 0) return HUDI_ENOMEM;
     uint8_t *dst = (uint8_t *)out->data + out->len;
     memset(dst, 0, bytes);
-    pq_copy_bits(dst, 0, bits, bit_offset, n);
+    hudi_pq_copy_bits(dst, 0, bits, bit_offset, n);
     out->len += bytes;
     out->data[out->len] = '\0';
     return 0;
 }
 
-int pq_plain_encode_bytes(hudi_buf *out, const int32_t *offsets, const uint8_t *data, int64_t n) {
+int hudi_pq_plain_encode_bytes(hudi_buf *out, const int32_t *offsets, const uint8_t *data,
+                               int64_t n) {
     if (n < 0) return HUDI_EINVAL;
     size_t bytes = (size_t)n * 4 + (size_t)(offsets[n] - offsets[0]);
     if (hudi_buf_grow(out, bytes) < 0) return HUDI_ENOMEM;

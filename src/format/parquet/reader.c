@@ -91,13 +91,13 @@ int hudi_parquet_open(hudi_parquet_file **out, hudi_fs *fs, const char *path,
         goto done;
     }
     if ((rc = hudi_file_read_at(f->file, f->footer_start, footer, len, err)) < 0) goto done;
-    if ((rc = pq_decode_file_meta(&f->meta, &f->arena, HUDI_SLICE(footer, len), err)) < 0) {
+    if ((rc = hudi_pq_decode_file_meta(&f->meta, &f->arena, HUDI_SLICE(footer, len), err)) < 0) {
         hudi_error_wrap(err, "%s: footer", path);
         goto done;
     }
     pq_schema_read_options so = PQ_SCHEMA_READ_OPTIONS_INIT;
     so.binary_as_string = f->opts.binary_as_string;
-    if ((rc = pq_schema_read(&f->schema, f->meta.schema, f->meta.n_schema, &so, err)) < 0) {
+    if ((rc = hudi_pq_schema_read(&f->schema, f->meta.schema, f->meta.n_schema, &so, err)) < 0) {
         hudi_error_wrap(err, "%s: schema", path);
         goto done;
     }
@@ -112,7 +112,7 @@ done:
 
 void hudi_parquet_close(hudi_parquet_file *f) {
     if (!f) return;
-    pq_schema_dispose(&f->schema);
+    hudi_pq_schema_dispose(&f->schema);
     hudi_arena_dispose(&f->arena);
     hudi_file_close(f->file);
     hudi_free(f->path);
@@ -139,11 +139,11 @@ bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *va
 /* ---- scan ------------------------------------------------------------------------------ */
 
 static void release_readers(hudi_parquet_scan *s) {
-    for (int32_t i = 0; i < s->n_readers; i++) pq_colreader_release(&s->readers[i]);
+    for (int32_t i = 0; i < s->n_readers; i++) hudi_pq_colreader_release(&s->readers[i]);
 }
 
 static void close_readers(hudi_parquet_scan *s) {
-    for (int32_t i = 0; i < s->n_readers; i++) pq_colreader_dispose(&s->readers[i]);
+    for (int32_t i = 0; i < s->n_readers; i++) hudi_pq_colreader_dispose(&s->readers[i]);
 }
 
 void hudi_parquet_scan_free(hudi_parquet_scan *s) {
@@ -157,7 +157,7 @@ void hudi_parquet_scan_free(hudi_parquet_scan *s) {
     hudi_free(s->rgs);
     hudi_free(s->preds);
     hudi_free(s->ranges);
-    pq_codec_ctx_free(s->codec);
+    hudi_pq_codec_ctx_free(s->codec);
     hudi_free(s);
 }
 
@@ -202,7 +202,7 @@ int hudi_parquet_scan_open(hudi_parquet_scan **out, hudi_parquet_file *f,
     s->opts = opts ? *opts : (hudi_parquet_scan_options)HUDI_PARQUET_SCAN_OPTIONS_INIT;
     if (s->opts.batch_rows <= 0) s->opts.batch_rows = 65536;
     s->cur_rg = -1;
-    if ((rc = pq_codec_ctx_new(&s->codec, err)) < 0) goto fail;
+    if ((rc = hudi_pq_codec_ctx_new(&s->codec, err)) < 0) goto fail;
     if ((rc = build_projection(s, err)) < 0) goto fail;
     if (s->opts.n_predicates > 0) {
         s->preds = hudi_calloc((size_t)s->opts.n_predicates, sizeof(*s->preds));
@@ -234,7 +234,7 @@ int hudi_parquet_scan_open(hudi_parquet_scan **out, hudi_parquet_file *f,
             goto fail;
         }
         s->stats.row_groups_total++;
-        if (!pq_scan_keep_row_group(s, r)) {
+        if (!hudi_pq_scan_keep_row_group(s, r)) {
             s->stats.row_groups_skipped++;
             continue;
         }
@@ -254,15 +254,15 @@ static int open_row_group(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
     s->cur_rg = rg;
     s->range_idx = 0;
     s->row_pos = 0;
-    int rc = pq_scan_select_rows(s, rg, err);
+    int rc = hudi_pq_scan_select_rows(s, rg, err);
     if (rc < 0 || s->n_ranges == 0) return rc; /* nothing to read in this row group */
     int32_t k = 0;
     for (int32_t i = 0; i < s->n_cols; i++) {
         int32_t c = s->cols[i];
         for (int32_t l = ps->column_leaves[c]; l < ps->column_leaves[c + 1]; l++, k++) {
             s->reader_col[k] = i;
-            if ((rc = pq_colreader_init(&s->readers[k], s->f, rg, &ps->leaves[l], s->codec, err)) <
-                0)
+            if ((rc = hudi_pq_colreader_init(&s->readers[k], s->f, rg, &ps->leaves[l], s->codec,
+                                             err)) < 0)
                 return rc;
         }
     }
@@ -284,14 +284,15 @@ int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *e
         int64_t start = s->ranges[2 * s->range_idx], end = s->ranges[2 * s->range_idx + 1];
         if (s->row_pos < start) { /* a gap the page index ruled out */
             for (int32_t i = 0; i < s->n_readers; i++)
-                if ((rc = pq_colreader_skip(&s->readers[i], start - s->row_pos, err)) < 0)
+                if ((rc = hudi_pq_colreader_skip(&s->readers[i], start - s->row_pos, err)) < 0)
                     return rc;
             s->row_pos = start;
         }
         int64_t n = HUDI_MIN(s->opts.batch_rows, end - s->row_pos);
         hudi_batch_clear(s->batch);
         for (int32_t i = 0; i < s->n_readers; i++) {
-            rc = pq_colreader_read(&s->readers[i], s->batch->columns[s->reader_col[i]], n, err);
+            rc =
+                hudi_pq_colreader_read(&s->readers[i], s->batch->columns[s->reader_col[i]], n, err);
             if (rc < 0) return rc;
         }
         s->row_pos += n;
@@ -303,7 +304,7 @@ int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *e
         s->batch->num_rows = n;
         s->stats.rows_read += n;
         if (s->opts.filter_rows && s->opts.n_predicates > 0) {
-            if ((rc = pq_scan_filter_batch(s, s->batch, err)) < 0) return rc;
+            if ((rc = hudi_pq_scan_filter_batch(s, s->batch, err)) < 0) return rc;
             if (s->batch->num_rows == 0) continue;
         }
         s->stats.rows_returned += s->batch->num_rows;

@@ -200,7 +200,7 @@ static int load_dictionary(pq_colreader *cr, const uint8_t *p, size_t len, int64
     cr->dict_offsets = hudi_calloc((size_t)n + 1, sizeof(int32_t));
     if (!cr->dict_offsets) return hudi_error_oom(err);
     pq_bytes_out o = {cr->dict_offsets, NULL, 0, 0, 0, NULL, NULL};
-    rc = pq_plain_decode_bytes(p, len, n, &o, NULL, err);
+    rc = hudi_pq_plain_decode_bytes(p, len, n, &o, NULL, err);
     cr->dict_data = o.data;
     if (rc < 0) return col_wrap(cr, err, rc);
     if (cr->leaf->field->type == HUDI_TYPE_DECIMAL) {
@@ -216,7 +216,7 @@ static int load_dictionary(pq_colreader *cr, const uint8_t *p, size_t len, int64
     cr->dict.offsets = cr->dict_offsets;
     cr->dict.data = cr->dict_data;
     if (o.data && o.data_cap - o.data_len >= PQ_BYTES_PAD) {
-        /* pq_bytes_reserve left this slack: defined bytes for the gathers' block copies. */
+        /* hudi_pq_bytes_reserve left this slack: defined bytes for the gathers' block copies. */
         memset(o.data + o.data_len, 0, PQ_BYTES_PAD);
         cr->dict.data_pad = PQ_BYTES_PAD;
     }
@@ -254,7 +254,7 @@ static int decode_levels(pq_colreader *cr, const uint8_t **p, const uint8_t *end
         size_t need = pq_bitpacked_size(n, w);
         if (need > (size_t)(end - *p))
             return col_error(cr, err, HUDI_ECORRUPT, "levels overrun page");
-        if ((rc = pq_bitpacked_decode_i16(*p, need, w, 0, n, out, err)) < 0)
+        if ((rc = hudi_pq_bitpacked_decode_i16(*p, need, w, 0, n, out, err)) < 0)
             return col_wrap(cr, err, rc);
         *p += need;
         if (all_max) *all_max = false;
@@ -262,8 +262,8 @@ static int decode_levels(pq_colreader *cr, const uint8_t **p, const uint8_t *end
     }
     if (encoding != PQ_ENC_RLE) return col_error(cr, err, HUDI_EUNSUPPORTED, "level encoding");
     if (prefixed) {
-        if ((rc = pq_rle_parse_prefix(*p, (size_t)(end - *p), &runs, &runs_len, &consumed, err)) <
-            0)
+        if ((rc = hudi_pq_rle_parse_prefix(*p, (size_t)(end - *p), &runs, &runs_len, &consumed,
+                                           err)) < 0)
             return col_wrap(cr, err, rc);
     } else {
         if (v2_len > (size_t)(end - *p))
@@ -272,14 +272,14 @@ static int decode_levels(pq_colreader *cr, const uint8_t **p, const uint8_t *end
         runs_len = consumed = v2_len;
     }
     pq_rle_decoder d;
-    if ((rc = pq_rle_init(&d, runs, runs_len, w, err)) < 0) return col_wrap(cr, err, rc);
+    if ((rc = hudi_pq_rle_init(&d, runs, runs_len, w, err)) < 0) return col_wrap(cr, err, rc);
     if (all_max) {
-        rc = pq_rle_consume_run(&d, n, (uint32_t)max_level, err);
+        rc = hudi_pq_rle_consume_run(&d, n, (uint32_t)max_level, err);
         if (rc < 0) return col_wrap(cr, err, rc);
         *all_max = rc == 1;
     }
     if (!all_max || !*all_max) {
-        if ((rc = pq_rle_next_i16(&d, out, n, err)) < 0) return col_wrap(cr, err, rc);
+        if ((rc = hudi_pq_rle_next_i16(&d, out, n, err)) < 0) return col_wrap(cr, err, rc);
         for (int64_t i = 0; i < n; i++)
             if ((uint16_t)out[i] > (uint16_t)max_level)
                 return col_error(cr, err, HUDI_ECORRUPT, "level exceeds its maximum");
@@ -295,7 +295,7 @@ static int start_values(pq_colreader *cr, hudi_error *err) {
     cr->vpos = 0;
     cr->vpos_bytes = 0;
     if (cr->dba_live) {
-        pq_dba_dispose(&cr->dba);
+        hudi_pq_dba_dispose(&cr->dba);
         cr->dba_live = false;
     }
     switch (enc) {
@@ -306,7 +306,7 @@ static int start_values(pq_colreader *cr, hudi_error *err) {
         if (!cr->has_dict)
             return col_error(cr, err, HUDI_ECORRUPT,
                              "dictionary-encoded page without a dictionary");
-        rc = pq_rle_init_dict(&cr->rle, cr->vals, cr->vals_len, err);
+        rc = hudi_pq_rle_init_dict(&cr->rle, cr->vals, cr->vals_len, err);
         break;
     case PQ_ENC_RLE:
         if (cr->leaf->physical_type != PQ_BOOLEAN)
@@ -314,26 +314,26 @@ static int start_values(pq_colreader *cr, hudi_error *err) {
         {
             const uint8_t *runs;
             size_t runs_len, consumed;
-            rc = pq_rle_parse_prefix(cr->vals, cr->vals_len, &runs, &runs_len, &consumed, err);
-            if (rc == 0) rc = pq_rle_init(&cr->rle, runs, runs_len, 1, err);
+            rc = hudi_pq_rle_parse_prefix(cr->vals, cr->vals_len, &runs, &runs_len, &consumed, err);
+            if (rc == 0) rc = hudi_pq_rle_init(&cr->rle, runs, runs_len, 1, err);
         }
         break;
     case PQ_ENC_DELTA_BINARY_PACKED:
         if (cr->leaf->physical_type != PQ_INT32 && cr->leaf->physical_type != PQ_INT64)
             return col_error(cr, err, HUDI_ECORRUPT, "DELTA_BINARY_PACKED on a non-integer column");
-        rc = pq_delta_init(&cr->delta, cr->vals, cr->vals_len, cr->leaf->physical_type == PQ_INT32,
-                           err);
+        rc = hudi_pq_delta_init(&cr->delta, cr->vals, cr->vals_len,
+                                cr->leaf->physical_type == PQ_INT32, err);
         break;
     case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
         if (!is_bytes)
             return col_error(cr, err, HUDI_ECORRUPT,
                              "DELTA_LENGTH_BYTE_ARRAY on a fixed-width column");
-        rc = pq_dlba_init(&cr->dlba, cr->vals, cr->vals_len, err);
+        rc = hudi_pq_dlba_init(&cr->dlba, cr->vals, cr->vals_len, err);
         break;
     case PQ_ENC_DELTA_BYTE_ARRAY:
         if (!is_bytes && cr->leaf->physical_type != PQ_FIXED_LEN_BYTE_ARRAY)
             return col_error(cr, err, HUDI_ECORRUPT, "DELTA_BYTE_ARRAY on a numeric column");
-        rc = pq_dba_init(&cr->dba, cr->vals, cr->vals_len, err);
+        rc = hudi_pq_dba_init(&cr->dba, cr->vals, cr->vals_len, err);
         cr->dba_live = rc == 0;
         break;
     case PQ_ENC_ALP: return col_error(cr, err, HUDI_EUNSUPPORTED, "unsupported encoding ALP");
@@ -352,8 +352,8 @@ static int decompress_into(pq_colreader *cr, const uint8_t *in, size_t in_len, s
     if (out_len > ((size_t)1 << 31)) return col_error(cr, err, HUDI_ENOMEM, "page too large");
     if (grow_buffer(&cr->page_buf, &cr->page_cap, offset + out_len + 8) < 0)
         return hudi_error_oom(err);
-    int rc = pq_decompress(cr->codec, cr->cm->codec, HUDI_SLICE(in, in_len), cr->page_buf + offset,
-                           out_len, err);
+    int rc = hudi_pq_decompress(cr->codec, cr->cm->codec, HUDI_SLICE(in, in_len),
+                                cr->page_buf + offset, out_len, err);
     cr->bytes_decompressed += (int64_t)out_len;
     return rc < 0 ? col_wrap(cr, err, rc) : 0;
 }
@@ -468,7 +468,7 @@ static int next_page(pq_colreader *cr, hudi_error *err) {
         pq_page_header h;
         size_t hlen = 0;
         hudi_arena_dispose(&arena);
-        rc = pq_decode_page_header(
+        rc = hudi_pq_decode_page_header(
             &h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos), &hlen, err);
         if (rc < 0) {
             rc = col_wrap(cr, err, rc);
@@ -525,17 +525,17 @@ static int decode_fixed_stored(pq_colreader *cr, uint8_t *out, int64_t n, hudi_e
     switch (cr->encoding) {
     case PQ_ENC_PLAIN: {
         size_t used = 0;
-        rc = pq_plain_decode_fixed(cr->vals + cr->vpos_bytes, cr->vals_len - cr->vpos_bytes, w, n,
-                                   out, &used, err);
+        rc = hudi_pq_plain_decode_fixed(cr->vals + cr->vpos_bytes, cr->vals_len - cr->vpos_bytes, w,
+                                        n, out, &used, err);
         cr->vpos_bytes += used;
         return rc;
     }
     case PQ_ENC_DELTA_BINARY_PACKED:
-        return w == 4 ? pq_delta_next_i32(&cr->delta, (int32_t *)(void *)out, n, err)
-                      : pq_delta_next_i64(&cr->delta, (int64_t *)(void *)out, n, err);
-    case PQ_ENC_DELTA_BYTE_ARRAY: return pq_dba_next_fixed(&cr->dba, n, w, out, err);
+        return w == 4 ? hudi_pq_delta_next_i32(&cr->delta, (int32_t *)(void *)out, n, err)
+                      : hudi_pq_delta_next_i64(&cr->delta, (int64_t *)(void *)out, n, err);
+    case PQ_ENC_DELTA_BYTE_ARRAY: return hudi_pq_dba_next_fixed(&cr->dba, n, w, out, err);
     case PQ_ENC_BYTE_STREAM_SPLIT:
-        return pq_bss_decode(cr->vals, cr->vals_len, w, cr->vpos, n, out, err);
+        return hudi_pq_bss_decode(cr->vals, cr->vals_len, w, cr->vpos, n, out, err);
     default:
         return col_error(cr, err, HUDI_EUNSUPPORTED, "encoding not valid for this column type");
     }
@@ -545,15 +545,15 @@ static int decode_bytes(pq_colreader *cr, pq_bytes_out *o, int64_t n, hudi_error
     switch (cr->encoding) {
     case PQ_ENC_PLAIN: {
         size_t used = 0;
-        int rc = pq_plain_decode_bytes(cr->vals + cr->vpos_bytes, cr->vals_len - cr->vpos_bytes, n,
-                                       o, &used, err);
+        int rc = hudi_pq_plain_decode_bytes(cr->vals + cr->vpos_bytes,
+                                            cr->vals_len - cr->vpos_bytes, n, o, &used, err);
         cr->vpos_bytes += used;
         return rc;
     }
     case PQ_ENC_PLAIN_DICTIONARY:
-    case PQ_ENC_RLE_DICTIONARY: return pq_rle_gather_bytes(&cr->rle, &cr->dict, n, o, err);
-    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY: return pq_dlba_next(&cr->dlba, n, o, err);
-    case PQ_ENC_DELTA_BYTE_ARRAY: return pq_dba_next(&cr->dba, n, o, err);
+    case PQ_ENC_RLE_DICTIONARY: return hudi_pq_rle_gather_bytes(&cr->rle, &cr->dict, n, o, err);
+    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY: return hudi_pq_dlba_next(&cr->dlba, n, o, err);
+    case PQ_ENC_DELTA_BYTE_ARRAY: return hudi_pq_dba_next(&cr->dba, n, o, err);
     default: return col_error(cr, err, HUDI_EUNSUPPORTED, "encoding not valid for byte arrays");
     }
 }
@@ -566,9 +566,10 @@ static int decode_dense(pq_colreader *cr, hudi_array *a, int64_t slot, int64_t n
     bool dict = cr->encoding == PQ_ENC_PLAIN_DICTIONARY || cr->encoding == PQ_ENC_RLE_DICTIONARY;
     if (f->type == HUDI_TYPE_BOOL) {
         if (cr->encoding == PQ_ENC_PLAIN)
-            rc = pq_plain_decode_bool(cr->vals, cr->vals_len, cr->vpos, n, a->values, slot, err);
+            rc = hudi_pq_plain_decode_bool(cr->vals, cr->vals_len, cr->vpos, n, a->values, slot,
+                                           err);
         else if (cr->encoding == PQ_ENC_RLE)
-            rc = pq_rle_next_bool(&cr->rle, a->values, slot, n, err);
+            rc = hudi_pq_rle_next_bool(&cr->rle, a->values, slot, n, err);
         else
             rc = col_error(cr, err, HUDI_EUNSUPPORTED, "encoding not valid for BOOLEAN");
     } else if (cr->out_width == 0) { /* string / binary */
@@ -576,8 +577,8 @@ static int decode_dense(pq_colreader *cr, hudi_array *a, int64_t slot, int64_t n
         rc = decode_bytes(cr, &o, n, err);
         a->data_len = o.data_len;
     } else if (dict) {
-        rc = pq_rle_gather_fixed(&cr->rle, &cr->dict, n,
-                                 (uint8_t *)a->values + slot * cr->out_width, err);
+        rc = hudi_pq_rle_gather_fixed(&cr->rle, &cr->dict, n,
+                                      (uint8_t *)a->values + slot * cr->out_width, err);
     } else if (cr->stored_width == 0) { /* BYTE_ARRAY decimal */
         int32_t *offs = hudi_calloc((size_t)n + 1, sizeof(int32_t));
         pq_bytes_out o = {offs, NULL, 0, 0, 0, NULL, NULL};
@@ -655,7 +656,8 @@ static int emit_nested(pq_colreader *cr, hudi_array *column, int64_t m, hudi_err
     const int16_t *def = leaf->max_def > 0 ? cr->def + start : NULL;
     const int16_t *rep = leaf->max_rep > 0 ? cr->rep + start : NULL;
     int64_t k = def ? count_defined(def, m, leaf->max_def) : m;
-    if ((rc = pq_assemble_reserve(column, leaf, m, &la, err)) < 0) return col_wrap(cr, err, rc);
+    if ((rc = hudi_pq_assemble_reserve(column, leaf, m, &la, err)) < 0)
+        return col_wrap(cr, err, rc);
     if (la->field->type != HUDI_TYPE_NULL) {
         if ((rc = hudi_array_grow(la, k, err)) < 0) return rc;
         if ((rc = decode_dense(cr, la, la->length, k, err)) < 0) return rc;
@@ -663,7 +665,7 @@ static int emit_nested(pq_colreader *cr, hudi_array *column, int64_t m, hudi_err
         k = 0; /* an always-null column stores no values */
     }
     bool starts_record = start == 0 && (cr->page_v2 || cr->data_pages == 1);
-    rc = pq_assemble_leaf(
+    rc = hudi_pq_assemble_leaf(
         column, leaf, def, rep, m,
         la->field->type == HUDI_TYPE_NULL ? (def ? count_defined(def, m, leaf->max_def) : m) : k,
         starts_record, err);
@@ -672,7 +674,7 @@ static int emit_nested(pq_colreader *cr, hudi_array *column, int64_t m, hudi_err
     return 0;
 }
 
-int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err) {
+int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err) {
     const pq_leaf *leaf = cr->leaf;
     bool flat = leaf->depth == 1;
     int64_t done = 0;
@@ -713,8 +715,8 @@ int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hud
 
 /* ---- setup ---------------------------------------------------------------------------------- */
 
-/* Buffers survive from one row group to the next (pq_colreader_dispose with keep_buffers), so a
- * scan does not pay page faults for fresh chunk and page buffers at every row group. */
+/* Buffers survive from one row group to the next (hudi_pq_colreader_dispose with keep_buffers), so
+ * a scan does not pay page faults for fresh chunk and page buffers at every row group. */
 typedef struct kept_buffers {
     uint8_t *chunk_owned, *page_buf, *scratch;
     size_t chunk_cap, page_cap, scratch_cap;
@@ -722,8 +724,8 @@ typedef struct kept_buffers {
     int64_t level_cap;
 } kept_buffers;
 
-int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
-                      const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err) {
+int hudi_pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
+                           const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err) {
     kept_buffers k = {cr->chunk_owned, cr->page_buf, cr->scratch, cr->chunk_cap, cr->page_cap,
                       cr->scratch_cap, cr->def,      cr->rep,     cr->level_cap};
     memset(cr, 0, sizeof(*cr));
@@ -775,20 +777,20 @@ int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
     return 0;
 }
 
-void pq_colreader_release(pq_colreader *cr) {
+void hudi_pq_colreader_release(pq_colreader *cr) {
     hudi_free(cr->dict_values);
     hudi_free(cr->dict_offsets);
     hudi_free(cr->dict_data);
     cr->dict_values = cr->dict_data = NULL;
     cr->dict_offsets = NULL;
-    if (cr->dba_live) pq_dba_dispose(&cr->dba);
+    if (cr->dba_live) hudi_pq_dba_dispose(&cr->dba);
     cr->dba_live = false;
     hudi_array_free(cr->trash);
     cr->trash = NULL;
 }
 
-void pq_colreader_dispose(pq_colreader *cr) {
-    pq_colreader_release(cr);
+void hudi_pq_colreader_dispose(pq_colreader *cr) {
+    hudi_pq_colreader_release(cr);
     hudi_free(cr->chunk_owned);
     hudi_free(cr->def);
     hudi_free(cr->rep);
@@ -806,7 +808,7 @@ static int skip_whole_page(pq_colreader *cr, int64_t records, int64_t *skipped, 
     pq_page_header h;
     size_t hlen = 0;
     if (cr->entries_seen >= cr->cm->num_values || cr->pos >= cr->chunk_len) return 0;
-    int rc = pq_decode_page_header(
+    int rc = hudi_pq_decode_page_header(
         &h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos), &hlen, err);
     hudi_arena_dispose(&arena);
     if (rc < 0) return col_wrap(cr, err, rc);
@@ -824,7 +826,7 @@ static int skip_whole_page(pq_colreader *cr, int64_t records, int64_t *skipped, 
     return 1;
 }
 
-int pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
+int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
     const pq_leaf *leaf = cr->leaf;
     int rc;
     if (records <= 0) return 0;
@@ -833,7 +835,7 @@ int pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
         if ((rc = hudi_array_new(&cr->trash, leaf->levels[0].field, err)) < 0) return rc;
     }
     if (leaf->depth > 1) {
-        rc = pq_colreader_read(cr, cr->trash, records, err);
+        rc = hudi_pq_colreader_read(cr, cr->trash, records, err);
         hudi_array_clear(cr->trash);
         return rc;
     }

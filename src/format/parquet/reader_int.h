@@ -70,17 +70,17 @@ typedef struct pq_colreader {
 } pq_colreader;
 
 /* `cr` must be zeroed or released: its buffers are reused. */
-int pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
-                      const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err);
+int hudi_pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
+                           const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err);
 /* Appends exactly `records` records of the leaf to `column` (the top-level array holding the
  * leaf). ECORRUPT when the chunk holds fewer. */
-int pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err);
+int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err);
 /* Skips `records` records: whole pages of flat columns are stepped over without being
  * decompressed; partial pages are decoded and dropped. */
-int pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err);
-/* Ends the chunk but keeps the reusable buffers for the next pq_colreader_init. */
-void pq_colreader_release(pq_colreader *cr);
-void pq_colreader_dispose(pq_colreader *cr);
+int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err);
+/* Ends the chunk but keeps the reusable buffers for the next hudi_pq_colreader_init. */
+void hudi_pq_colreader_release(pq_colreader *cr);
+void hudi_pq_colreader_dispose(pq_colreader *cr);
 
 struct hudi_parquet_scan {
     hudi_parquet_file *f;
@@ -105,14 +105,15 @@ struct hudi_parquet_scan {
 };
 
 /* reader_skip.c: row-group skipping from statistics, and exact row filtering. */
-bool pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg);
+bool hudi_pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg);
 /* The leaf of a top-level primitive column, or NULL for a nested column. */
-const pq_leaf *pq_flat_leaf(const pq_schema *ps, int32_t column);
+const pq_leaf *hudi_pq_flat_leaf(const pq_schema *ps, int32_t column);
 /* PLAIN bytes of a predicate constant in the leaf's physical type (into buf, or borrowing the
  * constant's bytes); -1 when it has no exact physical form (nothing may then be pruned). */
-int pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32], hudi_slice *out);
+int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32],
+                           hudi_slice *out);
 /* reader_pageindex.c: the row ranges of row group `rg` that may match (s->ranges). */
-int pq_scan_select_rows(hudi_parquet_scan *s, int32_t rg, hudi_error *err);
-int pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err);
+int hudi_pq_scan_select_rows(hudi_parquet_scan *s, int32_t rg, hudi_error *err);
+int hudi_pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err);
 
 #endif

@@ -46,7 +46,7 @@ static bool page_may_match(const pq_column_index *ci, int32_t i, int kind,
     if (p->op == HUDI_CMP_IS_NOT_NULL || !have_c || kind == PQ_SORT_NONE) return true;
     if (p->value.is_null) return false;
     hudi_slice mn = ci->min_values[i], mx = ci->max_values[i];
-    int lo = pq_stats_compare(kind, c, mn), hi = pq_stats_compare(kind, c, mx);
+    int lo = hudi_pq_stats_compare(kind, c, mn), hi = hudi_pq_stats_compare(kind, c, mx);
     switch (p->op) {
     case HUDI_CMP_EQ: return lo >= 0 && hi <= 0;
     case HUDI_CMP_LT: return lo > 0;
@@ -71,14 +71,14 @@ static int apply_predicate(hudi_parquet_scan *s, int32_t rg, const hudi_parquet_
     if (!cc->has_column_index || !cc->has_offset_index) return 0;
     /* An unreadable or undecodable index is ignored, not fatal: the data is still there. */
     if (read_index(f, cc->column_index_offset, cc->column_index_length, buf, &ignored) < 0 ||
-        pq_decode_column_index(&ci, &arena, HUDI_SLICE(buf->data, buf->len), &ignored) < 0 ||
+        hudi_pq_decode_column_index(&ci, &arena, HUDI_SLICE(buf->data, buf->len), &ignored) < 0 ||
         read_index(f, cc->offset_index_offset, cc->offset_index_length, buf, &ignored) < 0 ||
-        pq_decode_offset_index(&oi, &arena, HUDI_SLICE(buf->data, buf->len), &ignored) < 0 ||
+        hudi_pq_decode_offset_index(&oi, &arena, HUDI_SLICE(buf->data, buf->len), &ignored) < 0 ||
         !index_trustworthy(&ci, &oi, leaf, rg_rows))
         goto done;
     int order = f->meta.n_column_orders > leaf->index ? f->meta.column_orders[leaf->index]
                                                       : PQ_STATS_ORDER_ABSENT;
-    int kind = pq_stats_sort_kind(leaf->element, order);
+    int kind = hudi_pq_stats_sort_kind(leaf->element, order);
     /* Float bounds: NaN bounds or zero signs make a page's bounds unreliable; the stats layer
      * handles chunk statistics, here we simply do not prune float pages by value. */
     if (kind == PQ_SORT_FLOAT || kind == PQ_SORT_DOUBLE || kind == PQ_SORT_FLOAT16 ||
@@ -87,7 +87,7 @@ static int apply_predicate(hudi_parquet_scan *s, int32_t rg, const hudi_parquet_
         kind = PQ_SORT_NONE;
     uint8_t cbuf[32];
     hudi_slice c = {0};
-    bool have_c = pq_plain_constant(leaf, &p->value, cbuf, &c) >= 0;
+    bool have_c = hudi_pq_plain_constant(leaf, &p->value, cbuf, &c) >= 0;
     s->stats.pages_total += ci.n_pages;
     /* New ranges = old ranges ∩ union of matching pages. */
     int64_t *out = hudi_calloc((size_t)(s->n_ranges + ci.n_pages) * 2 + 2, sizeof(int64_t));
@@ -124,7 +124,7 @@ done:
     return rc;
 }
 
-int pq_scan_select_rows(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
+int hudi_pq_scan_select_rows(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
     hudi_parquet_file *f = s->f;
     int64_t rows = f->meta.row_groups[rg].num_rows;
     hudi_free(s->ranges);
@@ -137,7 +137,7 @@ int pq_scan_select_rows(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
     hudi_buf buf = HUDI_BUF_INIT;
     int rc = 0;
     for (int32_t i = 0; rc == 0 && i < s->opts.n_predicates && s->n_ranges > 0; i++) {
-        const pq_leaf *leaf = pq_flat_leaf(&f->schema, s->opts.predicates[i].column);
+        const pq_leaf *leaf = hudi_pq_flat_leaf(&f->schema, s->opts.predicates[i].column);
         if (leaf) rc = apply_predicate(s, rg, &s->opts.predicates[i], leaf, &buf, err);
     }
     hudi_buf_dispose(&buf);

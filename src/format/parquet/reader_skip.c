@@ -6,7 +6,7 @@
 #include "format/parquet/stats.h"
 
 /* The leaf of a top-level primitive column, or NULL for nested columns. */
-const pq_leaf *pq_flat_leaf(const pq_schema *ps, int32_t column) {
+const pq_leaf *hudi_pq_flat_leaf(const pq_schema *ps, int32_t column) {
     int32_t first = ps->column_leaves[column];
     if (ps->column_leaves[column + 1] - first != 1) return NULL;
     const pq_leaf *l = &ps->leaves[first];
@@ -15,7 +15,8 @@ const pq_leaf *pq_flat_leaf(const pq_schema *ps, int32_t column) {
 
 /* Writes the PLAIN bytes of `v` for `leaf` into buf; returns the length, or -1 when the
  * constant cannot be expressed in the column's physical type (then nothing is skipped). */
-int pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32], hudi_slice *out) {
+int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32],
+                           hudi_slice *out) {
     const hudi_field *f = leaf->field;
     if (f->type == HUDI_TYPE_FLOAT16) return -1; /* half constants: no pruning, rows are filtered */
     switch (leaf->physical_type) {
@@ -80,13 +81,13 @@ static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, 
         kind = kind == PQ_SORT_FLOAT_TOTAL    ? PQ_SORT_FLOAT
                : kind == PQ_SORT_DOUBLE_TOTAL ? PQ_SORT_DOUBLE
                                               : PQ_SORT_FLOAT16;
-        if ((sv->has_min && pq_stats_is_nan(kind, sv->min)) ||
-            (sv->has_max && pq_stats_is_nan(kind, sv->max)))
+        if ((sv->has_min && hudi_pq_stats_is_nan(kind, sv->min)) ||
+            (sv->has_max && hudi_pq_stats_is_nan(kind, sv->max)))
             return true;
     }
-    if (kind == PQ_SORT_NONE || pq_plain_constant(leaf, &p->value, buf, &c) < 0) return true;
-    int lo = sv->has_min ? pq_stats_compare(kind, c, sv->min) : 1;  /* c vs min */
-    int hi = sv->has_max ? pq_stats_compare(kind, c, sv->max) : -1; /* c vs max */
+    if (kind == PQ_SORT_NONE || hudi_pq_plain_constant(leaf, &p->value, buf, &c) < 0) return true;
+    int lo = sv->has_min ? hudi_pq_stats_compare(kind, c, sv->min) : 1;  /* c vs min */
+    int hi = sv->has_max ? hudi_pq_stats_compare(kind, c, sv->max) : -1; /* c vs max */
     switch (p->op) {
     case HUDI_CMP_EQ: return !(sv->has_min && lo < 0) && !(sv->has_max && hi > 0);
     case HUDI_CMP_LT: return !(sv->has_min && lo <= 0);
@@ -100,22 +101,22 @@ static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, 
     }
 }
 
-bool pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg) {
+bool hudi_pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg) {
     if (!s->opts.use_statistics || s->opts.n_predicates == 0) return true;
     const hudi_parquet_file *f = s->f;
     pq_writer_version wv;
-    pq_writer_version_parse(&wv, f->meta.has_created_by, f->meta.created_by);
+    hudi_pq_writer_version_parse(&wv, f->meta.has_created_by, f->meta.created_by);
     const pq_row_group *g = &f->meta.row_groups[rg];
     for (int32_t i = 0; i < s->opts.n_predicates; i++) {
         const hudi_parquet_predicate *p = &s->opts.predicates[i];
-        const pq_leaf *leaf = pq_flat_leaf(&f->schema, p->column);
+        const pq_leaf *leaf = hudi_pq_flat_leaf(&f->schema, p->column);
         if (!leaf) continue;
         const pq_column_meta *cm = &g->columns[leaf->index].meta_data;
         int order = f->meta.n_column_orders > leaf->index ? f->meta.column_orders[leaf->index]
                                                           : PQ_STATS_ORDER_ABSENT;
         pq_stats_view sv;
-        pq_stats_view_init(&sv, &wv, leaf->element, order,
-                           cm->has_statistics ? &cm->statistics : NULL);
+        hudi_pq_stats_view_init(&sv, &wv, leaf->element, order,
+                                cm->has_statistics ? &cm->statistics : NULL);
         if (!may_match(&sv, p, leaf, g->num_rows)) return false;
     }
     return true;
@@ -260,7 +261,7 @@ static int compact(hudi_batch *b, const uint8_t *keep, hudi_error *err) {
     return 0;
 }
 
-int pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err) {
+int hudi_pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err) {
     uint8_t *keep = hudi_malloc((size_t)b->num_rows + 1);
     int rc = 0;
     if (!keep) return hudi_error_oom(err);

@@ -11,8 +11,8 @@
 
 #define CHUNK 1024 /* indices decoded per gather step (4 KiB of stack) */
 
-int pq_rle_init(pq_rle_decoder *d, const uint8_t *data, size_t len, int bit_width,
-                hudi_error *err) {
+int hudi_pq_rle_init(pq_rle_decoder *d, const uint8_t *data, size_t len, int bit_width,
+                     hudi_error *err) {
     memset(d, 0, offsetof(pq_rle_decoder, buf));
     if (bit_width < 0 || bit_width > 32)
         return hudi_error_set(err, HUDI_ECORRUPT, "bit width %d > 32", bit_width);
@@ -23,10 +23,10 @@ int pq_rle_init(pq_rle_decoder *d, const uint8_t *data, size_t len, int bit_widt
     return 0;
 }
 
-int pq_rle_init_dict(pq_rle_decoder *d, const uint8_t *data, size_t len, hudi_error *err) {
+int hudi_pq_rle_init_dict(pq_rle_decoder *d, const uint8_t *data, size_t len, hudi_error *err) {
     if (len < 1)
         return hudi_error_set(err, HUDI_ECORRUPT, "dictionary index page has no bit width byte");
-    return pq_rle_init(d, data + 1, len - 1, data[0], err);
+    return hudi_pq_rle_init(d, data + 1, len - 1, data[0], err);
 }
 
 static int read_header(pq_rle_decoder *d, hudi_error *err) {
@@ -64,13 +64,13 @@ static int fill_packed(pq_rle_decoder *d, hudi_error *err) {
     size_t need = (size_t)m * (size_t)d->bit_width / 8;
     size_t avail = (size_t)(d->end - d->p);
     if (avail >= need) {
-        pq_unpack32_u32(d->p, avail, d->buf, d->bit_width);
+        hudi_pq_unpack32_u32(d->p, avail, d->buf, d->bit_width);
         d->p += need;
         d->packed_left -= m;
     } else {
         m = (int64_t)(avail * 8 / (size_t)d->bit_width); /* bit_width > 0 since need > 0 */
         if (m == 0) return hudi_error_set(err, HUDI_ECORRUPT, "bit-packed run overruns page");
-        pq_unpack_u32(d->p, avail, d->buf, m, d->bit_width);
+        hudi_pq_unpack_u32(d->p, avail, d->buf, m, d->bit_width);
         d->p = d->end;
         d->packed_left = 0;
     }
@@ -105,7 +105,7 @@ static int next_piece(pq_rle_decoder *d, int64_t max, uint32_t *lit, int64_t *li
             size_t avail = (size_t)(d->end - d->p);
             size_t need = (size_t)k * (size_t)d->bit_width / 8;
             if (k > 0 && need <= avail) {
-                pq_unpack_u32(d->p, avail, lit, k, d->bit_width);
+                hudi_pq_unpack_u32(d->p, avail, lit, k, d->bit_width);
                 d->p += need;
                 d->packed_left -= k;
                 *lit_len = k;
@@ -120,7 +120,7 @@ static int next_piece(pq_rle_decoder *d, int64_t max, uint32_t *lit, int64_t *li
     }
 }
 
-int pq_rle_next_u32(pq_rle_decoder *d, uint32_t *out, int64_t n, hudi_error *err) {
+int hudi_pq_rle_next_u32(pq_rle_decoder *d, uint32_t *out, int64_t n, hudi_error *err) {
     int64_t i = 0;
     while (i < n) {
         int64_t lit, run;
@@ -137,7 +137,7 @@ int pq_rle_next_u32(pq_rle_decoder *d, uint32_t *out, int64_t n, hudi_error *err
     return 0;
 }
 
-int pq_rle_next_i16(pq_rle_decoder *d, int16_t *out, int64_t n, hudi_error *err) {
+int hudi_pq_rle_next_i16(pq_rle_decoder *d, int16_t *out, int64_t n, hudi_error *err) {
     if (d->bit_width > 15)
         return hudi_error_set(err, HUDI_ECORRUPT, "level bit width %d > 15", d->bit_width);
     uint32_t tmp[256];
@@ -158,7 +158,8 @@ int pq_rle_next_i16(pq_rle_decoder *d, int16_t *out, int64_t n, hudi_error *err)
     return 0;
 }
 
-int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n, hudi_error *err) {
+int hudi_pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n,
+                          hudi_error *err) {
     if (d->bit_width != 1)
         return hudi_error_set(err, HUDI_ECORRUPT, "RLE boolean bit width %d != 1", d->bit_width);
     uint32_t tmp[256];
@@ -168,7 +169,7 @@ int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n
         if (d->buf_pos == d->buf_len && d->rle_left == 0 && d->packed_left > 0) {
             int64_t k = HUDI_MIN(n - i, d->packed_left) & ~(int64_t)7;
             if (k > 0 && (size_t)(d->end - d->p) >= (size_t)k / 8) {
-                pq_copy_bits(out, out_bit + i, d->p, 0, k);
+                hudi_pq_copy_bits(out, out_bit + i, d->p, 0, k);
                 d->p += k / 8;
                 d->packed_left -= k;
                 i += k;
@@ -180,7 +181,7 @@ int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n
         int rc = next_piece(d, HUDI_MIN(n - i, 256), tmp, &lit, &run, &v, err);
         if (rc < 0) return rc;
         if (run) {
-            pq_fill_bits(out, out_bit + i, run, v != 0);
+            hudi_pq_fill_bits(out, out_bit + i, run, v != 0);
             i += run;
         } else {
             for (int64_t j = 0; j < lit; j++) {
@@ -194,7 +195,7 @@ int pq_rle_next_bool(pq_rle_decoder *d, uint8_t *out, int64_t out_bit, int64_t n
     return 0;
 }
 
-int pq_rle_skip(pq_rle_decoder *d, int64_t n, hudi_error *err) {
+int hudi_pq_rle_skip(pq_rle_decoder *d, int64_t n, hudi_error *err) {
     uint32_t tmp[256];
     while (n > 0) {
         /* Whole groups of a packed run are skipped without unpacking. */
@@ -217,7 +218,7 @@ int pq_rle_skip(pq_rle_decoder *d, int64_t n, hudi_error *err) {
     return 0;
 }
 
-int pq_rle_consume_run(pq_rle_decoder *d, int64_t n, uint32_t value, hudi_error *err) {
+int hudi_pq_rle_consume_run(pq_rle_decoder *d, int64_t n, uint32_t value, hudi_error *err) {
     if (d->buf_pos < d->buf_len || d->packed_left > 0) return 0;
     const uint8_t *save_p = d->p;
     int64_t save_left = d->rle_left;
@@ -240,8 +241,8 @@ no:
     return 0;
 }
 
-int pq_rle_parse_prefix(const uint8_t *in, size_t len, const uint8_t **runs, size_t *runs_len,
-                        size_t *consumed, hudi_error *err) {
+int hudi_pq_rle_parse_prefix(const uint8_t *in, size_t len, const uint8_t **runs, size_t *runs_len,
+                             size_t *consumed, hudi_error *err) {
     if (len < 4)
         return hudi_error_set(err, HUDI_ECORRUPT, "RLE length prefix truncated (%zu bytes)", len);
     uint32_t n = hudi_load_u32le(in);
@@ -267,8 +268,8 @@ static inline uint32_t max_u32(const uint32_t *v, int64_t n) {
     return m;
 }
 
-int pq_rle_gather_fixed(pq_rle_decoder *d, const pq_dict *dict, int64_t n, uint8_t *out,
-                        hudi_error *err) {
+int hudi_pq_rle_gather_fixed(pq_rle_decoder *d, const pq_dict *dict, int64_t n, uint8_t *out,
+                             hudi_error *err) {
     uint32_t idx[CHUNK];
     const size_t w = (size_t)dict->width;
     const uint8_t *vals = dict->values;
@@ -327,12 +328,12 @@ static inline int64_t gather_in_blocks(uint8_t *data, int64_t pos, const uint8_t
     return pos;
 }
 
-int pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_bytes_out *out,
-                        hudi_error *err) {
+int hudi_pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_bytes_out *out,
+                             hudi_error *err) {
     uint32_t idx[CHUNK];
     const int32_t *off = dict->offsets;
     /* With >= 64 readable bytes after the dictionary data, a block copy of any entry stays
-     * inside it; pq_bytes_reserve gives the output the same slack. */
+     * inside it; hudi_pq_bytes_reserve gives the output the same slack. */
     const bool blocks = dict->data_pad >= 64;
     int64_t i = 0;
     while (i < n) {
@@ -344,7 +345,7 @@ int pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_by
         if (run) {
             if (v >= dict->n) return bad_index(err, v, dict->n);
             int64_t len = (int64_t)off[v + 1] - off[v];
-            if ((rc = pq_bytes_reserve(out, len * run, err)) < 0) return rc;
+            if ((rc = hudi_pq_bytes_reserve(out, len * run, err)) < 0) return rc;
             if (len > 0) {
                 const uint8_t *src = dict->data + off[v];
                 uint8_t *dst = out->data + out->data_len;
@@ -369,7 +370,7 @@ int pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_by
         } else {
             for (int64_t j = 0; j < lit; j++) total += (int64_t)off[idx[j] + 1] - off[idx[j]];
         }
-        if ((rc = pq_bytes_reserve(out, total, err)) < 0) return rc;
+        if ((rc = hudi_pq_bytes_reserve(out, total, err)) < 0) return rc;
         uint8_t *data = out->data;
         const uint8_t *dd = dict->data;
         int64_t pos = out->data_len;
@@ -412,8 +413,8 @@ int pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_by
 
 /* ---- deprecated BIT_PACKED (MSB first) --------------------------------------------------- */
 
-int pq_bitpacked_decode_i16(const uint8_t *in, size_t len, int w, int64_t first, int64_t n,
-                            int16_t *out, hudi_error *err) {
+int hudi_pq_bitpacked_decode_i16(const uint8_t *in, size_t len, int w, int64_t first, int64_t n,
+                                 int16_t *out, hudi_error *err) {
     if (w < 0 || w > 15)
         return hudi_error_set(err, HUDI_ECORRUPT, "BIT_PACKED level bit width %d > 15", w);
     if (first < 0 || n < 0 || pq_bitpacked_size(first + n, w) > len)
@@ -440,7 +441,7 @@ int pq_bitpacked_decode_i16(const uint8_t *in, size_t len, int w, int64_t first,
 #define MAX_LITERAL (63 * 8) /* parquet-mr's limit: the header fits in one varint byte */
 
 static void put_rle_run(hudi_buf *out, uint32_t v, int64_t count, int w) {
-    pq_write_uleb(out, (uint64_t)count << 1);
+    hudi_pq_write_uleb(out, (uint64_t)count << 1);
     uint8_t b[4];
     hudi_store_u32le(b, v);
     hudi_buf_append(out, b, (size_t)(w + 7) / 8);
@@ -466,13 +467,13 @@ put_literals(hudi_buf *out, const void *src, int kind, int64_t at, int64_t n, in
     while (n > 0) {
         int64_t k = HUDI_MIN(n, MAX_LITERAL);
         int64_t groups = (k + 7) / 8;
-        pq_write_uleb(out, (uint64_t)groups << 1 | 1);
+        hudi_pq_write_uleb(out, (uint64_t)groups << 1 | 1);
         size_t bytes = (size_t)groups * (size_t)w;
         if (hudi_buf_grow(out, bytes) < 0) return;
         for (int64_t j = 0; j < k; j++) tmp[j] = get(src, kind, at + j);
         uint8_t *dst = (uint8_t *)out->data + out->len;
         memset(dst, 0, bytes);
-        pq_pack_u32(tmp, k, w, dst);
+        hudi_pq_pack_u32(tmp, k, w, dst);
         out->len += bytes;
         out->data[out->len] = '\0';
         at += k;
@@ -513,7 +514,7 @@ static inline __attribute__((always_inline)) int encode(hudi_buf *out, const voi
     return hudi_buf_failed(out) ? HUDI_ENOMEM : 0;
 }
 
-int pq_rle_encode_u32(hudi_buf *out, const uint32_t *values, int64_t n, int bit_width) {
+int hudi_pq_rle_encode_u32(hudi_buf *out, const uint32_t *values, int64_t n, int bit_width) {
     return encode(out, values, IN_U32, 0, n, bit_width);
 }
 
@@ -529,15 +530,15 @@ static int end_prefix(hudi_buf *out, bool length_prefix, size_t start) {
     return 0;
 }
 
-int pq_rle_encode_i16(hudi_buf *out, const int16_t *levels, int64_t n, int bit_width,
-                      bool length_prefix) {
+int hudi_pq_rle_encode_i16(hudi_buf *out, const int16_t *levels, int64_t n, int bit_width,
+                           bool length_prefix) {
     size_t start = begin_prefix(out, length_prefix);
     encode(out, levels, IN_I16, 0, n, bit_width);
     return end_prefix(out, length_prefix, start);
 }
 
-int pq_rle_encode_bool(hudi_buf *out, const uint8_t *bits, int64_t bit_offset, int64_t n,
-                       bool length_prefix) {
+int hudi_pq_rle_encode_bool(hudi_buf *out, const uint8_t *bits, int64_t bit_offset, int64_t n,
+                            bool length_prefix) {
     size_t start = begin_prefix(out, length_prefix);
     encode(out, bits + (bit_offset >> 3), IN_BIT, bit_offset & 7, n, 1);
     return end_prefix(out, length_prefix, start);

@@ -13,7 +13,7 @@
 static const int8_t flba_max_precision[17] = {0,  2,  4,  6,  9,  11, 14, 16, 18,
                                               21, 23, 26, 28, 31, 33, 35, 38};
 
-int32_t pq_decimal_min_bytes(int32_t precision) {
+int32_t hudi_pq_decimal_min_bytes(int32_t precision) {
     for (int32_t n = 1; n <= 16; n++)
         if (precision <= flba_max_precision[n]) return n;
     return 16;
@@ -531,15 +531,15 @@ done:
     return rc;
 }
 
-void pq_schema_dispose(pq_schema *s) {
+void hudi_pq_schema_dispose(pq_schema *s) {
     if (!s) return;
     hudi_field_dispose(&s->root);
     hudi_arena_dispose(&s->arena);
     memset(s, 0, sizeof(*s));
 }
 
-int pq_schema_read(pq_schema *out, const pq_schema_element *elems, int32_t n,
-                   const pq_schema_read_options *opts, hudi_error *err) {
+int hudi_pq_schema_read(pq_schema *out, const pq_schema_element *elems, int32_t n,
+                        const pq_schema_read_options *opts, hudi_error *err) {
     static const pq_schema_read_options defaults = PQ_SCHEMA_READ_OPTIONS_INIT;
     memset(out, 0, sizeof(*out));
     hudi_field_init(&out->root, NULL, HUDI_TYPE_STRUCT, false);
@@ -585,7 +585,7 @@ int pq_schema_read(pq_schema *out, const pq_schema_element *elems, int32_t n,
 done:
     if (c) hudi_free(c->end);
     hudi_free(c);
-    if (rc < 0) pq_schema_dispose(out);
+    if (rc < 0) hudi_pq_schema_dispose(out);
     return rc;
 }
 
@@ -671,7 +671,7 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
             return hudi_error_set(c->err, HUDI_EINVAL, "column %s: DECIMAL(%d,%d) is invalid", name,
                                   p, s);
         if (c->opts->decimal_as_flba || p > 18)
-            set_phys(e, PQ_FIXED_LEN_BYTE_ARRAY, pq_decimal_min_bytes(p));
+            set_phys(e, PQ_FIXED_LEN_BYTE_ARRAY, hudi_pq_decimal_min_bytes(p));
         else
             set_phys(e, p <= 9 ? PQ_INT32 : PQ_INT64, 0);
         annotate(e, PQ_LT_DECIMAL, PQ_CT_DECIMAL);
@@ -818,8 +818,9 @@ static int write_field(write_ctx *c, const hudi_field *f, const char *name, int3
     }
 }
 
-int pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *arena,
-                    const hudi_field *root, const pq_schema_write_options *opts, hudi_error *err) {
+int hudi_pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *arena,
+                         const hudi_field *root, const pq_schema_write_options *opts,
+                         hudi_error *err) {
     static const pq_schema_write_options defaults = PQ_SCHEMA_WRITE_OPTIONS_INIT;
     write_ctx c = {HUDI_VEC_INIT(pq_schema_element), arena, opts ? opts : &defaults, err};
     int rc;

@@ -81,10 +81,10 @@ typedef struct pq_schema {
  *   - MAP without a value field -> the entries struct gets a nullable NULL-typed "value" child.
  *   - LIST rule 3 with an unannotated repeated group R: R is the element, converted like any
  *     group (a struct whose single repeated field is a list).
- * On failure `out` is left disposed (safe to call pq_schema_dispose). */
-int pq_schema_read(pq_schema *out, const pq_schema_element *elems, int32_t n,
-                   const pq_schema_read_options *opts, hudi_error *err);
-void pq_schema_dispose(pq_schema *s);
+ * On failure `out` is left disposed (safe to call hudi_pq_schema_dispose). */
+int hudi_pq_schema_read(pq_schema *out, const pq_schema_element *elems, int32_t n,
+                        const pq_schema_read_options *opts, hudi_error *err);
+void hudi_pq_schema_dispose(pq_schema *s);
 
 typedef struct pq_schema_write_options {
     bool two_level_lists;  /* parquet-avro `repeated <T> array` for non-null elements */
@@ -99,11 +99,12 @@ typedef struct pq_schema_write_options {
  * Lists are written `list`/`element`, maps `key_value`/`key`/`value` whatever the hudi names;
  * NULL-typed fields are written OPTIONAL INT32 with LogicalType UNKNOWN. The array and names
  * live in `arena`. EINVAL for shapes Parquet cannot hold (empty struct, bad decimal). */
-int pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *arena,
-                    const hudi_field *root, const pq_schema_write_options *opts, hudi_error *err);
+int hudi_pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *arena,
+                         const hudi_field *root, const pq_schema_write_options *opts,
+                         hudi_error *err);
 
 /* Minimal FLBA width for a decimal precision 1..38 (spec §5.2). */
-int32_t pq_decimal_min_bytes(int32_t precision);
+int32_t hudi_pq_decimal_min_bytes(int32_t precision);
 
 /* The leaf's array inside a top-level column array built from pq_schema.root's children. */
 static inline hudi_array *pq_leaf_array(hudi_array *column, const pq_leaf *leaf) {
@@ -116,26 +117,26 @@ static inline hudi_array *pq_leaf_array(hudi_array *column, const pq_leaf *leaf)
  *
  * Per page (or any run of entries) of one leaf column:
  *   1. decode rep/def levels (n entries; NULL when max_rep / max_def is 0);
- *   2. pq_assemble_reserve(column, leaf, n, &leaf_array): room for n more slots on the leaf
+ *   2. hudi_pq_assemble_reserve(column, leaf, n, &leaf_array): room for n more slots on the leaf
  *      and every node the leaf owns;
  *   3. decode the page's n_values non-null values DENSELY into leaf_array starting at slot
  *      leaf_array->length (fixed width: values + length * width; bool: bits from `length`;
  *      string/binary: bytes appended at data + data_len (grow data yourself), data_len
  *      advanced, absolute end offsets in offsets[length + 1 .. length + n_values]);
  *      leave `length` alone;
- *   4. pq_assemble_leaf(...) spaces the values to their slots and appends slots, validity and
+ *   4. hudi_pq_assemble_leaf(...) spaces the values to their slots and appends slots, validity and
  *      offsets. Calls may split a record (v1 pages): all state lives in the arrays.
  * Leaves may be assembled in any order; a column is complete when all its leaves are. */
-int pq_assemble_reserve(hudi_array *column, const pq_leaf *leaf, int64_t n_entries,
-                        hudi_array **leaf_array, hudi_error *err);
+int hudi_pq_assemble_reserve(hudi_array *column, const pq_leaf *leaf, int64_t n_entries,
+                             hudi_array **leaf_array, hudi_error *err);
 
 /* `starts_record`: the entries must begin a record (first page of a chunk, v2 pages, pages
  * under an OffsetIndex) so rep[0] must be 0. Validates def <= max_def, rep <= max_rep,
  * n_values == number of entries with def == max_def, level consistency (a repeat needs a
  * present list), ECORRUPT naming the column. */
-int pq_assemble_leaf(hudi_array *column, const pq_leaf *leaf, const int16_t *def,
-                     const int16_t *rep, int64_t n, int64_t n_values, bool starts_record,
-                     hudi_error *err);
+int hudi_pq_assemble_leaf(hudi_array *column, const pq_leaf *leaf, const int16_t *def,
+                          const int16_t *rep, int64_t n, int64_t n_values, bool starts_record,
+                          hudi_error *err);
 
 /* ---- shredding (shred.c): nested arrays -> levels + value positions ---------------------- */
 
@@ -145,7 +146,7 @@ typedef struct pq_value_run {
 } pq_value_run;
 
 /* Output for one leaf, caller-owned and reused across batches (buffers only grow).
- * Each pq_shred_leaf call REPLACES the contents. */
+ * Each hudi_pq_shred_leaf call REPLACES the contents. */
 typedef struct pq_shredded {
     int16_t *def; /* n_levels entries; NULL/unused when max_def == 0 */
     int16_t *rep; /* n_levels entries; NULL/unused when max_rep == 0 */
@@ -162,12 +163,12 @@ typedef struct pq_shredded {
 
 #define PQ_SHREDDED_INIT                                                                           \
     { 0 }
-void pq_shredded_dispose(pq_shredded *s);
+void hudi_pq_shredded_dispose(pq_shredded *s);
 
 /* Shreds rows [row_start, row_start + n_rows) of top-level `column` (built on a field tree
  * with the same shape as pq_schema.root's column) for `leaf` (§4.3). EINVAL when a
  * non-nullable field holds a null or the row range is out of bounds. */
-int pq_shred_leaf(pq_shredded *out, const pq_leaf *leaf, const hudi_array *column,
-                  int64_t row_start, int64_t n_rows, hudi_error *err);
+int hudi_pq_shred_leaf(pq_shredded *out, const pq_leaf *leaf, const hudi_array *column,
+                       int64_t row_start, int64_t n_rows, hudi_error *err);
 
 #endif

@@ -17,7 +17,7 @@ typedef struct shred_ctx {
     hudi_error *err;
 } shred_ctx;
 
-void pq_shredded_dispose(pq_shredded *s) {
+void hudi_pq_shredded_dispose(pq_shredded *s) {
     if (!s) return;
     hudi_free(s->def);
     hudi_free(s->rep);
@@ -173,8 +173,8 @@ static int shred_range(shred_ctx *c, int32_t i, const hudi_array *a, int64_t sta
     return 0;
 }
 
-int pq_shred_leaf(pq_shredded *out, const pq_leaf *leaf, const hudi_array *column,
-                  int64_t row_start, int64_t n_rows, hudi_error *err) {
+int hudi_pq_shred_leaf(pq_shredded *out, const pq_leaf *leaf, const hudi_array *column,
+                       int64_t row_start, int64_t n_rows, hudi_error *err) {
     shred_ctx c = {out, leaf, NULL, NULL, err};
     int rc;
     out->n_levels = out->n_runs = out->n_values = out->n_records = 0;

@@ -66,7 +66,7 @@ static int overrun(hudi_error *err, size_t out_len) {
                           "SNAPPY: block decodes to more than the %zu bytes it declares", out_len);
 }
 
-int pq_snappy_uncompressed_length(hudi_slice in, size_t *out_len, hudi_error *err) {
+int hudi_pq_snappy_uncompressed_length(hudi_slice in, size_t *out_len, hudi_error *err) {
     uint32_t v = 0;
     for (size_t i = 0; i < 5 && i < in.len; i++) {
         uint8_t b = in.data[i];
@@ -225,11 +225,11 @@ static int decode_tail(const uint8_t *ip, const uint8_t *in_end, uint8_t *op, ui
     return 0;
 }
 
-int pq_snappy_decompress(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err) {
+int hudi_pq_snappy_decompress(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err) {
     size_t n = 0;
     int rc;
     uint8_t dummy;
-    if ((rc = pq_snappy_uncompressed_length(in, &n, err)) < 0) return rc;
+    if ((rc = hudi_pq_snappy_uncompressed_length(in, &n, err)) < 0) return rc;
     if (n != out_len)
         return hudi_error_set(err, HUDI_ECORRUPT,
                               "SNAPPY: decompressed %zu bytes, page header says %zu", n, out_len);

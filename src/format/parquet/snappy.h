@@ -11,12 +11,12 @@
 
 /** Reads the block header (a varint32, at most 5 bytes): the uncompressed length.
  *  @return 0, or HUDI_ECORRUPT for a truncated or over-long header. */
-int pq_snappy_uncompressed_length(hudi_slice in, size_t *out_len, hudi_error *err);
+int hudi_pq_snappy_uncompressed_length(hudi_slice in, size_t *out_len, hudi_error *err);
 
 /** Decompresses the raw Snappy block `in` into exactly `out_len` bytes at `out` (which may be
  *  NULL when out_len is 0). HUDI_ECORRUPT, never a crash, for any malformed block: a header
  *  other than out_len, a truncated element, an offset of 0 or before the start of the output,
  *  a literal or copy running past the output, or trailing input. */
-int pq_snappy_decompress(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err);
+int hudi_pq_snappy_decompress(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err);
 
 #endif

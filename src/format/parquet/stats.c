@@ -55,7 +55,7 @@ static void parse_semver(pq_writer_version *out, const uint8_t *p, const uint8_t
     if (p < end && !is_space(*p) && *p != '(' && *p != '+') out->pre_release = true;
 }
 
-void pq_writer_version_parse(pq_writer_version *out, bool has, hudi_slice created_by) {
+void hudi_pq_writer_version_parse(pq_writer_version *out, bool has, hudi_slice created_by) {
     memset(out, 0, sizeof(*out));
     hudi_slice s = has ? trim(created_by) : HUDI_SLICE(NULL, 0);
     if (s.len == 0) return;
@@ -82,8 +82,8 @@ void pq_writer_version_parse(pq_writer_version *out, bool has, hudi_slice create
         if (slice_is(out->app_name, apps[i].name)) out->app = apps[i].app;
 }
 
-bool pq_writer_version_older(const pq_writer_version *v, int32_t major, int32_t minor,
-                             int32_t patch) {
+bool hudi_pq_writer_version_older(const pq_writer_version *v, int32_t major, int32_t minor,
+                                  int32_t patch) {
     if (!v->has_version) return true;
     if (v->major != major) return v->major < major;
     if (v->minor != minor) return v->minor < minor;
@@ -94,7 +94,7 @@ bool pq_writer_version_older(const pq_writer_version *v, int32_t major, int32_t 
 /* ---- sort kinds -------------------------------------------------------------------------------
  */
 
-int pq_stats_sort_kind(const pq_schema_element *leaf, int column_order) {
+int hudi_pq_stats_sort_kind(const pq_schema_element *leaf, int column_order) {
     if (!leaf || !leaf->has_type) return PQ_SORT_NONE;
     bool type_order = column_order == PQ_ORDER_TYPE || column_order == PQ_STATS_ORDER_ABSENT;
     bool ieee = column_order == PQ_ORDER_IEEE754_TOTAL;
@@ -221,7 +221,7 @@ static uint64_t total_key(uint64_t bits, int width_bits) {
     return (bits & sign) ? ~bits & mask : bits | sign;
 }
 
-int pq_stats_compare(int kind, hudi_slice a, hudi_slice b) {
+int hudi_pq_stats_compare(int kind, hudi_slice a, hudi_slice b) {
     size_t w = kind_width(kind);
     if (w && (a.len != w || b.len != w)) return bytes_cmp(a.data, a.len, b.data, b.len);
     const uint8_t *x = a.data, *y = b.data;
@@ -257,7 +257,7 @@ static const uint8_t NEG_ZERO_F32[4] = {0, 0, 0, 0x80}, POS_ZERO_F32[4] = {0};
 static const uint8_t NEG_ZERO_F64[8] = {0, 0, 0, 0, 0, 0, 0, 0x80}, POS_ZERO_F64[8] = {0};
 static const uint8_t NEG_ZERO_F16[2] = {0, 0x80}, POS_ZERO_F16[2] = {0};
 
-bool pq_stats_is_nan(int kind, hudi_slice v) {
+bool hudi_pq_stats_is_nan(int kind, hudi_slice v) {
     if (v.len < (size_t)(kind == PQ_SORT_DOUBLE ? 8 : kind == PQ_SORT_FLOAT ? 4 : 2)) return false;
     switch (kind) {
     case PQ_SORT_FLOAT: return isnan(load_f32(v.data));
@@ -304,15 +304,16 @@ static bool deprecated_usable(const pq_writer_version *w, const pq_schema_elemen
     if (!signed_order(kind) && !equal) return false;
     if (leaf->type == PQ_BYTE_ARRAY || leaf->type == PQ_FIXED_LEN_BYTE_ARRAY) {
         if (!w || !w->present) return false;
-        if (w->app == PQ_APP_PARQUET_MR && pq_writer_version_older(w, 1, 8, 0)) return false;
+        if (w->app == PQ_APP_PARQUET_MR && hudi_pq_writer_version_older(w, 1, 8, 0)) return false;
     }
     return true;
 }
 
-void pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
-                        const pq_schema_element *leaf, int column_order, const pq_statistics *st) {
+void hudi_pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
+                             const pq_schema_element *leaf, int column_order,
+                             const pq_statistics *st) {
     memset(out, 0, sizeof(*out));
-    out->kind = pq_stats_sort_kind(leaf, column_order);
+    out->kind = hudi_pq_stats_sort_kind(leaf, column_order);
     if (!st) return;
     if (st->has_null_count && st->null_count >= 0) {
         out->has_null_count = true;
@@ -341,8 +342,8 @@ void pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
     if (!kind_is_float(kind)) return;
     /* NaN in a TYPE_ORDER bound (parquet-cpp < 1.4, PARQUET-1222): the other bound was
      * computed by the same broken comparisons, so drop both. */
-    if ((out->has_min && pq_stats_is_nan(kind, out->min)) ||
-        (out->has_max && pq_stats_is_nan(kind, out->max))) {
+    if ((out->has_min && hudi_pq_stats_is_nan(kind, out->min)) ||
+        (out->has_max && hudi_pq_stats_is_nan(kind, out->max))) {
         out->has_min = out->has_max = false;
         return;
     }
@@ -370,14 +371,15 @@ static bool is_utf8_leaf(const pq_schema_element *leaf) {
            leaf->converted_type == PQ_CT_JSON;
 }
 
-void pq_stats_acc_init(pq_stats_acc *acc, const pq_schema_element *leaf, uint32_t truncate_bytes) {
+void hudi_pq_stats_acc_init(pq_stats_acc *acc, const pq_schema_element *leaf,
+                            uint32_t truncate_bytes) {
     memset(acc, 0, sizeof(*acc));
-    acc->kind = pq_stats_sort_kind(leaf, PQ_ORDER_TYPE);
+    acc->kind = hudi_pq_stats_sort_kind(leaf, PQ_ORDER_TYPE);
     acc->truncate_bytes = truncate_bytes;
     acc->utf8 = leaf && is_utf8_leaf(leaf);
 }
 
-void pq_stats_acc_reset(pq_stats_acc *acc) {
+void hudi_pq_stats_acc_reset(pq_stats_acc *acc) {
     acc->has_minmax = false;
     acc->null_count = acc->nan_count = 0;
     acc->var_len = false;
@@ -385,7 +387,7 @@ void pq_stats_acc_reset(pq_stats_acc *acc) {
     hudi_buf_clear(&acc->max_bytes);
 }
 
-void pq_stats_acc_dispose(pq_stats_acc *acc) {
+void hudi_pq_stats_acc_dispose(pq_stats_acc *acc) {
     hudi_buf_dispose(&acc->min_bytes);
     hudi_buf_dispose(&acc->max_bytes);
     hudi_buf_dispose(&acc->out_min_bytes);
@@ -435,7 +437,7 @@ static void fold_half(pq_stats_acc *acc, uint16_t lo, uint16_t hi) {
     }
 }
 
-void pq_stats_update_i32(pq_stats_acc *acc, const int32_t *v, size_t n) {
+void hudi_pq_stats_update_i32(pq_stats_acc *acc, const int32_t *v, size_t n) {
     if (n == 0) return;
     if (acc->kind == PQ_SORT_UINT32) {
         uint32_t lo = (uint32_t)v[0], hi = lo;
@@ -455,7 +457,7 @@ void pq_stats_update_i32(pq_stats_acc *acc, const int32_t *v, size_t n) {
     }
 }
 
-void pq_stats_update_i64(pq_stats_acc *acc, const int64_t *v, size_t n) {
+void hudi_pq_stats_update_i64(pq_stats_acc *acc, const int64_t *v, size_t n) {
     if (n == 0) return;
     if (acc->kind == PQ_SORT_UINT64) {
         uint64_t lo = (uint64_t)v[0], hi = lo;
@@ -477,7 +479,7 @@ void pq_stats_update_i64(pq_stats_acc *acc, const int64_t *v, size_t n) {
 
 /* NaNs are counted and excluded (§6.2). -0 and +0 compare equal here; the sign is fixed
  * when the statistics are produced. */
-void pq_stats_update_float(pq_stats_acc *acc, const float *v, size_t n) {
+void hudi_pq_stats_update_float(pq_stats_acc *acc, const float *v, size_t n) {
     float lo = INFINITY, hi = -INFINITY;
     int64_t nans = 0;
     for (size_t i = 0; i < n; i++) {
@@ -490,7 +492,7 @@ void pq_stats_update_float(pq_stats_acc *acc, const float *v, size_t n) {
     if ((size_t)nans < n) fold_f(acc, lo, hi);
 }
 
-void pq_stats_update_double(pq_stats_acc *acc, const double *v, size_t n) {
+void hudi_pq_stats_update_double(pq_stats_acc *acc, const double *v, size_t n) {
     double lo = INFINITY, hi = -INFINITY;
     int64_t nans = 0;
     for (size_t i = 0; i < n; i++) {
@@ -503,7 +505,8 @@ void pq_stats_update_double(pq_stats_acc *acc, const double *v, size_t n) {
     if ((size_t)nans < n) fold_d(acc, lo, hi);
 }
 
-void pq_stats_update_bool(pq_stats_acc *acc, const uint8_t *bits, size_t bit_offset, size_t n) {
+void hudi_pq_stats_update_bool(pq_stats_acc *acc, const uint8_t *bits, size_t bit_offset,
+                               size_t n) {
     if (n == 0) return;
     size_t ones = 0, i = bit_offset, end = bit_offset + n;
     for (; i < end && (i & 7); i++) ones += (bits[i >> 3] >> (i & 7)) & 1;
@@ -534,8 +537,8 @@ static int fold_bytes(pq_stats_acc *acc, const uint8_t *lo, size_t lo_len, const
     return rc;
 }
 
-int pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width, size_t n,
-                          hudi_error *err) {
+int hudi_pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width, size_t n,
+                               hudi_error *err) {
     if (n == 0) return 0;
     if (acc->kind == PQ_SORT_FLOAT16 && width == 2) {
         uint16_t lo = 0, hi = 0;
@@ -579,8 +582,8 @@ int pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width, siz
     return fold_bytes(acc, v + lo * width, width, v + hi * width, width, err);
 }
 
-int pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data, size_t n,
-                           hudi_error *err) {
+int hudi_pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data,
+                                size_t n, hudi_error *err) {
     if (n == 0) return 0;
     int (*cmp)(const uint8_t *, size_t, const uint8_t *, size_t) =
         acc->kind == PQ_SORT_DECIMAL ? decimal_cmp : bytes_cmp;
@@ -611,7 +614,7 @@ int pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint
                       data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi]), err);
 }
 
-int pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err) {
+int hudi_pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err) {
     if (into->kind != from->kind)
         return hudi_error_set(err, HUDI_EINVAL, "statistics merge: sort kinds %d and %d differ",
                               into->kind, from->kind);
@@ -644,7 +647,8 @@ static size_t utf8_floor(hudi_slice v, size_t limit) {
     return cut;
 }
 
-void pq_stats_truncate_min(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf8, bool *exact) {
+void hudi_pq_stats_truncate_min(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf8,
+                                bool *exact) {
     size_t cut = v.len;
     if (limit > 0 && v.len > limit) cut = utf8 ? utf8_floor(v, limit) : limit;
     /* An empty prefix is a valid but useless bound: keep the whole value instead. */
@@ -720,7 +724,8 @@ static size_t increment_prefix(hudi_slice v, size_t limit, bool utf8, uint8_t *b
     return 0;
 }
 
-void pq_stats_truncate_max(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf8, bool *exact) {
+void hudi_pq_stats_truncate_max(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf8,
+                                bool *exact) {
     if (limit == 0 || v.len <= limit) {
         *exact = true;
         hudi_buf_append(out, v.data, v.len);
@@ -774,7 +779,7 @@ static hudi_slice put_scalar(int kind, pq_stats_scalar s, bool is_min, uint8_t *
     }
 }
 
-int pq_stats_acc_finish(pq_stats_acc *acc, pq_statistics *out, hudi_error *err) {
+int hudi_pq_stats_acc_finish(pq_stats_acc *acc, pq_statistics *out, hudi_error *err) {
     memset(out, 0, sizeof(*out));
     out->has_null_count = true;
     out->null_count = acc->null_count;
@@ -794,10 +799,10 @@ int pq_stats_acc_finish(pq_stats_acc *acc, pq_statistics *out, hudi_error *err) 
         if (acc->kind == PQ_SORT_BYTES && acc->var_len && acc->truncate_bytes > 0) {
             hudi_buf_clear(&acc->out_min_bytes);
             hudi_buf_clear(&acc->out_max_bytes);
-            pq_stats_truncate_min(&acc->out_min_bytes, mn, acc->truncate_bytes, acc->utf8,
-                                  &min_exact);
-            pq_stats_truncate_max(&acc->out_max_bytes, mx, acc->truncate_bytes, acc->utf8,
-                                  &max_exact);
+            hudi_pq_stats_truncate_min(&acc->out_min_bytes, mn, acc->truncate_bytes, acc->utf8,
+                                       &min_exact);
+            hudi_pq_stats_truncate_max(&acc->out_max_bytes, mx, acc->truncate_bytes, acc->utf8,
+                                       &max_exact);
             if (hudi_buf_failed(&acc->out_min_bytes) || hudi_buf_failed(&acc->out_max_bytes))
                 return hudi_error_oom(err);
             mn = HUDI_SLICE(acc->out_min_bytes.data, acc->out_min_bytes.len);

@@ -2,9 +2,9 @@
  * compare PLAIN-encoded bounds per column order, and the writer's min/max accumulators
  * (spec/parquet.md §5.5, §6.1-6.4, §8 items 2-3).
  *
- * Invariant: a bound handed out by pq_stats_view_init has been checked against its sort
+ * Invariant: a bound handed out by hudi_pq_stats_view_init has been checked against its sort
  * kind (right width, not NaN under TYPE_ORDER, not from a distrusted writer), so
- * pq_stats_compare can read it without further checks; anything doubtful is dropped,
+ * hudi_pq_stats_compare can read it without further checks; anything doubtful is dropped,
  * never guessed. Accumulators exclude NaNs and nulls from min/max and count them. */
 #ifndef HUDI_PARQUET_STATS_H
 #define HUDI_PARQUET_STATS_H
@@ -38,12 +38,12 @@ typedef struct pq_writer_version {
 
 /** Parses `created_by` (pass has = false when the field is absent). Never fails: every
  *  part that cannot be parsed is reported absent. The result borrows `created_by`. */
-void pq_writer_version_parse(pq_writer_version *out, bool has, hudi_slice created_by);
+void hudi_pq_writer_version_parse(pq_writer_version *out, bool has, hudi_slice created_by);
 
 /** True when `v` is known to be older than major.minor.patch, or its version is missing
  *  or unparsable (then the caller should assume the old, buggy behaviour). */
-bool pq_writer_version_older(const pq_writer_version *v, int32_t major, int32_t minor,
-                             int32_t patch);
+bool hudi_pq_writer_version_older(const pq_writer_version *v, int32_t major, int32_t minor,
+                                  int32_t patch);
 
 /* ---- how to compare bounds ------------------------------------------------------------------ */
 
@@ -73,16 +73,16 @@ enum {
 /** The sort kind of a leaf under `column_order` (PQ_ORDER_* or PQ_STATS_ORDER_ABSENT).
  *  The LogicalType wins over the ConvertedType; unknown annotations degrade to the physical
  *  type. Unknown orders, or an order that does not apply to the type, give PQ_SORT_NONE. */
-int pq_stats_sort_kind(const pq_schema_element *leaf, int column_order);
+int hudi_pq_stats_sort_kind(const pq_schema_element *leaf, int column_order);
 
 /** Three-way compare (<0, 0, >0) of two PLAIN values of sort kind `kind`. Floats under
  *  TYPE_ORDER: -0 == +0 and NaN sorts above everything (bounds never hold NaN after
- *  pq_stats_view_init). Values of the wrong width fall back to a byte compare (no UB). */
-int pq_stats_compare(int kind, hudi_slice a, hudi_slice b);
+ *  hudi_pq_stats_view_init). Values of the wrong width fall back to a byte compare (no UB). */
+int hudi_pq_stats_compare(int kind, hudi_slice a, hudi_slice b);
 
 /** True when `v` is a NaN of float kind PQ_SORT_FLOAT/DOUBLE/FLOAT16 (false for other kinds or
  *  a value too short for the kind). */
-bool pq_stats_is_nan(int kind, hudi_slice v);
+bool hudi_pq_stats_is_nan(int kind, hudi_slice v);
 
 /* ---- reading: the usable part of a Statistics struct ------------------------------------------
  */
@@ -104,8 +104,9 @@ typedef struct pq_stats_view {
  *  not parquet-mr < 1.8.0 (PARQUET-251) and created_by is present (PARQUET-297); NaN bounds
  *  drop both bounds; float zero bounds are widened (+0 min -> -0, -0 max -> +0); bounds of
  *  the wrong width are dropped; negative counts are treated as absent. */
-void pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
-                        const pq_schema_element *leaf, int column_order, const pq_statistics *st);
+void hudi_pq_stats_view_init(pq_stats_view *out, const pq_writer_version *writer,
+                             const pq_schema_element *leaf, int column_order,
+                             const pq_statistics *st);
 
 /* ---- writing: running min/max per column chunk or page ------------------------------------------
  */
@@ -126,36 +127,37 @@ typedef struct pq_stats_acc {
     pq_stats_scalar min, max;
     bool var_len; /* byte bounds came from BYTE_ARRAY values (truncation allowed) */
     hudi_buf min_bytes, max_bytes; /* byte kinds: exact current bounds (owned) */
-    /* Output storage for pq_stats_acc_finish (valid until the next call on the acc). */
+    /* Output storage for hudi_pq_stats_acc_finish (valid until the next call on the acc). */
     uint8_t out_min[8], out_max[8];
     hudi_buf out_min_bytes, out_max_bytes;
 } pq_stats_acc;
 
 /** Prepares an accumulator for `leaf` (TYPE_ORDER). `truncate_bytes` applies to BYTE_ARRAY
  *  bounds only (FLBA and decimals are never truncated); 0 keeps them whole. */
-void pq_stats_acc_init(pq_stats_acc *acc, const pq_schema_element *leaf, uint32_t truncate_bytes);
+void hudi_pq_stats_acc_init(pq_stats_acc *acc, const pq_schema_element *leaf,
+                            uint32_t truncate_bytes);
 /** Forgets all values (keeps memory), e.g. for the next page. */
-void pq_stats_acc_reset(pq_stats_acc *acc);
-void pq_stats_acc_dispose(pq_stats_acc *acc);
+void hudi_pq_stats_acc_reset(pq_stats_acc *acc);
+void hudi_pq_stats_acc_dispose(pq_stats_acc *acc);
 
 static inline void pq_stats_add_nulls(pq_stats_acc *acc, int64_t n) { acc->null_count += n; }
 
 /* Dense (non-null) values. Each is one tight loop over the batch; the kind is switched on
  * once per call. INT32/INT64 honour UINT kinds; floats skip and count NaNs. */
-void pq_stats_update_i32(pq_stats_acc *acc, const int32_t *v, size_t n);
-void pq_stats_update_i64(pq_stats_acc *acc, const int64_t *v, size_t n);
-void pq_stats_update_float(pq_stats_acc *acc, const float *v, size_t n);
-void pq_stats_update_double(pq_stats_acc *acc, const double *v, size_t n);
+void hudi_pq_stats_update_i32(pq_stats_acc *acc, const int32_t *v, size_t n);
+void hudi_pq_stats_update_i64(pq_stats_acc *acc, const int64_t *v, size_t n);
+void hudi_pq_stats_update_float(pq_stats_acc *acc, const float *v, size_t n);
+void hudi_pq_stats_update_double(pq_stats_acc *acc, const double *v, size_t n);
 /** Booleans bit-packed LSB first (Arrow layout), bits [bit_offset, bit_offset + n). */
-void pq_stats_update_bool(pq_stats_acc *acc, const uint8_t *bits, size_t bit_offset, size_t n);
+void hudi_pq_stats_update_bool(pq_stats_acc *acc, const uint8_t *bits, size_t bit_offset, size_t n);
 /** FLBA values, `width` bytes each: BYTES, DECIMAL or FLOAT16 (NaN skipped) kinds. */
-int pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width, size_t n,
-                          hudi_error *err);
+int hudi_pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width, size_t n,
+                               hudi_error *err);
 /** BYTE_ARRAY values in Arrow layout: value i is data[offsets[i], offsets[i+1]). */
-int pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data, size_t n,
-                           hudi_error *err);
+int hudi_pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data,
+                                size_t n, hudi_error *err);
 /** Folds `from` (e.g. a page) into `into` (e.g. the chunk). Same kind required. */
-int pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err);
+int hudi_pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err);
 
 /** Fills `out` (zeroed first): null_count always; nan_count for float kinds;
  *  min_value/max_value (with -0.0 as a zero min, +0.0 as a zero max, byte bounds truncated
@@ -163,12 +165,14 @@ int pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err
  *  parquet-mr does: Spark sorts NaN above all numbers, so NaN-free bounds would mislead its
  *  pushed-down filters); the deprecated min/max too for signed-order kinds (§6.7). Slices point
  * into `acc` and stay valid until it changes. */
-int pq_stats_acc_finish(pq_stats_acc *acc, pq_statistics *out, hudi_error *err);
+int hudi_pq_stats_acc_finish(pq_stats_acc *acc, pq_statistics *out, hudi_error *err);
 
 /* Exposed for tests and the page index: truncation of one byte-array bound (§6.4).
  * Appends the bound to `out` and sets *exact; when it cannot be shortened the whole value
  * is appended (exact). */
-void pq_stats_truncate_min(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf8, bool *exact);
-void pq_stats_truncate_max(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf8, bool *exact);
+void hudi_pq_stats_truncate_min(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf8,
+                                bool *exact);
+void hudi_pq_stats_truncate_max(hudi_buf *out, hudi_slice v, uint32_t limit, bool utf8,
+                                bool *exact);
 
 #endif

@@ -93,7 +93,7 @@ static int resolve_options(hudi_parquet_write_options *o, const hudi_parquet_wri
     default:
         /* LZ4 (Hadoop framing), LZO and BROTLI are not readable by parquet-mr: never write */
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "parquet writer: codec %s not supported",
-                              pq_codec_name(o->codec));
+                              hudi_pq_codec_name(o->codec));
     }
     if (o->dictionary_page_bytes <= 0) o->dictionary_page_bytes = def.dictionary_page_bytes;
     if (o->page_bytes <= 0) o->page_bytes = def.page_bytes;
@@ -140,8 +140,8 @@ static int setup_columns(hudi_parquet_writer *w, hudi_error *err) {
     for (int32_t i = 0; i < w->ps.n_leaves; i++) {
         const pq_leaf *lf = &w->ps.leaves[i];
         const hudi_field *top = &w->schema.children[lf->column];
-        int rc = pq_wcol_init(&w->cols[i], &w->cx, lf, leaf_field(&w->schema, lf),
-                              wants_bloom(o, top->name), err);
+        int rc = hudi_pq_wcol_init(&w->cols[i], &w->cx, lf, leaf_field(&w->schema, lf),
+                                   wants_bloom(o, top->name), err);
         if (rc < 0) return rc;
         w->n_cols = i + 1;
     }
@@ -150,11 +150,11 @@ static int setup_columns(hudi_parquet_writer *w, hudi_error *err) {
 
 static void writer_free(hudi_parquet_writer *w) {
     if (!w) return;
-    for (int32_t i = 0; i < w->n_cols; i++) pq_wcol_dispose(&w->cols[i]);
+    for (int32_t i = 0; i < w->n_cols; i++) hudi_pq_wcol_dispose(&w->cols[i]);
     hudi_free(w->cols);
-    pq_schema_dispose(&w->ps);
+    hudi_pq_schema_dispose(&w->ps);
     hudi_field_dispose(&w->schema);
-    pq_codec_ctx_free(w->cx.codec);
+    hudi_pq_codec_ctx_free(w->cx.codec);
     hudi_buf_dispose(&w->cx.page);
     hudi_buf_dispose(&w->cx.comp);
     hudi_buf_dispose(&w->cx.lv);
@@ -199,12 +199,12 @@ int hudi_parquet_writer_open(hudi_parquet_writer **out, hudi_fs *fs, const char 
     pq_schema_write_options so = PQ_SCHEMA_WRITE_OPTIONS_INIT;
     so.two_level_lists = w->cx.o.legacy_list_format;
     so.decimal_as_flba = w->cx.o.decimal_as_fixed;
-    if ((rc = pq_schema_write(&w->elems, &w->n_elems, &w->arena, &w->schema, &so, err)) < 0 ||
-        (rc = pq_schema_read(&w->ps, w->elems, w->n_elems, NULL, err)) < 0) {
+    if ((rc = hudi_pq_schema_write(&w->elems, &w->n_elems, &w->arena, &w->schema, &so, err)) < 0 ||
+        (rc = hudi_pq_schema_read(&w->ps, w->elems, w->n_elems, NULL, err)) < 0) {
         hudi_error_wrap(err, "%s", path);
         goto fail;
     }
-    if ((rc = pq_codec_ctx_new(&w->cx.codec, err)) < 0) goto fail;
+    if ((rc = hudi_pq_codec_ctx_new(&w->cx.codec, err)) < 0) goto fail;
     if ((rc = setup_columns(w, err)) < 0) goto fail;
     if ((rc = hudi_fs_create(fs, path, HUDI_CREATE_OVERWRITE, &w->out, err)) < 0) goto fail;
     if ((rc = sink(w, "PAR1", 4, err)) < 0) goto fail;
@@ -288,7 +288,7 @@ static int check_batch(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *
 
 static int64_t buffered_bytes(const hudi_parquet_writer *w) {
     int64_t n = 0;
-    for (int32_t i = 0; i < w->n_cols; i++) n += pq_wcol_buffered(&w->cols[i]);
+    for (int32_t i = 0; i < w->n_cols; i++) n += hudi_pq_wcol_buffered(&w->cols[i]);
     return n;
 }
 
@@ -339,7 +339,7 @@ static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int
     m->dictionary_page_offset = has_dict ? chunk_start : 0;
     if (o->write_statistics) {
         pq_statistics st;
-        int rc = pq_wcol_statistics(c, &st, err);
+        int rc = hudi_pq_wcol_statistics(c, &st, err);
         if (rc < 0) return rc;
         bool oom = false;
         st.min = arena_slice(&w->arena, st.min, &oom);
@@ -363,7 +363,7 @@ static int flush_row_group(hudi_parquet_writer *w, hudi_error *err) {
     int rc;
     for (int32_t i = 0; i < w->n_cols; i++) {
         pq_wcol *c = &w->cols[i];
-        if ((rc = pq_wcol_finish(&w->cx, c, err)) < 0) return rc;
+        if ((rc = hudi_pq_wcol_finish(&w->cx, c, err)) < 0) return rc;
         int64_t chunk_start = w->pos;
         if ((rc = sink(w, c->dict_page.data, c->dict_page.len, err)) < 0) return rc;
         int64_t data_start = w->pos;
@@ -376,7 +376,8 @@ static int flush_row_group(hudi_parquet_writer *w, hudi_error *err) {
         if (o->write_page_index) {
             size_t ci0 = w->ci_all.len, oi0 = w->oi_all.len;
             bool has_ci;
-            if ((rc = pq_wcol_page_index(c, data_start, &w->ci_all, &has_ci, &w->oi_all, err)) < 0)
+            if ((rc = hudi_pq_wcol_page_index(c, data_start, &w->ci_all, &has_ci, &w->oi_all,
+                                              err)) < 0)
                 return rc;
             cc->has_column_index = has_ci && o->write_statistics;
             if (!o->write_statistics) hudi_buf_truncate(&w->ci_all, ci0); /* no bounds, no index */
@@ -388,14 +389,14 @@ static int flush_row_group(hudi_parquet_writer *w, hudi_error *err) {
         }
         if (c->want_bloom) {
             size_t b0 = w->bloom_all.len;
-            if ((rc = pq_wcol_bloom(c, o->bloom_fpp, &w->bloom_all, err)) < 0) return rc;
+            if ((rc = hudi_pq_wcol_bloom(c, o->bloom_fpp, &w->bloom_all, err)) < 0) return rc;
             m->has_bloom_filter_offset = m->has_bloom_filter_length = true;
             m->bloom_filter_offset = (int64_t)b0; /* relative until close */
             m->bloom_filter_length = (int32_t)(w->bloom_all.len - b0);
         }
         total_u += m->total_uncompressed_size;
         total_c += m->total_compressed_size;
-        pq_wcol_reset(c);
+        hudi_pq_wcol_reset(c);
     }
     pq_row_group *rg = hudi_vec_push(&w->rgs);
     if (!rg) return hudi_error_oom(err);
@@ -423,7 +424,7 @@ static int write_rows(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *e
         if (o->row_group_rows > 0) n = HUDI_MIN(n, o->row_group_rows - w->rg_rows);
         for (int32_t i = 0; i < w->n_cols; i++) {
             pq_wcol *c = &w->cols[i];
-            if ((rc = pq_wcol_write(&w->cx, c, b->columns[c->leaf->column], r, n, err)) < 0)
+            if ((rc = hudi_pq_wcol_write(&w->cx, c, b->columns[c->leaf->column], r, n, err)) < 0)
                 return rc;
         }
         w->rg_rows += n;
@@ -492,7 +493,7 @@ static int write_tail(hudi_parquet_writer *w, hudi_error *err) {
     fm.n_column_orders = w->n_cols;
     fm.column_orders = orders;
     hudi_buf footer = HUDI_BUF_INIT;
-    if ((rc = pq_encode_file_meta(&footer, &fm, err)) < 0) goto done;
+    if ((rc = hudi_pq_encode_file_meta(&footer, &fm, err)) < 0) goto done;
     if (footer.len > UINT32_MAX) {
         rc = hudi_error_set(err, HUDI_EINVAL, "footer too large");
         goto done;

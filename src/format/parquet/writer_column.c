@@ -238,8 +238,8 @@ static void hs_clear(pq_whashset *s) {
 /* ---- setup ------------------------------------------------------------------------------------
  */
 
-int pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_field *src,
-                 bool bloom, hudi_error *err) {
+int hudi_pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_field *src,
+                      bool bloom, hudi_error *err) {
     memset(c, 0, sizeof(*c));
     c->leaf = leaf;
     c->src = src;
@@ -295,25 +295,25 @@ int pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_
     c->conv = conv;
     c->src_width = sw;
     c->width = w;
-    c->kind = pq_stats_sort_kind(leaf->element, PQ_ORDER_TYPE);
+    c->kind = hudi_pq_stats_sort_kind(leaf->element, PQ_ORDER_TYPE);
     c->want_bloom = bloom && want != PQ_BOOLEAN;
     c->dict_enabled = cx->o.dictionary;
     c->mode = cx->o.dictionary && want != PQ_BOOLEAN && conv != PQ_CONV_NULL ? PQ_WMODE_DICT
                                                                              : PQ_WMODE_PLAIN;
-    pq_stats_acc_init(&c->pstats, leaf->element, (uint32_t)cx->o.stats_truncate_bytes);
-    pq_stats_acc_init(&c->cstats, leaf->element, 0);
+    hudi_pq_stats_acc_init(&c->pstats, leaf->element, (uint32_t)cx->o.stats_truncate_bytes);
+    hudi_pq_stats_acc_init(&c->cstats, leaf->element, 0);
     return 0;
 }
 
-void pq_wcol_dispose(pq_wcol *c) {
+void hudi_pq_wcol_dispose(pq_wcol *c) {
     if (!c->leaf) return;
-    pq_shredded_dispose(&c->sh);
+    hudi_pq_shredded_dispose(&c->sh);
     hudi_free(c->def);
     hudi_free(c->rep);
     hudi_free(c->idx);
     hudi_buf_dispose(&c->vals);
-    pq_stats_acc_dispose(&c->pstats);
-    pq_stats_acc_dispose(&c->cstats);
+    hudi_pq_stats_acc_dispose(&c->pstats);
+    hudi_pq_stats_acc_dispose(&c->cstats);
     dict_dispose(&c->dict);
     hudi_buf_dispose(&c->chunk);
     hudi_buf_dispose(&c->dict_page);
@@ -323,13 +323,13 @@ void pq_wcol_dispose(pq_wcol *c) {
     memset(c, 0, sizeof(*c));
 }
 
-void pq_wcol_reset(pq_wcol *c) {
+void hudi_pq_wcol_reset(pq_wcol *c) {
     hudi_buf_clear(&c->chunk);
     hudi_buf_clear(&c->dict_page);
     hudi_buf_clear(&c->bounds);
     c->pages.len = 0;
-    pq_stats_acc_reset(&c->cstats);
-    pq_stats_acc_reset(&c->pstats);
+    hudi_pq_stats_acc_reset(&c->cstats);
+    hudi_pq_stats_acc_reset(&c->pstats);
     dict_clear(&c->dict);
     hs_clear(&c->bloom_set);
     c->num_values = c->rows = c->uncompressed = 0;
@@ -490,7 +490,7 @@ static int64_t page_est(const pq_wcol *c) {
     return lv + (int64_t)c->vals.len;
 }
 
-int64_t pq_wcol_buffered(const pq_wcol *c) {
+int64_t hudi_pq_wcol_buffered(const pq_wcol *c) {
     return (int64_t)c->chunk.len + page_est(c) + (int64_t)c->dict.plain.len;
 }
 
@@ -553,16 +553,26 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
 
     /* statistics */
     switch (lf->physical_type) {
-    case PQ_BOOLEAN: pq_stats_update_bool(&c->pstats, d.bits, (size_t)d.bit_off, (size_t)nv); break;
-    case PQ_INT32: pq_stats_update_i32(&c->pstats, (const int32_t *)d.fixed, (size_t)nv); break;
-    case PQ_INT64: pq_stats_update_i64(&c->pstats, (const int64_t *)d.fixed, (size_t)nv); break;
-    case PQ_FLOAT: pq_stats_update_float(&c->pstats, (const float *)d.fixed, (size_t)nv); break;
-    case PQ_DOUBLE: pq_stats_update_double(&c->pstats, (const double *)d.fixed, (size_t)nv); break;
+    case PQ_BOOLEAN:
+        hudi_pq_stats_update_bool(&c->pstats, d.bits, (size_t)d.bit_off, (size_t)nv);
+        break;
+    case PQ_INT32:
+        hudi_pq_stats_update_i32(&c->pstats, (const int32_t *)d.fixed, (size_t)nv);
+        break;
+    case PQ_INT64:
+        hudi_pq_stats_update_i64(&c->pstats, (const int64_t *)d.fixed, (size_t)nv);
+        break;
+    case PQ_FLOAT:
+        hudi_pq_stats_update_float(&c->pstats, (const float *)d.fixed, (size_t)nv);
+        break;
+    case PQ_DOUBLE:
+        hudi_pq_stats_update_double(&c->pstats, (const double *)d.fixed, (size_t)nv);
+        break;
     case PQ_FIXED_LEN_BYTE_ARRAY:
-        rc = pq_stats_update_fixed(&c->pstats, d.fixed, (size_t)c->width, (size_t)nv, err);
+        rc = hudi_pq_stats_update_fixed(&c->pstats, d.fixed, (size_t)c->width, (size_t)nv, err);
         break;
     case PQ_BYTE_ARRAY:
-        rc = pq_stats_update_binary(&c->pstats, d.offsets, d.data, (size_t)nv, err);
+        rc = hudi_pq_stats_update_binary(&c->pstats, d.offsets, d.data, (size_t)nv, err);
         break;
     default: break;
     }
@@ -573,9 +583,9 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
         if ((rc = grow_mem((void **)&cx->hashes, &cx->hashes_cap, (size_t)nv, 8, err)) < 0)
             return rc;
         if (c->width > 0)
-            pq_bloom_hash_fixed(cx->hashes, d.fixed, (size_t)c->width, (size_t)nv);
+            hudi_pq_bloom_hash_fixed(cx->hashes, d.fixed, (size_t)c->width, (size_t)nv);
         else
-            pq_bloom_hash_binary(cx->hashes, d.offsets, d.data, (size_t)nv);
+            hudi_pq_bloom_hash_binary(cx->hashes, d.offsets, d.data, (size_t)nv);
         if ((rc = hs_add(&c->bloom_set, cx->hashes, nv, err)) < 0) return rc;
     }
 
@@ -611,7 +621,7 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
     } else if (c->width > 0) {
         hudi_buf_append(&c->vals, d.fixed, (size_t)nv * (size_t)c->width);
     } else {
-        pq_plain_encode_bytes(&c->vals, d.offsets, d.data, nv);
+        hudi_pq_plain_encode_bytes(&c->vals, d.offsets, d.data, nv);
     }
     if (hudi_buf_failed(&c->vals)) return hudi_error_oom(err);
     c->page_values += nv;
@@ -655,7 +665,7 @@ static int undo_dict(pq_wcol *c, hudi_error *err) {
 static void put_const_levels(hudi_buf *b, int64_t n, int v, int w, bool prefix) {
     size_t start = b->len;
     if (prefix) hudi_buf_append(b, "\0\0\0\0", 4);
-    pq_write_uleb(b, (uint64_t)n << 1);
+    hudi_pq_write_uleb(b, (uint64_t)n << 1);
     uint8_t vb[4];
     hudi_store_u32le(vb, (uint32_t)v);
     hudi_buf_append(b, vb, (size_t)(w + 7) / 8);
@@ -666,7 +676,7 @@ static void put_const_levels(hudi_buf *b, int64_t n, int v, int w, bool prefix) 
 /* Compresses `payload` with the chunk codec into cx->comp; returns its CRC when asked. */
 static int compress(pq_wctx *cx, hudi_slice payload, hudi_error *err) {
     hudi_buf_clear(&cx->comp);
-    return pq_compress(cx->codec, cx->o.codec, cx->o.codec_level, payload, &cx->comp, err);
+    return hudi_pq_compress(cx->codec, cx->o.codec, cx->o.codec_level, payload, &cx->comp, err);
 }
 
 static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
@@ -687,11 +697,11 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     hudi_buf_clear(lv);
     hudi_buf *lvb = v2 ? lv : pg;
     size_t rl_len = 0;
-    if (lf->max_rep > 0) pq_rle_encode_i16(lvb, c->rep, c->page_levels, c->rep_bits, !v2);
+    if (lf->max_rep > 0) hudi_pq_rle_encode_i16(lvb, c->rep, c->page_levels, c->rep_bits, !v2);
     rl_len = lvb->len;
     if (lf->max_def > 0) {
         if (c->def_mat)
-            pq_rle_encode_i16(lvb, c->def, c->page_levels, c->def_bits, !v2);
+            hudi_pq_rle_encode_i16(lvb, c->def, c->page_levels, c->def_bits, !v2);
         else
             put_const_levels(lvb, c->page_levels, lf->max_def, c->def_bits, !v2);
     }
@@ -699,12 +709,12 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     int32_t enc = PQ_ENC_PLAIN;
     bool dict_page = c->mode == PQ_WMODE_DICT;
     if (c->width < 0 && v2) {
-        pq_rle_encode_bool(pg, (const uint8_t *)c->vals.data, 0, c->page_values, true);
+        hudi_pq_rle_encode_bool(pg, (const uint8_t *)c->vals.data, 0, c->page_values, true);
         enc = PQ_ENC_RLE;
     } else if (dict_page) {
         int bw = HUDI_MAX(1, pq_bit_width(c->dict.n > 0 ? c->dict.n - 1 : 0));
         hudi_buf_putc(pg, (char)bw);
-        pq_rle_encode_u32(pg, c->idx, c->page_values, bw);
+        hudi_pq_rle_encode_u32(pg, c->idx, c->page_values, bw);
         enc = PQ_ENC_RLE_DICTIONARY;
     } else {
         hudi_buf_append(pg, c->vals.data, c->vals.len);
@@ -748,7 +758,7 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
         p->repetition_level_encoding = PQ_ENC_RLE;
     }
     size_t off = c->chunk.len;
-    if ((rc = pq_encode_page_header(&c->chunk, &h, err)) < 0) return rc;
+    if ((rc = hudi_pq_encode_page_header(&c->chunk, &h, err)) < 0) return rc;
     size_t hlen = c->chunk.len - off;
     hudi_buf_append(&c->chunk, lv->data, lv->len);
     hudi_buf_append(&c->chunk, cx->comp.data, cx->comp.len);
@@ -765,7 +775,7 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     pe->null_page = c->page_values == 0;
     pe->all_nan = c->page_values > 0 && c->pstats.nan_count == c->page_values;
     pq_statistics st;
-    if ((rc = pq_stats_acc_finish(&c->pstats, &st, err)) < 0) return rc;
+    if ((rc = hudi_pq_stats_acc_finish(&c->pstats, &st, err)) < 0) return rc;
     pe->min_off = c->bounds.len;
     pe->min_len = st.has_min_value ? st.min_value.len : 0;
     if (st.has_min_value) hudi_buf_append(&c->bounds, st.min_value.data, st.min_value.len);
@@ -773,8 +783,8 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     pe->max_len = st.has_max_value ? st.max_value.len : 0;
     if (st.has_max_value) hudi_buf_append(&c->bounds, st.max_value.data, st.max_value.len);
     if (hudi_buf_failed(&c->bounds)) return hudi_error_oom(err);
-    if ((rc = pq_stats_merge(&c->cstats, &c->pstats, err)) < 0) return rc;
-    pq_stats_acc_reset(&c->pstats);
+    if ((rc = hudi_pq_stats_merge(&c->cstats, &c->pstats, err)) < 0) return rc;
+    hudi_pq_stats_acc_reset(&c->pstats);
 
     c->num_values += c->page_levels;
     c->rows += c->page_rows;
@@ -859,9 +869,9 @@ static int feed(pq_wctx *cx, pq_wcol *c, const hudi_array *a, hudi_error *err) {
     return 0;
 }
 
-int pq_wcol_write(pq_wctx *cx, pq_wcol *c, const hudi_array *column, int64_t row_start,
-                  int64_t n_rows, hudi_error *err) {
-    int rc = pq_shred_leaf(&c->sh, c->leaf, column, row_start, n_rows, err);
+int hudi_pq_wcol_write(pq_wctx *cx, pq_wcol *c, const hudi_array *column, int64_t row_start,
+                       int64_t n_rows, hudi_error *err) {
+    int rc = hudi_pq_shred_leaf(&c->sh, c->leaf, column, row_start, n_rows, err);
     if (rc < 0) return rc;
     c->run_i = c->run_off = 0;
     const hudi_array *a = pq_leaf_array((hudi_array *)column, c->leaf);
@@ -871,7 +881,7 @@ int pq_wcol_write(pq_wctx *cx, pq_wcol *c, const hudi_array *column, int64_t row
 /* ---- finishing a chunk ------------------------------------------------------------------------
  */
 
-int pq_wcol_finish(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
+int hudi_pq_wcol_finish(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     int rc = close_page(cx, c, err);
     if (rc < 0) return rc;
     hudi_buf_clear(&c->dict_page);
@@ -892,14 +902,14 @@ int pq_wcol_finish(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     h.has_dictionary_page_header = true;
     h.dictionary_page_header.num_values = (int32_t)d->n;
     h.dictionary_page_header.encoding = PQ_ENC_PLAIN;
-    if ((rc = pq_encode_page_header(&c->dict_page, &h, err)) < 0) return rc;
+    if ((rc = hudi_pq_encode_page_header(&c->dict_page, &h, err)) < 0) return rc;
     c->uncompressed += (int64_t)(c->dict_page.len + d->plain.len);
     hudi_buf_append(&c->dict_page, cx->comp.data, cx->comp.len);
     return hudi_buf_failed(&c->dict_page) ? hudi_error_oom(err) : 0;
 }
 
-int pq_wcol_statistics(pq_wcol *c, pq_statistics *out, hudi_error *err) {
-    int rc = pq_stats_acc_finish(&c->cstats, out, err);
+int hudi_pq_wcol_statistics(pq_wcol *c, pq_statistics *out, hudi_error *err) {
+    int rc = hudi_pq_stats_acc_finish(&c->cstats, out, err);
     if (rc < 0) return rc;
     /* parquet-mr's rule: bounds this long are useless for pruning and bloat the footer */
     if ((out->has_min_value && out->min_value.len > STATS_MAX_BOUND_BYTES) ||
@@ -925,10 +935,10 @@ static int32_t boundary_order(const pq_wcol *c) {
         const pq_wpage *p = &pg[i];
         if (p->null_page) continue;
         if (prev) {
-            int a = pq_stats_compare(c->kind, HUDI_SLICE(b + prev->min_off, prev->min_len),
-                                     HUDI_SLICE(b + p->min_off, p->min_len));
-            int m = pq_stats_compare(c->kind, HUDI_SLICE(b + prev->max_off, prev->max_len),
-                                     HUDI_SLICE(b + p->max_off, p->max_len));
+            int a = hudi_pq_stats_compare(c->kind, HUDI_SLICE(b + prev->min_off, prev->min_len),
+                                          HUDI_SLICE(b + p->min_off, p->min_len));
+            int m = hudi_pq_stats_compare(c->kind, HUDI_SLICE(b + prev->max_off, prev->max_len),
+                                          HUDI_SLICE(b + p->max_off, p->max_len));
             if (a > 0 || m > 0) asc = false;
             if (a < 0 || m < 0) desc = false;
         }
@@ -937,8 +947,8 @@ static int32_t boundary_order(const pq_wcol *c) {
     return asc ? PQ_BOUNDARY_ASCENDING : desc ? PQ_BOUNDARY_DESCENDING : PQ_BOUNDARY_UNORDERED;
 }
 
-int pq_wcol_page_index(pq_wcol *c, int64_t data_start, hudi_buf *ci, bool *has_ci, hudi_buf *oi,
-                       hudi_error *err) {
+int hudi_pq_wcol_page_index(pq_wcol *c, int64_t data_start, hudi_buf *ci, bool *has_ci,
+                            hudi_buf *oi, hudi_error *err) {
     size_t n = c->pages.len;
     const pq_wpage *pg = c->pages.data;
     pq_page_location *locs = hudi_calloc(n ? n : 1, sizeof(*locs));
@@ -972,7 +982,7 @@ int pq_wcol_page_index(pq_wcol *c, int64_t data_start, hudi_buf *ci, bool *has_c
         nans[i] = pg[i].nan_count;
     }
     pq_offset_index o = {(int32_t)n, locs};
-    if ((rc = pq_encode_offset_index(oi, &o, err)) < 0) goto done;
+    if ((rc = hudi_pq_encode_offset_index(oi, &o, err)) < 0) goto done;
     if (ci_ok) {
         pq_column_index x;
         memset(&x, 0, sizeof(x));
@@ -985,7 +995,7 @@ int pq_wcol_page_index(pq_wcol *c, int64_t data_start, hudi_buf *ci, bool *has_c
         x.null_counts = ncounts;
         x.has_nan_counts = is_float_kind(c->kind);
         x.nan_counts = nans;
-        if ((rc = pq_encode_column_index(ci, &x, err)) < 0) goto done;
+        if ((rc = hudi_pq_encode_column_index(ci, &x, err)) < 0) goto done;
         *has_ci = true;
     }
 done:
@@ -998,17 +1008,17 @@ done:
     return rc;
 }
 
-int pq_wcol_bloom(pq_wcol *c, double fpp, hudi_buf *out, hudi_error *err) {
+int hudi_pq_wcol_bloom(pq_wcol *c, double fpp, hudi_buf *out, hudi_error *err) {
     pq_whashset *s = &c->bloom_set;
     uint64_t ndv = s->n + (s->has_zero ? 1 : 0);
     pq_bloom bf;
-    int rc = pq_bloom_init(&bf, pq_bloom_optimal_bytes(ndv, fpp, 0), err);
+    int rc = hudi_pq_bloom_init(&bf, hudi_pq_bloom_optimal_bytes(ndv, fpp, 0), err);
     if (rc < 0) return rc;
     if (s->slots)
         for (uint64_t i = 0; i <= s->mask; i++)
-            if (s->slots[i]) pq_bloom_insert(&bf, s->slots[i]);
-    if (s->has_zero) pq_bloom_insert(&bf, 0);
-    rc = pq_bloom_serialize(&bf, out, err);
-    pq_bloom_dispose(&bf);
+            if (s->slots[i]) hudi_pq_bloom_insert(&bf, s->slots[i]);
+    if (s->has_zero) hudi_pq_bloom_insert(&bf, 0);
+    rc = hudi_pq_bloom_serialize(&bf, out, err);
+    hudi_pq_bloom_dispose(&bf);
     return rc;
 }

@@ -107,7 +107,7 @@ typedef struct pq_wcol {
     bool dict_tried;   /* the first page decided whether the dictionary pays */
     pq_wdict dict;
     hudi_buf chunk;                      /* data pages: header + payload each */
-    hudi_buf dict_page;                  /* header + payload, built by pq_wcol_finish */
+    hudi_buf dict_page;                  /* header + payload, built by hudi_pq_wcol_finish */
     pq_stats_acc cstats;                 /* the chunk (bounds kept whole) */
     hudi_vec pages;                      /* pq_wpage */
     hudi_buf bounds;                     /* page index bounds */
@@ -120,34 +120,34 @@ typedef struct pq_wcol {
 
 /* Sets up column `c` for `leaf`; `src` is the leaf's field in the writer's own schema.
  * EUNSUPPORTED for a leaf the writer cannot produce. */
-int pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_field *src,
-                 bool bloom, hudi_error *err);
-void pq_wcol_dispose(pq_wcol *c);
+int hudi_pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_field *src,
+                      bool bloom, hudi_error *err);
+void hudi_pq_wcol_dispose(pq_wcol *c);
 
 /* Appends rows [row_start, row_start + n_rows) of top-level array `column` to the chunk,
  * cutting pages only at record boundaries. */
-int pq_wcol_write(pq_wctx *cx, pq_wcol *c, const hudi_array *column, int64_t row_start,
-                  int64_t n_rows, hudi_error *err);
+int hudi_pq_wcol_write(pq_wctx *cx, pq_wcol *c, const hudi_array *column, int64_t row_start,
+                       int64_t n_rows, hudi_error *err);
 
 /* Bytes the column holds for the current row group (pages + open page estimate). */
-int64_t pq_wcol_buffered(const pq_wcol *c);
+int64_t hudi_pq_wcol_buffered(const pq_wcol *c);
 
 /* Closes the open page and builds the dictionary page (if any data page used it). */
-int pq_wcol_finish(pq_wctx *cx, pq_wcol *c, hudi_error *err);
+int hudi_pq_wcol_finish(pq_wctx *cx, pq_wcol *c, hudi_error *err);
 
 /* Chunk statistics (after finish): fills `out`, slices borrowed from `c` until reset. */
-int pq_wcol_statistics(pq_wcol *c, pq_statistics *out, hudi_error *err);
+int hudi_pq_wcol_statistics(pq_wcol *c, pq_statistics *out, hudi_error *err);
 
 /* ColumnIndex / OffsetIndex of the finished chunk, encoded; `data_start` is the file offset
  * of the first data page. Appends nothing to `ci` when no ColumnIndex should be written
  * (returns 0 and sets *has_ci = false). */
-int pq_wcol_page_index(pq_wcol *c, int64_t data_start, hudi_buf *ci, bool *has_ci, hudi_buf *oi,
-                       hudi_error *err);
+int hudi_pq_wcol_page_index(pq_wcol *c, int64_t data_start, hudi_buf *ci, bool *has_ci,
+                            hudi_buf *oi, hudi_error *err);
 
 /* Bloom filter of the finished chunk (header + bitset) appended to `out`. */
-int pq_wcol_bloom(pq_wcol *c, double fpp, hudi_buf *out, hudi_error *err);
+int hudi_pq_wcol_bloom(pq_wcol *c, double fpp, hudi_buf *out, hudi_error *err);
 
 /* Forgets the chunk (keeps memory) for the next row group. */
-void pq_wcol_reset(pq_wcol *c);
+void hudi_pq_wcol_reset(pq_wcol *c);
 
 #endif

@@ -12,15 +12,15 @@ static hudi_array *new_col(const pq_schema *s, int c) {
 static int feed_i32(hudi_array *col, const pq_leaf *leaf, const int16_t *def, const int16_t *rep,
                     int64_t n, const int32_t *vals, int64_t nv, bool starts, hudi_error *err) {
     hudi_array *la = NULL;
-    cr_assert_eq(pq_assemble_reserve(col, leaf, n, &la, err), 0, "%s", err->message);
+    cr_assert_eq(hudi_pq_assemble_reserve(col, leaf, n, &la, err), 0, "%s", err->message);
     if (nv) memcpy((int32_t *)la->values + la->length, vals, (size_t)nv * 4);
-    return pq_assemble_leaf(col, leaf, def, rep, n, nv, starts, err);
+    return hudi_pq_assemble_leaf(col, leaf, def, rep, n, nv, starts, err);
 }
 
 static int feed_str(hudi_array *col, const pq_leaf *leaf, const int16_t *def, const int16_t *rep,
                     int64_t n, const char *const *vals, int64_t nv, bool starts, hudi_error *err) {
     hudi_array *la = NULL;
-    cr_assert_eq(pq_assemble_reserve(col, leaf, n, &la, err), 0, "%s", err->message);
+    cr_assert_eq(hudi_pq_assemble_reserve(col, leaf, n, &la, err), 0, "%s", err->message);
     for (int64_t k = 0; k < nv; k++) {
         size_t len = strlen(vals[k]);
         cr_assert_eq(hudi_array_grow_data(la, (int64_t)len, err), 0);
@@ -28,7 +28,7 @@ static int feed_str(hudi_array *col, const pq_leaf *leaf, const int16_t *def, co
         la->data_len += (int64_t)len;
         la->offsets[la->length + 1 + k] = (int32_t)la->data_len;
     }
-    return pq_assemble_leaf(col, leaf, def, rep, n, nv, starts, err);
+    return hudi_pq_assemble_leaf(col, leaf, def, rep, n, nv, starts, err);
 }
 
 static void expect_equal(const hudi_array *got, const hudi_array *want) {
@@ -83,7 +83,7 @@ static void struct_example(bool y_first) {
     cr_assert_eq(got->null_count, 1);
     hudi_array_free(got);
     hudi_array_free(want);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_assemble, struct_example) { struct_example(false); }
@@ -134,7 +134,7 @@ Test(pq_assemble, list_five_cases) {
     cr_assert_eq(got->children[0]->null_count, 2);
     hudi_array_free(got);
     hudi_array_free(want);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_assemble, pages_split_anywhere) {
@@ -161,7 +161,7 @@ Test(pq_assemble, pages_split_anywhere) {
         }
     }
     hudi_array_free(want);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 /* optional group m (MAP) { repeated group key_value { required binary key (STRING);
@@ -197,7 +197,7 @@ Test(pq_assemble, map_example) {
     expect_equal(got, want);
     hudi_array_free(got);
     hudi_array_free(want);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_assemble, map_without_value_field) {
@@ -219,7 +219,7 @@ Test(pq_assemble, map_without_value_field) {
     cr_assert_eq(got->offsets[1], 2);
     cr_assert_eq(got->offsets[2], 2);
     hudi_array_free(got);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 /* a: list<list<list<string>>>, 3-level, optional everywhere (nested_lists.snappy.parquet) */
@@ -257,7 +257,7 @@ Test(pq_assemble, nested_lists) {
     expect_equal(got, want);
     hudi_array_free(got);
     hudi_array_free(want);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 /* old_list_structure.parquet: levels [0,2][2,2][1,2][2,2] = [[1,2],[3,4]] */
@@ -284,7 +284,7 @@ Test(pq_assemble, old_two_level_list) {
     expect_equal(got, want);
     hudi_array_free(got);
     hudi_array_free(want);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_assemble, flat_columns) {
@@ -326,7 +326,7 @@ Test(pq_assemble, flat_columns) {
     hudi_array_free(opt);
     hudi_array_free(nul);
     hudi_array_free(want);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_assemble, rejects_bad_levels) {
@@ -364,6 +364,6 @@ Test(pq_assemble, rejects_bad_levels) {
     int32_t iv[] = {1, 2};
     cr_assert_eq(feed_i32(a, &s2.leaves[0], NULL, NULL, 3, iv, 2, true, &err), HUDI_ECORRUPT);
     hudi_array_free(a);
-    pq_schema_dispose(&s2);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s2);
+    hudi_pq_schema_dispose(&s);
 }

@@ -40,7 +40,7 @@ static dict_fixture make_dict(int64_t n, int32_t pad) { return make_dict_capped(
 /* RLE/bit-packed hybrid indices: a run of 20 x idx0, then bit-packed indices. */
 static size_t encode_indices(uint8_t *buf, const uint32_t *idx, int64_t n, int bw) {
     hudi_buf b = HUDI_BUF_INIT;
-    cr_assert_eq(pq_rle_encode_u32(&b, idx, n, bw), 0);
+    cr_assert_eq(hudi_pq_rle_encode_u32(&b, idx, n, bw), 0);
     memcpy(buf, b.data, b.len);
     size_t len = b.len;
     hudi_buf_dispose(&b);
@@ -54,13 +54,13 @@ static void gather(const dict_fixture *d, int32_t pad, int32_t max_len, const ui
         .n = d->n, .offsets = d->offsets, .data = d->data, .data_pad = pad, .max_len = max_len};
     pq_rle_decoder dec;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_rle_init(&dec, idx_bytes, idx_len, bw, &err), 0);
+    cr_assert_eq(hudi_pq_rle_init(&dec, idx_bytes, idx_len, bw, &err), 0);
     int32_t *offs = calloc((size_t)n + 1, sizeof(int32_t));
     pq_bytes_out o = {offs, NULL, 0, 0, 0, NULL, NULL};
     /* In several calls so output is appended at unaligned positions. */
     for (int64_t done = 0; done < n;) {
         int64_t k = HUDI_MIN(n - done, 1 + done % 97);
-        cr_assert_eq(pq_rle_gather_bytes(&dec, &dict, k, &o, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_pq_rle_gather_bytes(&dec, &dict, k, &o, &err), 0, "%s", err.message);
         done += k;
     }
     cr_assert_eq(o.count, n);
@@ -118,7 +118,7 @@ Test(block_copy, plain_bytes_every_length_at_page_end) {
             pq_bytes_out o = {offs, NULL, 0, 0, 0, NULL, NULL};
             size_t used = 0;
             hudi_error err = HUDI_ERROR_INIT;
-            cr_assert_eq(pq_plain_decode_bytes(page, page_len, k, &o, &used, &err), 0, "%s",
+            cr_assert_eq(hudi_pq_plain_decode_bytes(page, page_len, k, &o, &used, &err), 0, "%s",
                          err.message);
             cr_assert_eq(used, page_len);
             cr_assert_geq(o.data_cap - o.data_len, PQ_BYTES_PAD);
@@ -143,7 +143,7 @@ Test(block_copy, plain_bytes_stop_at_2gib_even_with_capacity) {
     int32_t offs[2] = {INT32_MAX - 5, 0};
     pq_bytes_out o = {offs, NULL, INT32_MAX - 5, (int64_t)1 << 33, 0, NULL, NULL};
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_plain_decode_bytes(page, sizeof(page), 1, &o, NULL, &err), HUDI_ENOMEM);
+    cr_assert_eq(hudi_pq_plain_decode_bytes(page, sizeof(page), 1, &o, NULL, &err), HUDI_ENOMEM);
     cr_assert_eq(o.data_len, INT32_MAX - 5);
     cr_assert_eq(o.count, 0);
 }

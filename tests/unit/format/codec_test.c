@@ -36,21 +36,22 @@ static void round_trip(pq_codec_ctx *ctx, int codec, size_t n, bool random) {
     uint8_t *src = make_input(n, random);
     hudi_buf comp = HUDI_BUF_INIT;
     hudi_error err = HUDI_ERROR_INIT;
-    int rc = pq_compress(ctx, codec, PQ_CODEC_LEVEL_DEFAULT, HUDI_SLICE(src, n), &comp, &err);
-    cr_assert_eq(rc, 0, "%s compress %zu: %s", pq_codec_name(codec), n, err.message);
+    int rc = hudi_pq_compress(ctx, codec, PQ_CODEC_LEVEL_DEFAULT, HUDI_SLICE(src, n), &comp, &err);
+    cr_assert_eq(rc, 0, "%s compress %zu: %s", hudi_pq_codec_name(codec), n, err.message);
     uint8_t *dst = malloc(n + 1);
-    rc = pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n, &err);
-    cr_assert_eq(rc, 0, "%s decompress %zu: %s", pq_codec_name(codec), n, err.message);
-    cr_assert(n == 0 || memcmp(src, dst, n) == 0, "%s %zu: bytes differ", pq_codec_name(codec), n);
+    rc = hudi_pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n, &err);
+    cr_assert_eq(rc, 0, "%s decompress %zu: %s", hudi_pq_codec_name(codec), n, err.message);
+    cr_assert(n == 0 || memcmp(src, dst, n) == 0, "%s %zu: bytes differ", hudi_pq_codec_name(codec),
+              n);
     if (!random && n >= 100000 && codec != PQ_CODEC_UNCOMPRESSED)
-        cr_assert_lt(comp.len, n / 4, "%s did not compress", pq_codec_name(codec));
+        cr_assert_lt(comp.len, n / 4, "%s did not compress", hudi_pq_codec_name(codec));
     /* Expecting one byte more or less must fail cleanly. */
-    rc = pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n + 1, &err);
-    cr_assert_eq(rc, HUDI_ECORRUPT, "%s n+1: rc %d", pq_codec_name(codec), rc);
+    rc = hudi_pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n + 1, &err);
+    cr_assert_eq(rc, HUDI_ECORRUPT, "%s n+1: rc %d", hudi_pq_codec_name(codec), rc);
     cr_assert_null(strchr(err.message, '\n'));
     if (n > 0) {
-        rc = pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n - 1, &err);
-        cr_assert_eq(rc, HUDI_ECORRUPT, "%s n-1: rc %d", pq_codec_name(codec), rc);
+        rc = hudi_pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n - 1, &err);
+        cr_assert_eq(rc, HUDI_ECORRUPT, "%s n-1: rc %d", hudi_pq_codec_name(codec), rc);
     }
     free(dst);
     free(src);
@@ -60,14 +61,14 @@ static void round_trip(pq_codec_ctx *ctx, int codec, size_t n, bool random) {
 Test(codec, round_trip_all_sizes_with_ctx) {
     static const size_t sizes[] = {0, 1, 100 * 1024};
     pq_codec_ctx *ctx = NULL;
-    cr_assert_eq(pq_codec_ctx_new(&ctx, NULL), 0);
+    cr_assert_eq(hudi_pq_codec_ctx_new(&ctx, NULL), 0);
     for (size_t c = 0; c < HUDI_ARRAY_LEN(all_codecs); c++)
         for (size_t s = 0; s < HUDI_ARRAY_LEN(sizes); s++) {
             round_trip(ctx, all_codecs[c], sizes[s], true);
             round_trip(ctx, all_codecs[c], sizes[s], false);
         }
-    pq_codec_ctx_free(ctx);
-    pq_codec_ctx_free(NULL);
+    hudi_pq_codec_ctx_free(ctx);
+    hudi_pq_codec_ctx_free(NULL);
 }
 
 Test(codec, round_trip_without_ctx) {
@@ -77,7 +78,7 @@ Test(codec, round_trip_without_ctx) {
 
 Test(codec, levels) {
     pq_codec_ctx *ctx = NULL;
-    cr_assert_eq(pq_codec_ctx_new(&ctx, NULL), 0);
+    cr_assert_eq(hudi_pq_codec_ctx_new(&ctx, NULL), 0);
     uint8_t *src = make_input(50000, false);
     hudi_error err = HUDI_ERROR_INIT;
     /* Changing the GZIP level re-initialises the cached deflate stream. */
@@ -86,32 +87,34 @@ Test(codec, levels) {
     for (size_t i = 0; i < HUDI_ARRAY_LEN(levels); i++) {
         hudi_buf comp = HUDI_BUF_INIT;
         cr_assert_eq(
-            pq_compress(ctx, levels[i][0], levels[i][1], HUDI_SLICE(src, 50000), &comp, &err), 0,
-            "%s", err.message);
+            hudi_pq_compress(ctx, levels[i][0], levels[i][1], HUDI_SLICE(src, 50000), &comp, &err),
+            0, "%s", err.message);
         uint8_t *dst = malloc(50000);
-        cr_assert_eq(
-            pq_decompress(ctx, levels[i][0], HUDI_SLICE(comp.data, comp.len), dst, 50000, &err), 0);
+        cr_assert_eq(hudi_pq_decompress(ctx, levels[i][0], HUDI_SLICE(comp.data, comp.len), dst,
+                                        50000, &err),
+                     0);
         cr_assert_eq(memcmp(dst, src, 50000), 0);
         free(dst);
         hudi_buf_dispose(&comp);
     }
     hudi_buf comp = HUDI_BUF_INIT;
-    cr_assert_eq(pq_compress(ctx, PQ_CODEC_GZIP, 10, HUDI_SLICE(src, 10), &comp, &err),
+    cr_assert_eq(hudi_pq_compress(ctx, PQ_CODEC_GZIP, 10, HUDI_SLICE(src, 10), &comp, &err),
                  HUDI_EINVAL);
     cr_assert_eq(comp.len, 0);
     free(src);
-    pq_codec_ctx_free(ctx);
+    hudi_pq_codec_ctx_free(ctx);
 }
 
 Test(codec, compress_appends) {
     hudi_buf out = HUDI_BUF_INIT;
     hudi_buf_append(&out, "HDR", 3);
     cr_assert_eq(
-        pq_compress(NULL, PQ_CODEC_ZSTD, 0, hudi_slice_cstr("hello hello hello"), &out, NULL), 0);
+        hudi_pq_compress(NULL, PQ_CODEC_ZSTD, 0, hudi_slice_cstr("hello hello hello"), &out, NULL),
+        0);
     cr_assert_eq(memcmp(out.data, "HDR", 3), 0);
     char dst[17];
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(out.data + 3, out.len - 3),
-                               (uint8_t *)dst, 17, NULL),
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(out.data + 3, out.len - 3),
+                                    (uint8_t *)dst, 17, NULL),
                  0);
     cr_assert_eq(memcmp(dst, "hello hello hello", 17), 0);
     hudi_buf_dispose(&out);
@@ -121,21 +124,21 @@ Test(codec, unsupported_and_names) {
     hudi_error err = HUDI_ERROR_INIT;
     uint8_t b[4] = {1, 2, 3, 4};
     hudi_buf out = HUDI_BUF_INIT;
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZO, HUDI_SLICE(b, 4), b, 4, &err),
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_LZO, HUDI_SLICE(b, 4), b, 4, &err),
                  HUDI_EUNSUPPORTED);
     cr_assert_str_eq(err.message, "LZO");
-    cr_assert_eq(pq_decompress(NULL, 9, HUDI_SLICE(b, 4), b, 4, &err), HUDI_EUNSUPPORTED);
+    cr_assert_eq(hudi_pq_decompress(NULL, 9, HUDI_SLICE(b, 4), b, 4, &err), HUDI_EUNSUPPORTED);
     cr_assert_str_eq(err.message, "compression codec 9");
-    cr_assert_eq(pq_decompress(NULL, -1, HUDI_SLICE(b, 4), b, 4, &err), HUDI_EUNSUPPORTED);
-    cr_assert_eq(pq_compress(NULL, PQ_CODEC_LZ4, 0, HUDI_SLICE(b, 4), &out, &err),
+    cr_assert_eq(hudi_pq_decompress(NULL, -1, HUDI_SLICE(b, 4), b, 4, &err), HUDI_EUNSUPPORTED);
+    cr_assert_eq(hudi_pq_compress(NULL, PQ_CODEC_LZ4, 0, HUDI_SLICE(b, 4), &out, &err),
                  HUDI_EUNSUPPORTED);
-    cr_assert_eq(pq_compress(NULL, PQ_CODEC_LZO, 0, HUDI_SLICE(b, 4), &out, &err),
+    cr_assert_eq(hudi_pq_compress(NULL, PQ_CODEC_LZO, 0, HUDI_SLICE(b, 4), &out, &err),
                  HUDI_EUNSUPPORTED);
-    cr_assert_eq(pq_compress(NULL, 9, 0, HUDI_SLICE(b, 4), &out, &err), HUDI_EUNSUPPORTED);
+    cr_assert_eq(hudi_pq_compress(NULL, 9, 0, HUDI_SLICE(b, 4), &out, &err), HUDI_EUNSUPPORTED);
     cr_assert_str_eq(err.message, "compression codec 9");
     cr_assert_eq(out.len, 0);
-    cr_assert_str_eq(pq_codec_name(PQ_CODEC_LZ4_RAW), "LZ4_RAW");
-    cr_assert_str_eq(pq_codec_name(42), "UNKNOWN");
+    cr_assert_str_eq(hudi_pq_codec_name(PQ_CODEC_LZ4_RAW), "LZ4_RAW");
+    cr_assert_str_eq(hudi_pq_codec_name(42), "UNKNOWN");
     hudi_buf_dispose(&out);
 }
 
@@ -144,17 +147,17 @@ Test(codec, empty_input) {
     for (int c = 0; c <= PQ_CODEC_LZ4_RAW; c++) {
         if (c == PQ_CODEC_LZO) continue;
         /* 0 bytes expecting 0: success without touching the codec (not a valid snappy block). */
-        cr_assert_eq(pq_decompress(NULL, c, HUDI_SLICE(NULL, 0), NULL, 0, &err), 0, "%d", c);
+        cr_assert_eq(hudi_pq_decompress(NULL, c, HUDI_SLICE(NULL, 0), NULL, 0, &err), 0, "%d", c);
         uint8_t out[4];
-        cr_assert_eq(pq_decompress(NULL, c, HUDI_SLICE(NULL, 0), out, 4, &err), HUDI_ECORRUPT, "%d",
-                     c);
+        cr_assert_eq(hudi_pq_decompress(NULL, c, HUDI_SLICE(NULL, 0), out, 4, &err), HUDI_ECORRUPT,
+                     "%d", c);
     }
 }
 
 /* Garbage, truncated streams and flipped bytes fail with ECORRUPT and a one-line message. */
 Test(codec, corrupt_input) {
     pq_codec_ctx *ctx = NULL;
-    cr_assert_eq(pq_codec_ctx_new(&ctx, NULL), 0);
+    cr_assert_eq(hudi_pq_codec_ctx_new(&ctx, NULL), 0);
     size_t n = 20000;
     uint8_t *src = make_input(n, false);
     uint8_t *dst = malloc(n);
@@ -162,31 +165,31 @@ Test(codec, corrupt_input) {
     for (size_t c = 1; c < HUDI_ARRAY_LEN(all_codecs); c++) {
         int codec = all_codecs[c];
         hudi_buf comp = HUDI_BUF_INIT;
-        cr_assert_eq(pq_compress(ctx, codec, 0, HUDI_SLICE(src, n), &comp, &err), 0);
+        cr_assert_eq(hudi_pq_compress(ctx, codec, 0, HUDI_SLICE(src, n), &comp, &err), 0);
         /* Truncated. */
-        int rc = pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len / 2), dst, n, &err);
-        cr_assert_eq(rc, HUDI_ECORRUPT, "%s truncated: %d", pq_codec_name(codec), rc);
+        int rc = hudi_pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len / 2), dst, n, &err);
+        cr_assert_eq(rc, HUDI_ECORRUPT, "%s truncated: %d", hudi_pq_codec_name(codec), rc);
         cr_assert_null(strchr(err.message, '\n'));
         /* Pure garbage. */
         uint8_t *junk = make_input(300, true);
-        rc = pq_decompress(ctx, codec, HUDI_SLICE(junk, 300), dst, n, &err);
-        cr_assert_eq(rc, HUDI_ECORRUPT, "%s garbage: %d", pq_codec_name(codec), rc);
+        rc = hudi_pq_decompress(ctx, codec, HUDI_SLICE(junk, 300), dst, n, &err);
+        cr_assert_eq(rc, HUDI_ECORRUPT, "%s garbage: %d", hudi_pq_codec_name(codec), rc);
         free(junk);
         /* Bit flips everywhere must never crash; most must be detected. */
         for (size_t i = 0; i < comp.len; i += 7) {
             comp.data[i] ^= 0x5A;
-            (void)pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n, &err);
+            (void)hudi_pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n, &err);
             comp.data[i] ^= 0x5A;
         }
         /* The context still works after failures. */
-        cr_assert_eq(pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n, &err), 0,
-                     "%s after errors: %s", pq_codec_name(codec), err.message);
+        cr_assert_eq(hudi_pq_decompress(ctx, codec, HUDI_SLICE(comp.data, comp.len), dst, n, &err),
+                     0, "%s after errors: %s", hudi_pq_codec_name(codec), err.message);
         cr_assert_eq(memcmp(dst, src, n), 0);
         hudi_buf_dispose(&comp);
     }
     free(dst);
     free(src);
-    pq_codec_ctx_free(ctx);
+    hudi_pq_codec_ctx_free(ctx);
 }
 
 static void put_be32(uint8_t *p, uint32_t v) {
@@ -227,17 +230,18 @@ Test(codec, lz4_hadoop_framing_raw_and_frame) {
     for (size_t i = 0; i < HUDI_ARRAY_LEN(blocks); i++) {
         size_t len = hadoop_lz4(comp, src, n, blocks[i][0], (int)blocks[i][1]);
         memset(dst, 0, n);
-        cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, len), dst, n, &err), 0,
+        cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, len), dst, n, &err), 0,
                      "case %zu: %s", i, err.message);
         cr_assert_eq(memcmp(dst, src, n), 0);
-        cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, len), dst, n - 1, &err),
-                     HUDI_ECORRUPT);
+        cr_assert_eq(
+            hudi_pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, len), dst, n - 1, &err),
+            HUDI_ECORRUPT);
     }
     /* A raw block (old parquet-cpp) under codec 5: the framing does not add up. */
     int c =
         LZ4_compress_default((const char *)src, (char *)comp, (int)n, LZ4_compressBound((int)n));
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, (size_t)c), dst, n, &err), 0,
-                 "%s", err.message);
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, (size_t)c), dst, n, &err),
+                 0, "%s", err.message);
     cr_assert_eq(memcmp(dst, src, n), 0);
     /* LZ4 frame format, two concatenated frames. */
     size_t f1 = LZ4F_compressFrame(comp, LZ4F_compressFrameBound(n / 2, NULL), src, n / 2, NULL);
@@ -245,13 +249,15 @@ Test(codec, lz4_hadoop_framing_raw_and_frame) {
                                    n - n / 2, NULL);
     cr_assert(!LZ4F_isError(f1) && !LZ4F_isError(f2));
     memset(dst, 0, n);
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, f1 + f2), dst, n, &err), 0,
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, f1 + f2), dst, n, &err), 0,
                  "%s", err.message);
     cr_assert_eq(memcmp(dst, src, n), 0);
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, f1 + f2), dst, n - 1, &err),
-                 HUDI_ECORRUPT);
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, f1 + f2 - 3), dst, n, &err),
-                 HUDI_ECORRUPT);
+    cr_assert_eq(
+        hudi_pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, f1 + f2), dst, n - 1, &err),
+        HUDI_ECORRUPT);
+    cr_assert_eq(
+        hudi_pq_decompress(NULL, PQ_CODEC_LZ4, HUDI_SLICE(comp, f1 + f2 - 3), dst, n, &err),
+        HUDI_ECORRUPT);
     free(comp);
     free(dst);
     free(src);
@@ -282,24 +288,24 @@ Test(codec, gzip_concatenated_members) {
     len += gzip_member(comp + len, cap - len, src + 10000, n - 10000);
     hudi_error err = HUDI_ERROR_INIT;
     pq_codec_ctx *ctx = NULL;
-    cr_assert_eq(pq_codec_ctx_new(&ctx, NULL), 0);
-    cr_assert_eq(pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, n, &err), 0, "%s",
-                 err.message);
+    cr_assert_eq(hudi_pq_codec_ctx_new(&ctx, NULL), 0);
+    cr_assert_eq(hudi_pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, n, &err), 0,
+                 "%s", err.message);
     cr_assert_eq(memcmp(dst, src, n), 0);
-    cr_assert_eq(pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, n - 1, &err),
+    cr_assert_eq(hudi_pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, n - 1, &err),
                  HUDI_ECORRUPT);
-    cr_assert_eq(pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, 10000, &err),
+    cr_assert_eq(hudi_pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, 10000, &err),
                  HUDI_ECORRUPT);
     /* Trailing garbage after the last member is not a member. */
     comp[len] = 0x42;
-    cr_assert_eq(pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len + 1), dst, n, &err),
+    cr_assert_eq(hudi_pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len + 1), dst, n, &err),
                  HUDI_ECORRUPT);
     cr_assert_null(strchr(err.message, '\n'));
     /* A member that inflates to zero bytes, expecting zero. */
     len = gzip_member(comp, cap, src, 0);
-    cr_assert_eq(pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), NULL, 0, &err), 0, "%s",
-                 err.message);
-    pq_codec_ctx_free(ctx);
+    cr_assert_eq(hudi_pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), NULL, 0, &err), 0,
+                 "%s", err.message);
+    hudi_pq_codec_ctx_free(ctx);
     free(comp);
     free(dst);
     free(src);
@@ -321,16 +327,16 @@ Test(codec, zstd_concatenated_frames_without_content_size) {
     cr_assert_eq(ZSTD_getFrameContentSize(comp + len, ob.pos), ZSTD_CONTENTSIZE_UNKNOWN);
     len += ob.pos;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(comp, len), dst, n, &err), 0, "%s",
-                 err.message);
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(comp, len), dst, n, &err), 0,
+                 "%s", err.message);
     cr_assert_eq(memcmp(dst, src, n), 0);
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(comp, len), dst, n - 1, &err),
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(comp, len), dst, n - 1, &err),
                  HUDI_ECORRUPT);
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(comp, len), dst, 15000, &err),
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(comp, len), dst, 15000, &err),
                  HUDI_ECORRUPT);
     /* A frame that inflates to 0 bytes (page_v2_empty_compressed.parquet). */
     len = ZSTD_compress(comp, cap, src, 0, 3);
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(comp, len), NULL, 0, &err), 0);
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_ZSTD, HUDI_SLICE(comp, len), NULL, 0, &err), 0);
     free(comp);
     free(dst);
     free(src);
@@ -391,7 +397,7 @@ static int decode_file_pages(const char *name, int codec) {
     size_t pos = 4;
     int pages = 0;
     pq_codec_ctx *ctx = NULL;
-    cr_assert_eq(pq_codec_ctx_new(&ctx, NULL), 0);
+    cr_assert_eq(hudi_pq_codec_ctx_new(&ctx, NULL), 0);
     while (pos < footer_start) {
         page_info pi;
         size_t hl;
@@ -414,14 +420,14 @@ static int decode_file_pages(const char *name, int codec) {
         size_t out_len = (size_t)pi.uncompressed - skip;
         uint8_t *out = malloc(out_len + 1);
         hudi_error err = HUDI_ERROR_INIT;
-        int rc = pq_decompress(ctx, c, HUDI_SLICE(payload + skip, (size_t)pi.compressed - skip),
-                               out, out_len, &err);
+        int rc = hudi_pq_decompress(
+            ctx, c, HUDI_SLICE(payload + skip, (size_t)pi.compressed - skip), out, out_len, &err);
         cr_assert_eq(rc, 0, "%s page %d at %zu: %s", name, pages, pos, err.message);
         free(out);
         pages++;
         pos += hl + (size_t)pi.compressed;
     }
-    pq_codec_ctx_free(ctx);
+    hudi_pq_codec_ctx_free(ctx);
     free(file);
     return pages;
 }
@@ -460,7 +466,7 @@ Test(codec, concatenated_gzip_members_values) {
     cr_assert_eq(out_len, 513 * 8);
     uint8_t *out = malloc(out_len);
     hudi_slice payload = HUDI_SLICE(file + 4 + hl + skip, (size_t)pi.compressed - skip);
-    cr_assert_eq(pq_decompress(NULL, PQ_CODEC_GZIP, payload, out, out_len, NULL), 0);
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_GZIP, payload, out, out_len, NULL), 0);
     for (uint64_t i = 0; i < 513; i++) cr_assert_eq(hudi_load_u64le(out + 8 * i), i + 1);
     /* More than one member really is present: a single inflate stops early. */
     z_stream zs;
@@ -507,25 +513,26 @@ Test(codec, allocation_failures) {
     for (size_t c = 0; c < HUDI_ARRAY_LEN(codecs); c++) {
         hudi_buf comp = HUDI_BUF_INIT;
         fail_after = -1;
-        cr_assert_eq(pq_compress(NULL, codecs[c], 0, HUDI_SLICE(src, n), &comp, NULL), 0);
+        cr_assert_eq(hudi_pq_compress(NULL, codecs[c], 0, HUDI_SLICE(src, n), &comp, NULL), 0);
         bool finished = false;
         for (int k = 0; k < 200 && !finished; k++) {
             hudi_error err = HUDI_ERROR_INIT;
             hudi_buf out = HUDI_BUF_INIT;
             fail_after = k;
-            int rc1 = pq_compress(NULL, codecs[c], 0, HUDI_SLICE(src, n), &out, &err);
+            int rc1 = hudi_pq_compress(NULL, codecs[c], 0, HUDI_SLICE(src, n), &out, &err);
             cr_assert(rc1 == 0 || rc1 == HUDI_ENOMEM, "%s compress k=%d: %d",
-                      pq_codec_name(codecs[c]), k, rc1);
+                      hudi_pq_codec_name(codecs[c]), k, rc1);
             fail_after = k;
-            int rc2 = pq_decompress(NULL, codecs[c], HUDI_SLICE(comp.data, comp.len), dst, n, &err);
+            int rc2 =
+                hudi_pq_decompress(NULL, codecs[c], HUDI_SLICE(comp.data, comp.len), dst, n, &err);
             cr_assert(rc2 == 0 || rc2 == HUDI_ENOMEM, "%s decompress k=%d: %d %s",
-                      pq_codec_name(codecs[c]), k, rc2, err.message);
+                      hudi_pq_codec_name(codecs[c]), k, rc2, err.message);
             if (rc2 == 0) cr_assert_eq(memcmp(dst, src, n), 0);
             finished = rc1 == 0 && rc2 == 0;
             fail_after = -1;
             hudi_buf_dispose(&out);
         }
-        cr_assert(finished, "%s never succeeded", pq_codec_name(codecs[c]));
+        cr_assert(finished, "%s never succeeded", hudi_pq_codec_name(codecs[c]));
         hudi_buf_dispose(&comp);
     }
     hudi_set_allocator(NULL);

@@ -103,23 +103,23 @@ Test(encoding_fixture, delta_binary_packed_parquet_mr) {
         int32_t out32[200];
         pq_delta_decoder d;
         hudi_error err = HUDI_ERROR_INIT;
-        cr_assert_eq(pq_delta_init(&d, sec, len, is32, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_pq_delta_init(&d, sec, len, is32, &err), 0, "%s", err.message);
         if (is32)
-            cr_assert_eq(pq_delta_next_i32(&d, out32, 200, &err), 0, "%s", err.message);
+            cr_assert_eq(hudi_pq_delta_next_i32(&d, out32, 200, &err), 0, "%s", err.message);
         else
-            cr_assert_eq(pq_delta_next_i64(&d, out, 200, &err), 0, "%s", err.message);
+            cr_assert_eq(hudi_pq_delta_next_i64(&d, out, 200, &err), 0, "%s", err.message);
         for (int r = 0; r < 200; r++)
             cr_assert_eq(is32 ? out32[r] : out[r], want[r][col], "column %d row %d", col, r);
         size_t sl;
-        cr_assert_eq(pq_delta_stream_len(sec, len, is32, &sl, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_pq_delta_stream_len(sec, len, is32, &sl, &err), 0, "%s", err.message);
         cr_assert_eq(sl, len, "column %d: the stream fills the section", col);
         /* Same block layout as parquet-mr: identical sizes (bytes differ only in unused
          * miniblock widths and padding bits, which are arbitrary). */
         hudi_buf b = HUDI_BUF_INIT;
         if (is32)
-            pq_delta_encode_i32(&b, out32, 200);
+            hudi_pq_delta_encode_i32(&b, out32, 200);
         else
-            pq_delta_encode_i64(&b, out, 200);
+            hudi_pq_delta_encode_i64(&b, out, 200);
         cr_assert_eq(b.len, len, "column %d: encoded size", col);
         hudi_buf_dispose(&b);
     }

@@ -50,8 +50,8 @@ static inline pq_schema_element el_len(pq_schema_element e, int len) {
 #define READ_SCHEMA(s, arr)                                                                        \
     do {                                                                                           \
         hudi_error e_ = HUDI_ERROR_INIT;                                                           \
-        int rc_ = pq_schema_read(&(s), (arr), (int32_t)HUDI_ARRAY_LEN(arr), NULL, &e_);            \
-        cr_assert_eq(rc_, 0, "pq_schema_read: %s", e_.message);                                    \
+        int rc_ = hudi_pq_schema_read(&(s), (arr), (int32_t)HUDI_ARRAY_LEN(arr), NULL, &e_);       \
+        cr_assert_eq(rc_, 0, "hudi_pq_schema_read: %s", e_.message);                               \
     } while (0)
 
 /* ---- field comparison (every attribute, names included) ---- */
@@ -126,7 +126,7 @@ static inline void gen_row(hudi_array *a, uint64_t *rng, int depth) {
 }
 
 /* Copies the value of src row i densely to dst at slot dst->length + k (not changing length):
- * the layout pq_assemble_leaf expects from a value decoder. */
+ * the layout hudi_pq_assemble_leaf expects from a value decoder. */
 static inline void put_dense(hudi_array *dst, int64_t k, const hudi_array *src, int64_t i) {
     const hudi_field *f = dst->field;
     int64_t at = dst->length + k;

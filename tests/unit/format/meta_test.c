@@ -38,7 +38,7 @@ static void open_ok(pfile *f, const char *rel) {
     snprintf(path, sizeof(path), "parquet-testing/%s", rel);
     cr_assert(load(f, fixture_path(path)), "%s is not a parquet file", rel);
     hudi_error err = HUDI_ERROR_INIT;
-    int rc = pq_decode_file_meta(&f->meta, &f->arena, f->footer, &err);
+    int rc = hudi_pq_decode_file_meta(&f->meta, &f->arena, f->footer, &err);
     cr_assert_eq(rc, 0, "%s: %s", rel, err.message);
 }
 
@@ -244,13 +244,13 @@ static void check_chunk_structs(pfile *f, const char *name, int *pages, int *ind
             if (!bad_pages && in.len && cc->has_meta_data) {
                 pq_page_header h, h2;
                 size_t used = 0, used2 = 0;
-                cr_assert_eq(pq_decode_page_header(&h, &f->arena, in, &used, &err), 0,
+                cr_assert_eq(hudi_pq_decode_page_header(&h, &f->arena, in, &used, &err), 0,
                              "%s col %d: %s", name, c, err.message);
                 hudi_buf b = HUDI_BUF_INIT;
-                cr_assert_eq(pq_encode_page_header(&b, &h, &err), 0);
-                cr_assert_eq(
-                    pq_decode_page_header(&h2, &f->arena, HUDI_SLICE(b.data, b.len), &used2, &err),
-                    0);
+                cr_assert_eq(hudi_pq_encode_page_header(&b, &h, &err), 0);
+                cr_assert_eq(hudi_pq_decode_page_header(&h2, &f->arena, HUDI_SLICE(b.data, b.len),
+                                                        &used2, &err),
+                             0);
                 cr_assert(eq_page_header(&h, &h2), "%s col %d: page header round trip", name, c);
                 /* DataPageHeaderV2.is_compressed = true: parquet-mr omits it (as we do),
                  * arrow-cpp writes it (one byte more). Everything else is byte-identical. */
@@ -265,12 +265,13 @@ static void check_chunk_structs(pfile *f, const char *name, int *pages, int *ind
             if (cc->has_column_index) {
                 hudi_slice ci_in = at(f, cc->column_index_offset, cc->column_index_length);
                 pq_column_index ci, ci2;
-                cr_assert_eq(pq_decode_column_index(&ci, &f->arena, ci_in, &err), 0,
+                cr_assert_eq(hudi_pq_decode_column_index(&ci, &f->arena, ci_in, &err), 0,
                              "%s col %d: %s", name, c, err.message);
                 hudi_buf b = HUDI_BUF_INIT;
-                cr_assert_eq(pq_encode_column_index(&b, &ci, &err), 0);
+                cr_assert_eq(hudi_pq_encode_column_index(&b, &ci, &err), 0);
                 cr_assert_eq(
-                    pq_decode_column_index(&ci2, &f->arena, HUDI_SLICE(b.data, b.len), &err), 0);
+                    hudi_pq_decode_column_index(&ci2, &f->arena, HUDI_SLICE(b.data, b.len), &err),
+                    0);
                 cr_assert(eq_column_index(&ci, &ci2), "%s col %d: column index", name, c);
                 hudi_buf_dispose(&b);
                 (*indexes)++;
@@ -278,16 +279,17 @@ static void check_chunk_structs(pfile *f, const char *name, int *pages, int *ind
             if (cc->has_offset_index) {
                 hudi_slice oi_in = at(f, cc->offset_index_offset, cc->offset_index_length);
                 pq_offset_index oi, oi2;
-                cr_assert_eq(pq_decode_offset_index(&oi, &f->arena, oi_in, &err), 0,
+                cr_assert_eq(hudi_pq_decode_offset_index(&oi, &f->arena, oi_in, &err), 0,
                              "%s col %d: %s", name, c, err.message);
                 hudi_buf b = HUDI_BUF_INIT;
-                cr_assert_eq(pq_encode_offset_index(&b, &oi, &err), 0);
+                cr_assert_eq(hudi_pq_encode_offset_index(&b, &oi, &err), 0);
                 /* parquet-rs 55 also writes unencoded_byte_array_data_bytes (field 2). */
                 if (strcmp(name, "binary_truncated_min_max.parquet") != 0)
                     cr_assert(b.len == oi_in.len && memcmp(b.data, oi_in.data, b.len) == 0,
                               "%s col %d: offset index re-encoding differs", name, c);
                 cr_assert_eq(
-                    pq_decode_offset_index(&oi2, &f->arena, HUDI_SLICE(b.data, b.len), &err), 0);
+                    hudi_pq_decode_offset_index(&oi2, &f->arena, HUDI_SLICE(b.data, b.len), &err),
+                    0);
                 cr_assert(eq_offset_index(&oi, &oi2));
                 hudi_buf_dispose(&b);
                 (*indexes)++;
@@ -311,7 +313,7 @@ static void check_dir(const char *dir, int *decoded, int *failed, int *pages, in
             pfile_free(&f);
             continue;
         }
-        int rc = pq_decode_file_meta(&f.meta, &f.arena, f.footer, &err);
+        int rc = hudi_pq_decode_file_meta(&f.meta, &f.arena, f.footer, &err);
         if (!par1) {
             /* PARE: the footer is FileCryptoMetaData + ciphertext. Refusing the magic is the
              * file reader's job; the decoder just must not crash (any result is fine). */
@@ -328,10 +330,11 @@ static void check_dir(const char *dir, int *decoded, int *failed, int *pages, in
         (*decoded)++;
 
         hudi_buf b = HUDI_BUF_INIT;
-        cr_assert_eq(pq_encode_file_meta(&b, &f.meta, &err), 0, "%s: %s", e->d_name, err.message);
+        cr_assert_eq(hudi_pq_encode_file_meta(&b, &f.meta, &err), 0, "%s: %s", e->d_name,
+                     err.message);
         pq_file_meta again;
         hudi_arena arena2 = HUDI_ARENA_INIT;
-        cr_assert_eq(pq_decode_file_meta(&again, &arena2, HUDI_SLICE(b.data, b.len), &err), 0,
+        cr_assert_eq(hudi_pq_decode_file_meta(&again, &arena2, HUDI_SLICE(b.data, b.len), &err), 0,
                      "%s re-decode: %s", e->d_name, err.message);
         cr_assert(eq_file_meta(&f.meta, &again), "%s: round trip changed the footer", e->d_name);
         if (!in_list(e->d_name, lossy_footers, HUDI_ARRAY_LEN(lossy_footers)))
@@ -406,15 +409,15 @@ Test(meta, alltypes_plain) {
     pq_page_header h;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(
-        pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + 49, f.len - 49), NULL, &err), 0,
-        "%s", err.message);
+        hudi_pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + 49, f.len - 49), NULL, &err),
+        0, "%s", err.message);
     cr_assert_eq(h.type, PQ_PAGE_DATA);
     cr_assert_eq(h.data_page_header.num_values, 8);
     cr_assert_eq(h.data_page_header.encoding, PQ_ENC_PLAIN_DICTIONARY);
     cr_assert_eq(h.data_page_header.definition_level_encoding, PQ_ENC_RLE);
     cr_assert_eq(h.data_page_header.repetition_level_encoding, PQ_ENC_BIT_PACKED);
     cr_assert_eq(
-        pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + 4, f.len - 4), NULL, &err), 0,
+        hudi_pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + 4, f.len - 4), NULL, &err), 0,
         "%s", err.message);
     cr_assert_eq(h.type, PQ_PAGE_DICTIONARY);
     cr_assert_eq(h.dictionary_page_header.num_values, 8);
@@ -488,17 +491,17 @@ Test(meta, alltypes_tiny_pages_page_index) {
     cr_assert_not(tiny->meta_data.has_dictionary_page_offset);
     hudi_error err = HUDI_ERROR_INIT;
     pq_page_header h;
-    cr_assert_eq(
-        pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + 40351, f.len - 40351), NULL, &err),
-        0, "%s", err.message);
+    cr_assert_eq(hudi_pq_decode_page_header(&h, &f.arena,
+                                            HUDI_SLICE(f.bytes + 40351, f.len - 40351), NULL, &err),
+                 0, "%s", err.message);
     cr_assert_eq(h.type, PQ_PAGE_DICTIONARY);
     cr_assert(h.has_dictionary_page_header);
     cr_assert_eq(h.dictionary_page_header.num_values, 10);
     pq_offset_index oi;
-    cr_assert_eq(pq_decode_offset_index(&oi, &f.arena,
-                                        HUDI_SLICE(f.bytes + tiny->offset_index_offset,
-                                                   (size_t)tiny->offset_index_length),
-                                        &err),
+    cr_assert_eq(hudi_pq_decode_offset_index(&oi, &f.arena,
+                                             HUDI_SLICE(f.bytes + tiny->offset_index_offset,
+                                                        (size_t)tiny->offset_index_length),
+                                             &err),
                  0, "%s", err.message);
     cr_assert_gt(oi.n_page_locations, 1);
     cr_assert_eq(oi.page_locations[0].offset, 40404);
@@ -509,14 +512,14 @@ Test(meta, alltypes_tiny_pages_page_index) {
 
     /* id column: 325 tiny pages */
     const pq_column_chunk *id = &g->columns[0];
-    cr_assert_eq(pq_decode_offset_index(
+    cr_assert_eq(hudi_pq_decode_offset_index(
                      &oi, &f.arena,
                      HUDI_SLICE(f.bytes + id->offset_index_offset, (size_t)id->offset_index_length),
                      &err),
                  0);
     cr_assert_eq(oi.n_page_locations, 325);
     pq_column_index ci;
-    cr_assert_eq(pq_decode_column_index(
+    cr_assert_eq(hudi_pq_decode_column_index(
                      &ci, &f.arena,
                      HUDI_SLICE(f.bytes + id->column_index_offset, (size_t)id->column_index_length),
                      &err),
@@ -656,9 +659,9 @@ Test(meta, encoding_stats_and_bloom_header) {
     size_t used = 0;
     hudi_error err = HUDI_ERROR_INIT;
     int64_t off = cm->bloom_filter_offset;
-    cr_assert_eq(
-        pq_decode_bloom_header(&bh, HUDI_SLICE(f.bytes + off, f.len - (size_t)off), &used, &err), 0,
-        "%s", err.message);
+    cr_assert_eq(hudi_pq_decode_bloom_header(&bh, HUDI_SLICE(f.bytes + off, f.len - (size_t)off),
+                                             &used, &err),
+                 0, "%s", err.message);
     cr_assert(bh.num_bytes > 0 && bh.algorithm == 1 && bh.hash == 1 && bh.compression == 1);
     cr_assert_lt(used, 32);
     pfile_free(&f);
@@ -668,7 +671,7 @@ Test(meta, encoding_stats_and_bloom_header) {
     unsigned char *blob =
         test_read_file(fixture_path("parquet-testing/data/bloom_filter.xxhash.bin"), &len);
     cr_assert_not_null(blob);
-    cr_assert_eq(pq_decode_bloom_header(&bh, HUDI_SLICE(blob, len), &used, &err), 0);
+    cr_assert_eq(hudi_pq_decode_bloom_header(&bh, HUDI_SLICE(blob, len), &used, &err), 0);
     cr_assert_eq(used, 16);
     cr_assert_eq(bh.num_bytes, 1024);
     cr_assert_eq(len, 16 + 1024);
@@ -683,8 +686,8 @@ Test(meta, first_page_headers) {
     const pq_column_meta *b = &f.meta.row_groups[0].columns[1].meta_data;
     pq_page_header h;
     int64_t off = b->data_page_offset;
-    cr_assert_eq(pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + off, f.len - (size_t)off),
-                                       NULL, &err),
+    cr_assert_eq(hudi_pq_decode_page_header(
+                     &h, &f.arena, HUDI_SLICE(f.bytes + off, f.len - (size_t)off), NULL, &err),
                  0);
     cr_assert_eq(h.type, PQ_PAGE_DATA_V2);
     cr_assert(h.has_data_page_header_v2);
@@ -697,7 +700,8 @@ Test(meta, first_page_headers) {
     const pq_column_meta *a = &f.meta.row_groups[0].columns[0].meta_data;
     cr_assert_eq(a->data_page_offset, 4);
     cr_assert_eq(
-        pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + 4, f.len - 4), NULL, &err), 0);
+        hudi_pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + 4, f.len - 4), NULL, &err),
+        0);
     cr_assert(h.has_crc && (uint32_t)h.crc == 3150855069u);
     cr_assert_eq(h.data_page_header.num_values, 2560);
     pfile_free(&f);
@@ -705,8 +709,8 @@ Test(meta, first_page_headers) {
     /* v2 header without is_compressed defaults to compressed */
     static const uint8_t v2[] = {0x15, 0x06, 0x15, 0x02, 0x15, 0x02, 0x5C, 0x15, 0x02, 0x15, 0x00,
                                  0x15, 0x02, 0x15, 0x00, 0x15, 0x00, 0x15, 0x00, 0x00, 0x00};
-    cr_assert_eq(pq_decode_page_header(&h, &f.arena, HUDI_SLICE(v2, sizeof(v2)), NULL, &err), 0,
-                 "%s", err.message);
+    cr_assert_eq(hudi_pq_decode_page_header(&h, &f.arena, HUDI_SLICE(v2, sizeof(v2)), NULL, &err),
+                 0, "%s", err.message);
     cr_assert(h.has_data_page_header_v2 && h.data_page_header_v2.is_compressed);
     hudi_arena_dispose(&f.arena);
 }
@@ -717,7 +721,7 @@ Test(meta, parquet_1481_invalid_physical_type) {
     pfile f;
     cr_assert(load(&f, fixture_path("parquet-testing/bad_data/PARQUET-1481.parquet")));
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_decode_file_meta(&f.meta, &f.arena, f.footer, &err), HUDI_ECORRUPT);
+    cr_assert_eq(hudi_pq_decode_file_meta(&f.meta, &f.arena, f.footer, &err), HUDI_ECORRUPT);
     cr_assert(strstr(err.message, "invalid physical type -7"), "%s", err.message);
     cr_assert_eq(f.meta.n_schema, 0); /* out is zeroed on failure */
     pfile_free(&f);
@@ -727,7 +731,7 @@ Test(meta, arrow_gh_41317_list_element_type) {
     pfile f;
     cr_assert(load(&f, fixture_path("parquet-testing/bad_data/ARROW-GH-41317.parquet")));
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_decode_file_meta(&f.meta, &f.arena, f.footer, &err), HUDI_ECORRUPT);
+    cr_assert_eq(hudi_pq_decode_file_meta(&f.meta, &f.arena, f.footer, &err), HUDI_ECORRUPT);
     cr_assert(strstr(err.message, "expected list<i32>"), "%s", err.message);
     cr_assert(strstr(err.message, "encodings"), "%s", err.message);
     pfile_free(&f);
@@ -741,8 +745,8 @@ Test(meta, negative_dictionary_num_values) {
         cm->has_dictionary_page_offset ? cm->dictionary_page_offset : cm->data_page_offset;
     pq_page_header h;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_decode_page_header(&h, &f.arena, HUDI_SLICE(f.bytes + off, f.len - (size_t)off),
-                                       NULL, &err),
+    cr_assert_eq(hudi_pq_decode_page_header(
+                     &h, &f.arena, HUDI_SLICE(f.bytes + off, f.len - (size_t)off), NULL, &err),
                  HUDI_ECORRUPT);
     cr_assert(strstr(err.message, "num_values"), "%s", err.message);
     pfile_free(&f);
@@ -755,7 +759,7 @@ Test(meta, encrypted_footer_never_crashes) {
     cr_assert_eq(memcmp(f.bytes + f.len - 4, "PARE", 4), 0);
     cr_assert_eq(memcmp(f.bytes, "PARE", 4), 0);
     hudi_error err = HUDI_ERROR_INIT;
-    int rc = pq_decode_file_meta(&f.meta, &f.arena, f.footer, &err);
+    int rc = hudi_pq_decode_file_meta(&f.meta, &f.arena, f.footer, &err);
     cr_assert(rc == 0 || rc == HUDI_ECORRUPT);
     pfile_free(&f);
 }
@@ -766,20 +770,21 @@ Test(meta, missing_required_fields_are_named) {
     pq_file_meta m;
     /* FileMetaData { version 1, schema [] , row_groups [] } - num_rows missing */
     static const uint8_t fm[] = {0x15, 0x02, 0x19, 0x0C, 0x29, 0x0C, 0x00};
-    cr_assert_eq(pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm, sizeof(fm)), &err), HUDI_ECORRUPT);
+    cr_assert_eq(hudi_pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm, sizeof(fm)), &err),
+                 HUDI_ECORRUPT);
     cr_assert(strstr(err.message, "FileMetaData") && strstr(err.message, "num_rows"), "%s",
               err.message);
     /* SchemaElement without a name */
     static const uint8_t fm2[] = {0x15, 0x02, 0x19, 0x1C, 0x15, 0x02,
                                   0x00, 0x16, 0x00, 0x19, 0x0C, 0x00};
-    cr_assert_eq(pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm2, sizeof(fm2)), &err),
+    cr_assert_eq(hudi_pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm2, sizeof(fm2)), &err),
                  HUDI_ECORRUPT);
     cr_assert(strstr(err.message, "SchemaElement") && strstr(err.message, "name"), "%s",
               err.message);
     /* minimal valid one, with a known id of a foreign type (version as binary) first */
     static const uint8_t fm3[] = {0x18, 0x01, 'x',  0x05, 0x02, 0x02, 0x19, 0x1C, 0x48,
                                   0x01, 'r',  0x00, 0x16, 0x00, 0x19, 0x0C, 0x00};
-    cr_assert_eq(pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm3, sizeof(fm3)), &err), 0, "%s",
+    cr_assert_eq(hudi_pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm3, sizeof(fm3)), &err), 0, "%s",
                  err.message);
     cr_assert_eq(m.version, 1);
     cr_assert_eq(m.n_schema, 1);
@@ -790,7 +795,7 @@ Test(meta, missing_required_fields_are_named) {
     static const uint8_t fm4[] = {0x15, 0x02, 0x19, 0x1C, 0x48, 0x01, 'r',  0x00, 0x16,
                                   0x00, 0x19, 0x0C, 0x08, 0xFE, 0xFF, 0x03, 0x01, 'x',
                                   0x08, 0xFF, 0xFF, 0x01, 0x01, 'y',  0x00};
-    cr_assert_eq(pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm4, sizeof(fm4)), &err), 0, "%s",
+    cr_assert_eq(hudi_pq_decode_file_meta(&m, &arena, HUDI_SLICE(fm4, sizeof(fm4)), &err), 0, "%s",
                  err.message);
     cr_assert_eq(m.n_schema, 1);
     hudi_arena_dispose(&arena);
@@ -810,8 +815,8 @@ Test(meta, strings_are_copied_into_the_arena) {
                                  0x15, 0x06, 0x15, 0x06, 0x1C, 0x18, 0x01, 'z',  0x00, 0x00, 0x00};
     uint8_t copy[sizeof(ph)];
     memcpy(copy, ph, sizeof(ph));
-    cr_assert_eq(pq_decode_page_header(&h, &f.arena, HUDI_SLICE(copy, sizeof(copy)), NULL, NULL),
-                 0);
+    cr_assert_eq(
+        hudi_pq_decode_page_header(&h, &f.arena, HUDI_SLICE(copy, sizeof(copy)), NULL, NULL), 0);
     memset(copy, 0, sizeof(copy));
     cr_assert(h.data_page_header.has_statistics && h.data_page_header.statistics.has_max);
     cr_assert(slice_is(h.data_page_header.statistics.max, "z"));
@@ -827,7 +832,7 @@ Test(meta, encoder_rejects_missing_arrays) {
     hudi_buf b = HUDI_BUF_INIT;
     hudi_buf_append(&b, "xy", 2);
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_encode_file_meta(&b, &m, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_pq_encode_file_meta(&b, &m, &err), HUDI_EINVAL);
     cr_assert_eq(b.len, 2); /* rolled back */
     hudi_buf_dispose(&b);
 }

@@ -63,7 +63,7 @@ Test(pq_schema, leaf_type_mapping) {
     cr_assert_eq(s.leaves[5].max_def, 1);
     cr_assert_eq(s.leaves[5].physical_type, PQ_INT64);
     cr_assert_eq(s.leaves[6].type_length, 16);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_schema, binary_as_string_and_logical_wins) {
@@ -79,16 +79,16 @@ Test(pq_schema, binary_as_string_and_logical_wins) {
     o.binary_as_string = true;
     pq_schema s;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_schema_read(&s, el, 3, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_read(&s, el, 3, &o, &err), 0, "%s", err.message);
     cr_assert_eq(col(&s, 0)->type, HUDI_TYPE_STRING);
     cr_assert_eq(col(&s, 1)->type, HUDI_TYPE_INT8);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 static int read_err(pq_schema_element *el, int n, hudi_error *err) {
     pq_schema s;
-    int rc = pq_schema_read(&s, el, n, NULL, err);
-    pq_schema_dispose(&s);
+    int rc = hudi_pq_schema_read(&s, el, n, NULL, err);
+    hudi_pq_schema_dispose(&s);
     return rc;
 }
 
@@ -168,7 +168,7 @@ static void check_list(pq_schema_element *el, int n, hudi_type_id elem_type, boo
                        const char *elem_name, int max_def, int max_rep) {
     pq_schema s;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_schema_read(&s, el, n, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_read(&s, el, n, NULL, &err), 0, "%s", err.message);
     const hudi_field *l = col(&s, 0);
     cr_assert_eq(l->type, HUDI_TYPE_LIST);
     cr_assert_str_eq(l->name, "a");
@@ -177,7 +177,7 @@ static void check_list(pq_schema_element *el, int n, hudi_type_id elem_type, boo
     cr_assert_str_eq(l->children[0].name, elem_name);
     cr_assert_eq(s.leaves[0].max_def, max_def);
     cr_assert_eq(s.leaves[0].max_rep, max_rep);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_schema, list_rule1_primitive_repeated) {
@@ -210,7 +210,7 @@ Test(pq_schema, list_rule3_old_list_structure) {
     cr_assert_not(inner->children[0].nullable);
     cr_assert_eq(s.leaves[0].depth, 3);
     cr_assert_eq(s.leaves[0].path_len, 3);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_schema, list_rule4_array_and_tuple_names) {
@@ -290,7 +290,7 @@ Test(pq_schema, unannotated_repeated) {
     cr_assert_eq(s.column_leaves[1], 1);
     cr_assert_eq(s.column_leaves[2], 3);
     cr_assert_eq(s.column_leaves[3], 4);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 /* ---- MAP (§4.6) ---- */
@@ -313,7 +313,7 @@ Test(pq_schema, map_forms) {
     cr_assert_eq(s.leaves[0].depth, 3);
     cr_assert(s.leaves[0].levels[1].owned);
     cr_assert(!s.leaves[1].levels[1].owned);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     /* MAP_KEY_VALUE on the outer group, and no value field */
     pq_schema_element nv[] = {
@@ -327,7 +327,7 @@ Test(pq_schema, map_forms) {
     cr_assert(m->children[0].children[1].nullable);
     cr_assert_eq(s.n_leaves, 1);
     cr_assert_eq(s.leaves[0].levels[1].null_child, 1);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     hudi_error err = HUDI_ERROR_INIT;
     pq_schema_element bad[] = {el_group("r", -1, 1),
@@ -430,14 +430,14 @@ static void round_trip(const hudi_field *root, const pq_schema_write_options *o)
     hudi_error err = HUDI_ERROR_INIT;
     pq_schema_element *el = NULL;
     int32_t n = 0;
-    cr_assert_eq(pq_schema_write(&el, &n, &arena, root, o, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_write(&el, &n, &arena, root, o, &err), 0, "%s", err.message);
     pq_schema s;
-    cr_assert_eq(pq_schema_read(&s, el, n, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_read(&s, el, n, NULL, &err), 0, "%s", err.message);
     hudi_buf why = HUDI_BUF_INIT;
     bool same = field_same(root, &s.root, &why);
     cr_assert(same, "%s", why.data);
     hudi_buf_dispose(&why);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
     hudi_arena_dispose(&arena);
 }
 
@@ -476,7 +476,7 @@ Test(pq_schema, write_layouts) {
     hudi_error err = HUDI_ERROR_INIT;
     pq_schema_element *el = NULL;
     int32_t n = 0;
-    cr_assert_eq(pq_schema_write(&el, &n, &arena, &root, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_write(&el, &n, &arena, &root, NULL, &err), 0, "%s", err.message);
     cr_assert_eq(el[0].num_children, root.n_children);
     cr_assert(hudi_slice_eq(el[0].name, hudi_slice_cstr("hudi_record")));
     bool saw_dec4 = false, saw_dec25 = false, saw_list = false, saw_map = false, saw_ts = false;
@@ -531,17 +531,17 @@ Test(pq_schema, write_rejects) {
     cr_assert_eq(hudi_field_init(&root, "r", HUDI_TYPE_STRUCT, false), 0);
     cr_assert_eq(hudi_field_set_children(&root, 1), 0);
     add_child(&root, 0, "empty", HUDI_TYPE_STRUCT, true);
-    cr_assert_eq(pq_schema_write(&el, &n, &arena, &root, NULL, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_pq_schema_write(&el, &n, &arena, &root, NULL, &err), HUDI_EINVAL);
     root.children[0].type = HUDI_TYPE_DECIMAL;
     root.children[0].precision = 39;
-    cr_assert_eq(pq_schema_write(&el, &n, &arena, &root, NULL, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_pq_schema_write(&el, &n, &arena, &root, NULL, &err), HUDI_EINVAL);
     hudi_field_dispose(&root);
     hudi_arena_dispose(&arena);
-    cr_assert_eq(pq_decimal_min_bytes(1), 1);
-    cr_assert_eq(pq_decimal_min_bytes(10), 5);
-    cr_assert_eq(pq_decimal_min_bytes(18), 8);
-    cr_assert_eq(pq_decimal_min_bytes(19), 9);
-    cr_assert_eq(pq_decimal_min_bytes(38), 16);
+    cr_assert_eq(hudi_pq_decimal_min_bytes(1), 1);
+    cr_assert_eq(hudi_pq_decimal_min_bytes(10), 5);
+    cr_assert_eq(hudi_pq_decimal_min_bytes(18), 8);
+    cr_assert_eq(hudi_pq_decimal_min_bytes(19), 9);
+    cr_assert_eq(hudi_pq_decimal_min_bytes(38), 16);
 }
 
 /* ---- real files ---- */
@@ -554,10 +554,11 @@ static void read_fixture_schema(const char *name, pq_schema *s, hudi_arena *aren
     cr_assert(flen <= len - 12);
     pq_file_meta meta;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_decode_file_meta(&meta, arena, HUDI_SLICE(bytes + len - 8 - flen, flen), &err),
-                 0, "%s", err.message);
+    cr_assert_eq(
+        hudi_pq_decode_file_meta(&meta, arena, HUDI_SLICE(bytes + len - 8 - flen, flen), &err), 0,
+        "%s", err.message);
     free(bytes);
-    cr_assert_eq(pq_schema_read(s, meta.schema, meta.n_schema, NULL, &err), 0, "%s: %s", name,
+    cr_assert_eq(hudi_pq_schema_read(s, meta.schema, meta.n_schema, NULL, &err), 0, "%s: %s", name,
                  err.message);
 }
 
@@ -571,17 +572,17 @@ Test(pq_schema, fixture_schemas) {
     cr_assert_eq(s.leaves[0].max_def, 2);
     cr_assert_eq(s.leaves[0].max_rep, 2);
     cr_assert_eq(s.root.children[0].children[0].type, HUDI_TYPE_LIST, "%s", b.data);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     read_fixture_schema("parquet-testing/data/nested_lists.snappy.parquet", &s, &arena);
     cr_assert_eq(s.leaves[0].max_def, 7);
     cr_assert_eq(s.leaves[0].max_rep, 3);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     read_fixture_schema("parquet-testing/data/repeated_no_annotation.parquet", &s, &arena);
     cr_assert_eq(s.root.n_children, 2);
     cr_assert_eq(s.root.children[1].children[0].type, HUDI_TYPE_LIST);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     read_fixture_schema("parquet-testing/data/incorrect_map_schema.parquet", &s, &arena);
     hudi_buf_clear(&b);
@@ -590,26 +591,26 @@ Test(pq_schema, fixture_schemas) {
     for (int32_t i = 0; i < s.root.n_children; i++)
         has_map |= s.root.children[i].type == HUDI_TYPE_MAP;
     cr_assert(has_map, "%s", b.data);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     read_fixture_schema("parquet-testing/data/unknown-logical-type.parquet", &s, &arena);
     cr_assert_eq(s.root.n_children, 2);
     cr_assert_eq(s.root.children[0].type, HUDI_TYPE_STRING);
     cr_assert_eq(s.root.children[1].type, HUDI_TYPE_BINARY);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     read_fixture_schema("parquet-testing/data/int96_from_spark.parquet", &s, &arena);
     cr_assert_eq(s.root.children[0].hint, HUDI_HINT_INT96);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     read_fixture_schema("parquet-testing/data/nonnullable.impala.parquet", &s, &arena);
     cr_assert_gt(s.n_leaves, 5);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     read_fixture_schema("parquet-testing/data/fixed_length_decimal.parquet", &s, &arena);
     cr_assert_eq(s.root.children[0].type, HUDI_TYPE_DECIMAL);
     cr_assert_eq(s.root.children[0].precision, 25);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 
     hudi_buf_dispose(&b);
     hudi_arena_dispose(&arena);

@@ -48,7 +48,7 @@ Test(pq_shred, list_example) {
     cr_assert_eq(hudi_array_append_nested(a, 3, NULL), 0);
     pq_shredded sh = PQ_SHREDDED_INIT;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[0], a, 0, 5, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[0], a, 0, 5, &err), 0, "%s", err.message);
     int16_t d[] = {0, 1, 2, 3, 3, 3, 2, 3}, r[] = {0, 0, 0, 0, 1, 0, 1, 1};
     expect_levels(&sh, d, r, 8);
     cr_assert_eq(sh.n_values, 4);
@@ -61,14 +61,14 @@ Test(pq_shred, list_example) {
     for (int i = 0; i < 5; i++) cr_assert_eq(sh.record_starts[i], starts[i]);
     cr_assert_not(sh.no_nulls);
     /* a row range: rows 3..4 */
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[0], a, 3, 2, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[0], a, 3, 2, &err), 0, "%s", err.message);
     expect_levels(&sh, d + 3, r + 3, 5);
     cr_assert_eq(sh.n_records, 2);
     cr_assert_eq(sh.record_starts[1], 2);
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[0], a, 4, 2, &err), HUDI_EINVAL);
-    pq_shredded_dispose(&sh);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[0], a, 4, 2, &err), HUDI_EINVAL);
+    hudi_pq_shredded_dispose(&sh);
     hudi_array_free(a);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_shred, struct_and_map_examples) {
@@ -104,22 +104,22 @@ Test(pq_shred, struct_and_map_examples) {
 
     pq_shredded sh = PQ_SHREDDED_INIT;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[0], st, 0, 3, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[0], st, 0, 3, &err), 0, "%s", err.message);
     int16_t xd[] = {0, 1, 2};
     expect_levels(&sh, xd, NULL, 3);
     cr_assert_eq(sh.n_values, 1);
     cr_assert_eq(sh.runs[0].start, 2);
     cr_assert_eq(sh.n_records, 3);
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[1], st, 0, 3, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[1], st, 0, 3, &err), 0, "%s", err.message);
     int16_t yd[] = {0, 1, 1};
     expect_levels(&sh, yd, NULL, 3);
     cr_assert_eq(sh.n_runs, 1);
     cr_assert_eq(sh.runs[0].start, 1);
     cr_assert_eq(sh.runs[0].len, 2);
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[2], m, 0, 3, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[2], m, 0, 3, &err), 0, "%s", err.message);
     int16_t kd[] = {0, 1, 2, 2}, kr[] = {0, 0, 0, 1};
     expect_levels(&sh, kd, kr, 4);
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[3], m, 0, 3, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[3], m, 0, 3, &err), 0, "%s", err.message);
     int16_t vd[] = {0, 1, 3, 2}, vr[] = {0, 0, 0, 1};
     expect_levels(&sh, vd, vr, 4);
     cr_assert_eq(sh.n_values, 1);
@@ -127,11 +127,11 @@ Test(pq_shred, struct_and_map_examples) {
     cr_assert_eq(hudi_array_append_null(st->children[1], NULL), 0);
     cr_assert_eq(hudi_array_append_null(st->children[0], NULL), 0);
     cr_assert_eq(hudi_array_append_nested(st, 0, NULL), 0);
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[1], st, 0, 4, &err), HUDI_EINVAL);
-    pq_shredded_dispose(&sh);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[1], st, 0, 4, &err), HUDI_EINVAL);
+    hudi_pq_shredded_dispose(&sh);
     hudi_array_free(st);
     hudi_array_free(m);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 Test(pq_shred, flat_fast_paths) {
@@ -149,13 +149,13 @@ Test(pq_shred, flat_fast_paths) {
     }
     pq_shredded sh = PQ_SHREDDED_INIT;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[0], req, 10, 50, &err), 0);
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[0], req, 10, 50, &err), 0);
     cr_assert_eq(sh.n_levels, 50);
     cr_assert_eq(sh.n_runs, 1);
     cr_assert_eq(sh.runs[0].start, 10);
     cr_assert_eq(sh.runs[0].len, 50);
     cr_assert(sh.no_nulls);
-    cr_assert_eq(pq_shred_leaf(&sh, &s.leaves[1], opt, 2, 11, &err), 0); /* rows 2..12 */
+    cr_assert_eq(hudi_pq_shred_leaf(&sh, &s.leaves[1], opt, 2, 11, &err), 0); /* rows 2..12 */
     cr_assert_eq(sh.n_levels, 11);
     cr_assert_eq(sh.n_values, 10);
     cr_assert_eq(sh.n_runs, 2);
@@ -163,10 +163,10 @@ Test(pq_shred, flat_fast_paths) {
     cr_assert_eq(sh.def[1], 0); /* row 3 */
     cr_assert_eq(sh.runs[1].start, 4);
     cr_assert_eq(sh.runs[1].len, 9);
-    pq_shredded_dispose(&sh);
+    hudi_pq_shredded_dispose(&sh);
     hudi_array_free(req);
     hudi_array_free(opt);
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
 }
 
 /* ---- random round trips ---- */
@@ -246,7 +246,7 @@ static void round_trip(const pq_schema *s, hudi_array **src, hudi_array **dst, i
             const pq_leaf *leaf = &s->leaves[li];
             hudi_array *scol = src[leaf->column], *dcol = dst[leaf->column];
             const hudi_array *sleaf = pq_leaf_array(scol, leaf);
-            cr_assert_eq(pq_shred_leaf(&sh, leaf, scol, r0, nr, &err), 0, "%s", err.message);
+            cr_assert_eq(hudi_pq_shred_leaf(&sh, leaf, scol, r0, nr, &err), 0, "%s", err.message);
             cr_assert_eq(sh.n_records, nr);
             idx = realloc(idx, sizeof(int64_t) * (size_t)(sh.n_values + 1));
             int64_t k = 0;
@@ -265,11 +265,12 @@ static void round_trip(const pq_schema *s, hudi_array **src, hudi_array **dst, i
                     for (int64_t i = e; i < e + n; i++) nv += def[i] == leaf->max_def;
                 }
                 hudi_array *la = NULL;
-                cr_assert_eq(pq_assemble_reserve(dcol, leaf, n, &la, &err), 0, "%s", err.message);
+                cr_assert_eq(hudi_pq_assemble_reserve(dcol, leaf, n, &la, &err), 0, "%s",
+                             err.message);
                 for (int64_t j = 0; j < nv; j++) put_dense(la, j, sleaf, idx[v + j]);
                 bool starts = !rep || rep[e] == 0;
-                cr_assert_eq(pq_assemble_leaf(dcol, leaf, def ? def + e : NULL,
-                                              rep ? rep + e : NULL, n, nv, starts, &err),
+                cr_assert_eq(hudi_pq_assemble_leaf(dcol, leaf, def ? def + e : NULL,
+                                                   rep ? rep + e : NULL, n, nv, starts, &err),
                              0, "leaf %d: %s", li, err.message);
                 e += n;
                 v += nv;
@@ -277,7 +278,7 @@ static void round_trip(const pq_schema *s, hudi_array **src, hudi_array **dst, i
         }
     }
     free(idx);
-    pq_shredded_dispose(&sh);
+    hudi_pq_shredded_dispose(&sh);
 }
 
 static void random_round_trip(uint64_t seed, int64_t rows, int64_t batch_rows) {
@@ -287,9 +288,9 @@ static void random_round_trip(uint64_t seed, int64_t rows, int64_t batch_rows) {
     hudi_error err = HUDI_ERROR_INIT;
     pq_schema_element *el = NULL;
     int32_t n_el = 0;
-    cr_assert_eq(pq_schema_write(&el, &n_el, &arena, &root, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_write(&el, &n_el, &arena, &root, NULL, &err), 0, "%s", err.message);
     pq_schema s;
-    cr_assert_eq(pq_schema_read(&s, el, n_el, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_read(&s, el, n_el, NULL, &err), 0, "%s", err.message);
     int32_t nc = s.root.n_children;
     hudi_array *src[8], *dst[8];
     uint64_t rng = seed;
@@ -310,7 +311,7 @@ static void random_round_trip(uint64_t seed, int64_t rows, int64_t batch_rows) {
         hudi_array_free(src[c]);
         hudi_array_free(dst[c]);
     }
-    pq_schema_dispose(&s);
+    hudi_pq_schema_dispose(&s);
     hudi_arena_dispose(&arena);
     hudi_field_dispose(&root);
 }

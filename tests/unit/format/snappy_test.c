@@ -62,14 +62,15 @@ static void check_round_trip(const uint8_t *src, size_t n, const char *what) {
     uint8_t *out = malloc(n ? n : 1); /* exact size: ASan catches any write past n */
     hudi_error err = HUDI_ERROR_INIT;
     size_t declared = 12345;
-    cr_assert_eq(pq_snappy_uncompressed_length(HUDI_SLICE(comp, clen), &declared, &err), 0);
+    cr_assert_eq(hudi_pq_snappy_uncompressed_length(HUDI_SLICE(comp, clen), &declared, &err), 0);
     cr_assert_eq(declared, n);
-    int rc = pq_snappy_decompress(HUDI_SLICE(comp, clen), n ? out : NULL, n, &err);
+    int rc = hudi_pq_snappy_decompress(HUDI_SLICE(comp, clen), n ? out : NULL, n, &err);
     cr_assert_eq(rc, 0, "%s n=%zu: %s", what, n, err.message);
     cr_assert(n == 0 || memcmp(out, src, n) == 0, "%s n=%zu: bytes differ", what, n);
     /* Any other expected size fails. */
     if (n > 0)
-        cr_assert_eq(pq_snappy_decompress(HUDI_SLICE(comp, clen), out, n - 1, &err), HUDI_ECORRUPT);
+        cr_assert_eq(hudi_pq_snappy_decompress(HUDI_SLICE(comp, clen), out, n - 1, &err),
+                     HUDI_ECORRUPT);
     free(out);
     free(comp);
 }
@@ -161,7 +162,7 @@ static int decode_both(const block *k, size_t out_len, bool lib_must_agree) {
     uint8_t *mine = malloc(out_len ? out_len : 1);
     char *ref = malloc(out_len ? out_len : 1);
     hudi_error err = HUDI_ERROR_INIT;
-    int rc = pq_snappy_decompress(HUDI_SLICE(k->b, k->n), mine, out_len, &err);
+    int rc = hudi_pq_snappy_decompress(HUDI_SLICE(k->b, k->n), mine, out_len, &err);
     size_t ref_len = 0;
     bool lib_ok = snappy_uncompressed_length((const char *)k->b, k->n, &ref_len) == SNAPPY_OK &&
                   ref_len == out_len &&
@@ -236,7 +237,7 @@ Test(snappy, long_block_of_hand_built_elements) {
 static void expect_corrupt(const block *k, size_t out_len, const char *what) {
     uint8_t *out = malloc(out_len ? out_len : 1);
     hudi_error err = HUDI_ERROR_INIT;
-    int rc = pq_snappy_decompress(HUDI_SLICE(k->b, k->n), out, out_len, &err);
+    int rc = hudi_pq_snappy_decompress(HUDI_SLICE(k->b, k->n), out, out_len, &err);
     cr_assert_eq(rc, HUDI_ECORRUPT, "%s: rc %d", what, rc);
     cr_assert_null(strchr(err.message, '\n'));
     cr_assert_not_null(strstr(err.message, "SNAPPY"), "%s: %s", what, err.message);
@@ -296,8 +297,8 @@ Test(snappy, malformed_blocks) {
     /* A valid empty block and a valid one-byte block. */
     uint8_t one = 0;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_snappy_decompress(HUDI_SLICE("\0", 1), NULL, 0, &err), 0);
-    cr_assert_eq(pq_snappy_decompress(HUDI_SLICE("\x01\x00z", 3), &one, 1, &err), 0);
+    cr_assert_eq(hudi_pq_snappy_decompress(HUDI_SLICE("\0", 1), NULL, 0, &err), 0);
+    cr_assert_eq(hudi_pq_snappy_decompress(HUDI_SLICE("\x01\x00z", 3), &one, 1, &err), 0);
     cr_assert_eq(one, 'z');
 }
 
@@ -312,7 +313,7 @@ Test(snappy, truncations_and_bit_flips_never_crash) {
     hudi_error err = HUDI_ERROR_INIT;
     /* Every prefix is a truncated block. */
     for (size_t cut = 0; cut < clen; cut += cut < 200 ? 1 : 97)
-        cr_assert_eq(pq_snappy_decompress(HUDI_SLICE(comp, cut), out, n, &err), HUDI_ECORRUPT,
+        cr_assert_eq(hudi_pq_snappy_decompress(HUDI_SLICE(comp, cut), out, n, &err), HUDI_ECORRUPT,
                      "prefix %zu", cut);
     /* Bit flips: hudic and libsnappy accept exactly the same blocks, with the same bytes. */
     cr_assert_leq(clen, sizeof(k.b) * 8);
@@ -322,7 +323,7 @@ Test(snappy, truncations_and_bit_flips_never_crash) {
         flipped[i] ^= (uint8_t)(1u << (i % 8));
         uint8_t *mine = malloc(n);
         char *ref = malloc(n);
-        int rc = pq_snappy_decompress(HUDI_SLICE(flipped, clen), mine, n, &err);
+        int rc = hudi_pq_snappy_decompress(HUDI_SLICE(flipped, clen), mine, n, &err);
         size_t rl = 0;
         bool lib_ok = snappy_uncompressed_length((char *)flipped, clen, &rl) == SNAPPY_OK &&
                       rl == n && snappy_uncompress((char *)flipped, clen, ref, &rl) == SNAPPY_OK;
@@ -374,8 +375,8 @@ static int compare_file_pages(const char *path) {
                 hudi_arena arena = HUDI_ARENA_INIT;
                 pq_page_header h;
                 size_t used = 0;
-                int rc = pq_decode_page_header(&h, &arena, HUDI_SLICE(file + pos, end - pos), &used,
-                                               NULL);
+                int rc = hudi_pq_decode_page_header(&h, &arena, HUDI_SLICE(file + pos, end - pos),
+                                                    &used, NULL);
                 hudi_arena_dispose(&arena);
                 if (rc < 0 || h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
                     (size_t)h.compressed_page_size > end - pos - used)
@@ -400,7 +401,7 @@ static int compare_file_pages(const char *path) {
                 size_t rl = out_len;
                 cr_assert_eq(snappy_uncompress((const char *)in.data, in.len, ref, &rl), SNAPPY_OK,
                              "%s: libsnappy rejects a page", path);
-                cr_assert_eq(pq_snappy_decompress(in, mine, out_len, &err), 0, "%s: %s", path,
+                cr_assert_eq(hudi_pq_snappy_decompress(in, mine, out_len, &err), 0, "%s: %s", path,
                              err.message);
                 cr_assert(out_len == 0 || memcmp(mine, ref, out_len) == 0, "%s: page differs",
                           path);

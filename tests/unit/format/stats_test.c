@@ -26,8 +26,8 @@ static pq_schema_element leaf(int type, int type_length, int converted, int logi
 
 static pq_writer_version writer(const char *created_by) {
     pq_writer_version v;
-    pq_writer_version_parse(&v, created_by != NULL,
-                            created_by ? hudi_slice_cstr(created_by) : HUDI_SLICE(NULL, 0));
+    hudi_pq_writer_version_parse(&v, created_by != NULL,
+                                 created_by ? hudi_slice_cstr(created_by) : HUDI_SLICE(NULL, 0));
     return v;
 }
 
@@ -45,10 +45,10 @@ static void load_meta(fixture_meta *fm, const char *name) {
     cr_assert_not_null(fm->file, "%s", name);
     uint32_t flen = hudi_load_u32le(fm->file + len - 8);
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(pq_decode_file_meta(&fm->meta, &fm->arena,
-                                     HUDI_SLICE(fm->file + len - 8 - flen, flen), &err),
+    cr_assert_eq(hudi_pq_decode_file_meta(&fm->meta, &fm->arena,
+                                          HUDI_SLICE(fm->file + len - 8 - flen, flen), &err),
                  0, "%s: %s", name, err.message);
-    pq_writer_version_parse(&fm->writer, fm->meta.has_created_by, fm->meta.created_by);
+    hudi_pq_writer_version_parse(&fm->writer, fm->meta.has_created_by, fm->meta.created_by);
 }
 
 static void free_meta(fixture_meta *fm) {
@@ -66,7 +66,8 @@ static pq_stats_view view_of(fixture_meta *fm, int g, int c) {
     cr_assert_not_null(el);
     int order = fm->meta.n_column_orders > c ? fm->meta.column_orders[c] : PQ_STATS_ORDER_ABSENT;
     pq_stats_view v;
-    pq_stats_view_init(&v, &fm->writer, el, order, cm->has_statistics ? &cm->statistics : NULL);
+    hudi_pq_stats_view_init(&v, &fm->writer, el, order,
+                            cm->has_statistics ? &cm->statistics : NULL);
     return v;
 }
 
@@ -149,21 +150,21 @@ Test(stats, created_by_forms) {
     /* Garbage bytes never crash the parser. */
     uint8_t junk[64];
     for (int i = 0; i < 64; i++) junk[i] = (uint8_t)(i * 37 + 11);
-    pq_writer_version_parse(&v, true, HUDI_SLICE(junk, sizeof(junk)));
+    hudi_pq_writer_version_parse(&v, true, HUDI_SLICE(junk, sizeof(junk)));
 }
 
 Test(stats, version_ordering) {
     pq_writer_version v = writer("parquet-mr version 1.8.0");
-    cr_assert(!pq_writer_version_older(&v, 1, 8, 0));
-    cr_assert(pq_writer_version_older(&v, 1, 10, 0));
+    cr_assert(!hudi_pq_writer_version_older(&v, 1, 8, 0));
+    cr_assert(hudi_pq_writer_version_older(&v, 1, 10, 0));
     v = writer("parquet-mr version 1.8.0-SNAPSHOT");
-    cr_assert(pq_writer_version_older(&v, 1, 8, 0));
+    cr_assert(hudi_pq_writer_version_older(&v, 1, 8, 0));
     v = writer("parquet-mr version 1.7.9");
-    cr_assert(pq_writer_version_older(&v, 1, 8, 0));
+    cr_assert(hudi_pq_writer_version_older(&v, 1, 8, 0));
     v = writer("parquet-mr version 2");
-    cr_assert(!pq_writer_version_older(&v, 1, 8, 0));
+    cr_assert(!hudi_pq_writer_version_older(&v, 1, 8, 0));
     v = writer("parquet-mr");
-    cr_assert(pq_writer_version_older(&v, 1, 8, 0)); /* unknown version: assume old */
+    cr_assert(hudi_pq_writer_version_older(&v, 1, 8, 0)); /* unknown version: assume old */
 }
 
 /* ---- trust rules ---- */
@@ -198,7 +199,7 @@ Test(stats, parquet_251_and_297) {
     for (size_t i = 0; i < HUDI_ARRAY_LEN(cases); i++) {
         pq_writer_version w = writer(cases[i].created_by);
         pq_stats_view v;
-        pq_stats_view_init(&v, &w, &str, PQ_ORDER_TYPE, &eq);
+        hudi_pq_stats_view_init(&v, &w, &str, PQ_ORDER_TYPE, &eq);
         cr_assert_eq(v.has_min && v.has_max, cases[i].usable, "%s",
                      cases[i].created_by ? cases[i].created_by : "(null)");
         cr_assert(v.has_null_count);
@@ -207,7 +208,7 @@ Test(stats, parquet_251_and_297) {
     pq_writer_version w = writer("parquet-mr version 1.12.3");
     pq_statistics ne = deprecated_pair("Abc", "\xC3\xA9t\xC3\xA9");
     pq_stats_view v;
-    pq_stats_view_init(&v, &w, &str, PQ_ORDER_TYPE, &ne);
+    hudi_pq_stats_view_init(&v, &w, &str, PQ_ORDER_TYPE, &ne);
     cr_assert(!v.has_min && !v.has_max);
     /* Integer deprecated bounds are fine even from old writers. */
     pq_schema_element i32 = leaf(PQ_INT32, 0, -1, -1);
@@ -218,32 +219,32 @@ Test(stats, parquet_251_and_297) {
     hudi_store_u32le(b, 7);
     st.has_min = st.has_max = true, st.min = HUDI_SLICE(a, 4), st.max = HUDI_SLICE(b, 4);
     w = writer("parquet-mr version 1.6.0");
-    pq_stats_view_init(&v, &w, &i32, PQ_STATS_ORDER_ABSENT, &st);
+    hudi_pq_stats_view_init(&v, &w, &i32, PQ_STATS_ORDER_ABSENT, &st);
     cr_assert(v.has_min && v.has_max && v.min_exact && v.max_exact);
     cr_assert_eq(v.kind, PQ_SORT_INT32);
     /* ...but not for an unsigned column (signed-ordered). */
     pq_schema_element u32 = leaf(PQ_INT32, 0, PQ_CT_UINT_32, -1);
-    pq_stats_view_init(&v, &w, &u32, PQ_ORDER_TYPE, &st);
+    hudi_pq_stats_view_init(&v, &w, &u32, PQ_ORDER_TYPE, &st);
     cr_assert(!v.has_min && !v.has_max);
     cr_assert_eq(v.kind, PQ_SORT_UINT32);
     /* A wrong width is dropped, not read past. */
     st.min = HUDI_SLICE(a, 3);
-    pq_stats_view_init(&v, &w, &i32, PQ_ORDER_TYPE, &st);
+    hudi_pq_stats_view_init(&v, &w, &i32, PQ_ORDER_TYPE, &st);
     cr_assert(!v.has_min && v.has_max);
     /* An unknown column order leaves no bounds; INT96 under TYPE_ORDER neither. */
     st.min = HUDI_SLICE(a, 4);
-    pq_stats_view_init(&v, &w, &i32, PQ_ORDER_UNKNOWN, &st);
+    hudi_pq_stats_view_init(&v, &w, &i32, PQ_ORDER_UNKNOWN, &st);
     cr_assert(!v.has_min && !v.has_max);
     pq_schema_element i96 = leaf(PQ_INT96, 0, -1, -1);
-    pq_stats_view_init(&v, &w, &i96, PQ_ORDER_TYPE, &st);
+    hudi_pq_stats_view_init(&v, &w, &i96, PQ_ORDER_TYPE, &st);
     cr_assert_eq(v.kind, PQ_SORT_NONE);
     cr_assert(!v.has_min && !v.has_max);
     /* NULL statistics: nothing, and no crash. */
-    pq_stats_view_init(&v, &w, &i32, PQ_ORDER_TYPE, NULL);
+    hudi_pq_stats_view_init(&v, &w, &i32, PQ_ORDER_TYPE, NULL);
     cr_assert(!v.has_min && !v.has_null_count);
     /* Negative counts are treated as absent. */
     st.has_null_count = true, st.null_count = -1;
-    pq_stats_view_init(&v, &w, &i32, PQ_ORDER_TYPE, &st);
+    hudi_pq_stats_view_init(&v, &w, &i32, PQ_ORDER_TYPE, &st);
     cr_assert(!v.has_null_count);
 }
 
@@ -277,7 +278,7 @@ Test(stats, nan_in_stats_fixture) {
     memset(&st, 0, sizeof(st));
     st.has_min = st.has_max = true;
     st.min = f64(NAN, a), st.max = f64(1.0, b);
-    pq_stats_view_init(&v, &w, &d, PQ_ORDER_TYPE, &st);
+    hudi_pq_stats_view_init(&v, &w, &d, PQ_ORDER_TYPE, &st);
     cr_assert(!v.has_min && !v.has_max);
 }
 
@@ -290,13 +291,13 @@ Test(stats, float_zero_widening) {
     st.has_min_value = st.has_max_value = true;
     st.min_value = f32(0.0f, a), st.max_value = f32(-0.0f, b);
     pq_stats_view v;
-    pq_stats_view_init(&v, &w, &f, PQ_ORDER_TYPE, &st);
+    hudi_pq_stats_view_init(&v, &w, &f, PQ_ORDER_TYPE, &st);
     cr_assert(v.has_min && v.has_max);
     cr_assert_eq(hudi_load_u32le(v.min.data), 0x80000000u, "+0 min widened to -0");
     cr_assert_eq(hudi_load_u32le(v.max.data), 0x00000000u, "-0 max widened to +0");
     cr_assert(!v.min_exact && !v.max_exact);
     /* Under IEEE_754_TOTAL_ORDER zeros are distinct values: no widening. */
-    pq_stats_view_init(&v, &w, &f, PQ_ORDER_IEEE754_TOTAL, &st);
+    hudi_pq_stats_view_init(&v, &w, &f, PQ_ORDER_IEEE754_TOTAL, &st);
     cr_assert_eq(v.kind, PQ_SORT_FLOAT_TOTAL);
     cr_assert_eq(hudi_load_u32le(v.min.data), 0u);
     cr_assert_eq(hudi_load_u32le(v.max.data), 0x80000000u);
@@ -333,7 +334,7 @@ Test(stats, floating_orders_nan_count_fixture) {
                 continue;
             }
             cr_assert(v.has_min && v.has_max, "rg %d col %d", g, c);
-            cr_assert_leq(pq_stats_compare(v.kind, v.min, v.max), 0, "rg %d col %d", g, c);
+            cr_assert_leq(hudi_pq_stats_compare(v.kind, v.min, v.max), 0, "rg %d col %d", g, c);
         }
     }
     /* RG2 ieee754 float: min/max are the NaNs FF FF FF FF / FF FF FF 7F; -NaN < +NaN. */
@@ -341,8 +342,8 @@ Test(stats, floating_orders_nan_count_fixture) {
     cr_assert_eq(hudi_load_u32le(v.min.data), 0xFFFFFFFFu);
     cr_assert_eq(hudi_load_u32le(v.max.data), 0x7FFFFFFFu);
     uint8_t one[4];
-    cr_assert_lt(pq_stats_compare(v.kind, v.min, f32(-INFINITY, one)), 0);
-    cr_assert_gt(pq_stats_compare(v.kind, v.max, f32(INFINITY, one)), 0);
+    cr_assert_lt(hudi_pq_stats_compare(v.kind, v.min, f32(-INFINITY, one)), 0);
+    cr_assert_gt(hudi_pq_stats_compare(v.kind, v.max, f32(INFINITY, one)), 0);
     /* RG3: typedef min -0.0, ieee754 min +0.0. RG4: typedef max +0.0, ieee754 max -0.0. */
     cr_assert_eq(hudi_load_u32le(view_of(&fm, 3, 1).min.data), 0x80000000u);
     cr_assert_eq(hudi_load_u32le(view_of(&fm, 3, 0).min.data), 0u);
@@ -350,17 +351,17 @@ Test(stats, floating_orders_nan_count_fixture) {
     cr_assert_eq(hudi_load_u32le(view_of(&fm, 4, 0).max.data), 0x80000000u);
     /* Total order tells -0 and +0 apart; TYPE_ORDER does not. */
     uint8_t z1[4], z2[4];
-    cr_assert_lt(pq_stats_compare(PQ_SORT_FLOAT_TOTAL, f32(-0.0f, z1), f32(0.0f, z2)), 0);
-    cr_assert_eq(pq_stats_compare(PQ_SORT_FLOAT, f32(-0.0f, z1), f32(0.0f, z2)), 0);
+    cr_assert_lt(hudi_pq_stats_compare(PQ_SORT_FLOAT_TOTAL, f32(-0.0f, z1), f32(0.0f, z2)), 0);
+    cr_assert_eq(hudi_pq_stats_compare(PQ_SORT_FLOAT, f32(-0.0f, z1), f32(0.0f, z2)), 0);
 
     /* Our writer reproduces the typedef columns' statistics byte for byte. */
     for (int g = 0; g < 5; g++) {
         pq_schema_element ef = leaf(PQ_FLOAT, 0, -1, -1), ed = leaf(PQ_DOUBLE, 0, -1, -1);
         pq_schema_element eh = leaf(PQ_FIXED_LEN_BYTE_ARRAY, 2, -1, PQ_LT_FLOAT16);
         pq_stats_acc af, ad, ah;
-        pq_stats_acc_init(&af, &ef, 0);
-        pq_stats_acc_init(&ad, &ed, 0);
-        pq_stats_acc_init(&ah, &eh, 0);
+        hudi_pq_stats_acc_init(&af, &ef, 0);
+        hudi_pq_stats_acc_init(&ad, &ed, 0);
+        hudi_pq_stats_acc_init(&ah, &eh, 0);
         double dv[10];
         uint8_t hv[20];
         for (int i = 0; i < 10; i++) {
@@ -369,14 +370,14 @@ Test(stats, floating_orders_nan_count_fixture) {
             hv[2 * i] = (uint8_t)h, hv[2 * i + 1] = (uint8_t)(h >> 8);
         }
         /* Split the float batch in two to exercise folding. */
-        pq_stats_update_float(&af, RG_VALUES[g], 3);
-        pq_stats_update_float(&af, RG_VALUES[g] + 3, 7);
-        pq_stats_update_double(&ad, dv, 10);
-        cr_assert_eq(pq_stats_update_fixed(&ah, hv, 2, 10, NULL), 0);
+        hudi_pq_stats_update_float(&af, RG_VALUES[g], 3);
+        hudi_pq_stats_update_float(&af, RG_VALUES[g] + 3, 7);
+        hudi_pq_stats_update_double(&ad, dv, 10);
+        cr_assert_eq(hudi_pq_stats_update_fixed(&ah, hv, 2, 10, NULL), 0);
         pq_stats_acc *accs[3] = {&af, &ad, &ah};
         for (int k = 0; k < 3; k++) {
             pq_statistics mine;
-            cr_assert_eq(pq_stats_acc_finish(accs[k], &mine, NULL), 0);
+            cr_assert_eq(hudi_pq_stats_acc_finish(accs[k], &mine, NULL), 0);
             const pq_statistics *theirs =
                 &fm.meta.row_groups[g].columns[2 * k + 1].meta_data.statistics;
             cr_assert_eq(mine.nan_count, theirs->nan_count, "rg %d kind %d", g, k);
@@ -384,11 +385,11 @@ Test(stats, floating_orders_nan_count_fixture) {
             if (!mine.has_min_value) continue;
             cr_assert(hudi_slice_eq(mine.min_value, theirs->min_value), "rg %d kind %d min", g, k);
             cr_assert(hudi_slice_eq(mine.max_value, theirs->max_value), "rg %d kind %d max", g, k);
-            pq_stats_acc_dispose(accs[k]);
+            hudi_pq_stats_acc_dispose(accs[k]);
         }
-        pq_stats_acc_dispose(&af);
-        pq_stats_acc_dispose(&ad);
-        pq_stats_acc_dispose(&ah);
+        hudi_pq_stats_acc_dispose(&af);
+        hudi_pq_stats_acc_dispose(&ad);
+        hudi_pq_stats_acc_dispose(&ah);
     }
     free_meta(&fm);
 }
@@ -408,7 +409,7 @@ Test(stats, float16_fixture) {
 /* ---- comparison ---- */
 
 static int cmp_hex(int kind, const uint8_t *a, size_t la, const uint8_t *b, size_t lb) {
-    return pq_stats_compare(kind, HUDI_SLICE(a, la), HUDI_SLICE(b, lb));
+    return hudi_pq_stats_compare(kind, HUDI_SLICE(a, la), HUDI_SLICE(b, lb));
 }
 
 Test(stats, decimal_compare) {
@@ -435,9 +436,9 @@ Test(stats, decimal_compare) {
     pq_schema_element flba = leaf(PQ_FIXED_LEN_BYTE_ARRAY, 11, PQ_CT_DECIMAL, -1);
     pq_schema_element ba = leaf(PQ_BYTE_ARRAY, 0, -1, PQ_LT_DECIMAL);
     pq_schema_element i32d = leaf(PQ_INT32, 0, PQ_CT_DECIMAL, PQ_LT_DECIMAL);
-    cr_assert_eq(pq_stats_sort_kind(&flba, PQ_ORDER_TYPE), PQ_SORT_DECIMAL);
-    cr_assert_eq(pq_stats_sort_kind(&ba, PQ_ORDER_TYPE), PQ_SORT_DECIMAL);
-    cr_assert_eq(pq_stats_sort_kind(&i32d, PQ_ORDER_TYPE), PQ_SORT_INT32);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&flba, PQ_ORDER_TYPE), PQ_SORT_DECIMAL);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&ba, PQ_ORDER_TYPE), PQ_SORT_DECIMAL);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&i32d, PQ_ORDER_TYPE), PQ_SORT_INT32);
 }
 
 Test(stats, typed_compare) {
@@ -454,10 +455,10 @@ Test(stats, typed_compare) {
                  0);
     cr_assert_eq(cmp_hex(PQ_SORT_BYTES, NULL, 0, NULL, 0), 0);
     /* Floats: numeric, NaN above everything. */
-    cr_assert_lt(pq_stats_compare(PQ_SORT_FLOAT, f32(-1.5f, a), f32(1.0f, b)), 0);
-    cr_assert_gt(pq_stats_compare(PQ_SORT_FLOAT, f32(NAN, a), f32(INFINITY, b)), 0);
-    cr_assert_lt(pq_stats_compare(PQ_SORT_DOUBLE, f64(-INFINITY, a), f64(-1e300, b)), 0);
-    cr_assert_gt(pq_stats_compare(PQ_SORT_DOUBLE_TOTAL, f64(-0.0, a), f64(-1e-300, b)), 0);
+    cr_assert_lt(hudi_pq_stats_compare(PQ_SORT_FLOAT, f32(-1.5f, a), f32(1.0f, b)), 0);
+    cr_assert_gt(hudi_pq_stats_compare(PQ_SORT_FLOAT, f32(NAN, a), f32(INFINITY, b)), 0);
+    cr_assert_lt(hudi_pq_stats_compare(PQ_SORT_DOUBLE, f64(-INFINITY, a), f64(-1e300, b)), 0);
+    cr_assert_gt(hudi_pq_stats_compare(PQ_SORT_DOUBLE_TOTAL, f64(-0.0, a), f64(-1e-300, b)), 0);
     /* FLOAT16: -2 < -0 == +0 < 1, NaN on top. */
     uint8_t h1[2] = {0x00, 0xC0}, h2[2] = {0x00, 0x80}, h3[2] = {0x00, 0x00}, h4[2] = {0x00, 0x3C},
             hn[2] = {0x00, 0x7E};
@@ -481,15 +482,15 @@ Test(stats, typed_compare) {
     i64u.logical_type.bit_width = 64, i64u.logical_type.is_signed = false;
     pq_schema_element unk =
         leaf(PQ_INT64, 0, PQ_CT_UINT_64, PQ_LT_NONE); /* unknown logical member */
-    cr_assert_eq(pq_stats_sort_kind(&u8, PQ_ORDER_TYPE), PQ_SORT_UINT32);
-    cr_assert_eq(pq_stats_sort_kind(&i64u, PQ_STATS_ORDER_ABSENT), PQ_SORT_UINT64);
-    cr_assert_eq(pq_stats_sort_kind(&unk, PQ_ORDER_TYPE), PQ_SORT_UINT64);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&u8, PQ_ORDER_TYPE), PQ_SORT_UINT32);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&i64u, PQ_STATS_ORDER_ABSENT), PQ_SORT_UINT64);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&unk, PQ_ORDER_TYPE), PQ_SORT_UINT64);
     pq_schema_element interval = leaf(PQ_FIXED_LEN_BYTE_ARRAY, 12, PQ_CT_INTERVAL, -1);
-    cr_assert_eq(pq_stats_sort_kind(&interval, PQ_ORDER_TYPE), PQ_SORT_NONE);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&interval, PQ_ORDER_TYPE), PQ_SORT_NONE);
     pq_schema_element i96 = leaf(PQ_INT96, 0, -1, -1);
-    cr_assert_eq(pq_stats_sort_kind(&i96, PQ_ORDER_INT96), PQ_SORT_INT96);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&i96, PQ_ORDER_INT96), PQ_SORT_INT96);
     pq_schema_element i32 = leaf(PQ_INT32, 0, -1, -1);
-    cr_assert_eq(pq_stats_sort_kind(&i32, PQ_ORDER_IEEE754_TOTAL), PQ_SORT_NONE);
+    cr_assert_eq(hudi_pq_stats_sort_kind(&i32, PQ_ORDER_IEEE754_TOTAL), PQ_SORT_NONE);
 }
 
 /* ---- truncation ---- */
@@ -499,9 +500,9 @@ static void check_trunc(bool is_max, const char *v, size_t vlen, uint32_t limit,
     hudi_buf out = HUDI_BUF_INIT;
     bool exact = !want_exact;
     if (is_max)
-        pq_stats_truncate_max(&out, HUDI_SLICE(v, vlen), limit, utf8, &exact);
+        hudi_pq_stats_truncate_max(&out, HUDI_SLICE(v, vlen), limit, utf8, &exact);
     else
-        pq_stats_truncate_min(&out, HUDI_SLICE(v, vlen), limit, utf8, &exact);
+        hudi_pq_stats_truncate_min(&out, HUDI_SLICE(v, vlen), limit, utf8, &exact);
     cr_assert(hudi_slice_eq(HUDI_SLICE(out.data, out.len), HUDI_SLICE(want, want_len)),
               "%s of '%.*s' limit %u: got '%.*s'", is_max ? "max" : "min", (int)vlen, v, limit,
               (int)out.len, out.data);
@@ -556,7 +557,7 @@ Test(stats, binary_truncated_min_max_fixture) {
     for (size_t k = 0; k < HUDI_ARRAY_LEN(cases); k++) {
         const pq_schema_element *el = &fm.meta.schema[1 + cases[k].col];
         pq_stats_acc acc;
-        pq_stats_acc_init(&acc, el, 2);
+        hudi_pq_stats_acc_init(&acc, el, 2);
         uint8_t data[256];
         int32_t offs[8] = {0};
         for (size_t i = 0; i < cases[k].n; i++) {
@@ -564,9 +565,9 @@ Test(stats, binary_truncated_min_max_fixture) {
             memcpy(data + offs[i], cases[k].vals[i], l);
             offs[i + 1] = offs[i] + (int32_t)l;
         }
-        cr_assert_eq(pq_stats_update_binary(&acc, offs, data, cases[k].n, NULL), 0);
+        cr_assert_eq(hudi_pq_stats_update_binary(&acc, offs, data, cases[k].n, NULL), 0);
         pq_statistics mine;
-        cr_assert_eq(pq_stats_acc_finish(&acc, &mine, NULL), 0);
+        cr_assert_eq(hudi_pq_stats_acc_finish(&acc, &mine, NULL), 0);
         const pq_statistics *theirs =
             &fm.meta.row_groups[0].columns[cases[k].col].meta_data.statistics;
         cr_assert(hudi_slice_eq(mine.min_value, theirs->min_value), "col %d min", cases[k].col);
@@ -575,7 +576,7 @@ Test(stats, binary_truncated_min_max_fixture) {
         cr_assert_eq(mine.is_min_value_exact, theirs->is_min_value_exact, "col %d", cases[k].col);
         cr_assert_eq(mine.is_max_value_exact, theirs->is_max_value_exact, "col %d", cases[k].col);
         cr_assert(!mine.has_min && !mine.has_max, "no deprecated pair for strings");
-        pq_stats_acc_dispose(&acc);
+        hudi_pq_stats_acc_dispose(&acc);
     }
     free_meta(&fm);
 }
@@ -586,135 +587,135 @@ Test(stats, accumulators_ints_unsigned_bool_merge) {
     pq_schema_element i32 = leaf(PQ_INT32, 0, -1, -1), u32 = leaf(PQ_INT32, 0, PQ_CT_UINT_32, -1);
     const int32_t v[] = {7, -1, 5, INT32_MIN, 3};
     pq_stats_acc a, b;
-    pq_stats_acc_init(&a, &i32, 0);
-    pq_stats_acc_init(&b, &u32, 0);
-    pq_stats_update_i32(&a, v, 5);
-    pq_stats_update_i32(&b, v, 5);
+    hudi_pq_stats_acc_init(&a, &i32, 0);
+    hudi_pq_stats_acc_init(&b, &u32, 0);
+    hudi_pq_stats_update_i32(&a, v, 5);
+    hudi_pq_stats_update_i32(&b, v, 5);
     pq_stats_add_nulls(&a, 2);
     pq_statistics st;
-    cr_assert_eq(pq_stats_acc_finish(&a, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&a, &st, NULL), 0);
     cr_assert_eq((int32_t)hudi_load_u32le(st.min_value.data), INT32_MIN);
     cr_assert_eq((int32_t)hudi_load_u32le(st.max_value.data), 7);
     cr_assert(st.has_min && st.has_max && hudi_slice_eq(st.min, st.min_value),
               "signed: deprecated pair too");
     cr_assert(st.has_null_count && st.null_count == 2 && !st.has_nan_count);
-    cr_assert_eq(pq_stats_acc_finish(&b, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&b, &st, NULL), 0);
     cr_assert_eq(hudi_load_u32le(st.min_value.data), 3u);
     cr_assert_eq(hudi_load_u32le(st.max_value.data), 0xFFFFFFFFu);
     cr_assert(!st.has_min && !st.has_max, "unsigned: no deprecated pair");
     cr_assert(st.has_null_count && st.null_count == 0);
     /* Page -> chunk merge. */
     pq_stats_acc page;
-    pq_stats_acc_init(&page, &i32, 0);
+    hudi_pq_stats_acc_init(&page, &i32, 0);
     const int32_t w[] = {100, 50};
-    pq_stats_update_i32(&page, w, 2);
+    hudi_pq_stats_update_i32(&page, w, 2);
     pq_stats_add_nulls(&page, 1);
-    cr_assert_eq(pq_stats_merge(&a, &page, NULL), 0);
-    cr_assert_eq(pq_stats_acc_finish(&a, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_merge(&a, &page, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&a, &st, NULL), 0);
     cr_assert_eq((int32_t)hudi_load_u32le(st.max_value.data), 100);
     cr_assert_eq(st.null_count, 3);
-    cr_assert_eq(pq_stats_merge(&a, &b, NULL), HUDI_EINVAL);
+    cr_assert_eq(hudi_pq_stats_merge(&a, &b, NULL), HUDI_EINVAL);
     /* Reset forgets values. */
-    pq_stats_acc_reset(&a);
-    cr_assert_eq(pq_stats_acc_finish(&a, &st, NULL), 0);
+    hudi_pq_stats_acc_reset(&a);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&a, &st, NULL), 0);
     cr_assert(!st.has_min_value && st.null_count == 0);
     /* Int64 unsigned. */
     pq_schema_element u64 = leaf(PQ_INT64, 0, PQ_CT_UINT_64, -1);
     pq_stats_acc c;
-    pq_stats_acc_init(&c, &u64, 0);
+    hudi_pq_stats_acc_init(&c, &u64, 0);
     const int64_t w64[] = {-1, 0, 42};
-    pq_stats_update_i64(&c, w64, 3);
-    cr_assert_eq(pq_stats_acc_finish(&c, &st, NULL), 0);
+    hudi_pq_stats_update_i64(&c, w64, 3);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&c, &st, NULL), 0);
     cr_assert_eq(hudi_load_u64le(st.min_value.data), 0u);
     cr_assert_eq(hudi_load_u64le(st.max_value.data), UINT64_MAX);
     /* Booleans, bit-packed with an offset. */
     pq_schema_element bl = leaf(PQ_BOOLEAN, 0, -1, -1);
     pq_stats_acc d;
-    pq_stats_acc_init(&d, &bl, 0);
+    hudi_pq_stats_acc_init(&d, &bl, 0);
     const uint8_t bits[3] = {0xFF, 0xFF, 0x01}; /* bits 0..16 set */
-    pq_stats_update_bool(&d, bits, 3, 14);      /* all true */
-    cr_assert_eq(pq_stats_acc_finish(&d, &st, NULL), 0);
+    hudi_pq_stats_update_bool(&d, bits, 3, 14); /* all true */
+    cr_assert_eq(hudi_pq_stats_acc_finish(&d, &st, NULL), 0);
     cr_assert(st.min_value.data[0] == 1 && st.max_value.data[0] == 1);
-    pq_stats_update_bool(&d, bits, 10, 8); /* bits 10..17: bit 17 is false */
-    cr_assert_eq(pq_stats_acc_finish(&d, &st, NULL), 0);
+    hudi_pq_stats_update_bool(&d, bits, 10, 8); /* bits 10..17: bit 17 is false */
+    cr_assert_eq(hudi_pq_stats_acc_finish(&d, &st, NULL), 0);
     cr_assert(st.min_value.data[0] == 0 && st.max_value.data[0] == 1);
-    pq_stats_acc_dispose(&a);
-    pq_stats_acc_dispose(&b);
-    pq_stats_acc_dispose(&c);
-    pq_stats_acc_dispose(&d);
-    pq_stats_acc_dispose(&page);
+    hudi_pq_stats_acc_dispose(&a);
+    hudi_pq_stats_acc_dispose(&b);
+    hudi_pq_stats_acc_dispose(&c);
+    hudi_pq_stats_acc_dispose(&d);
+    hudi_pq_stats_acc_dispose(&page);
 }
 
 Test(stats, accumulators_floats_and_bytes) {
     pq_schema_element fl = leaf(PQ_FLOAT, 0, -1, -1);
     pq_stats_acc a;
-    pq_stats_acc_init(&a, &fl, 0);
+    hudi_pq_stats_acc_init(&a, &fl, 0);
     const float allnan[] = {NAN, NAN};
-    pq_stats_update_float(&a, allnan, 2);
+    hudi_pq_stats_update_float(&a, allnan, 2);
     pq_statistics st;
-    cr_assert_eq(pq_stats_acc_finish(&a, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&a, &st, NULL), 0);
     cr_assert(!st.has_min_value && !st.has_max_value && st.has_nan_count && st.nan_count == 2);
     const float inf[] = {INFINITY, -INFINITY};
-    pq_stats_update_float(&a, inf, 2);
+    hudi_pq_stats_update_float(&a, inf, 2);
     /* Numbers plus NaNs: still no bounds (parquet-mr's rule, safe for Spark). */
-    cr_assert_eq(pq_stats_acc_finish(&a, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&a, &st, NULL), 0);
     cr_assert(!st.has_min_value && !st.has_min && st.nan_count == 2);
-    pq_stats_acc_reset(&a);
-    pq_stats_update_float(&a, inf, 2);
-    cr_assert_eq(pq_stats_acc_finish(&a, &st, NULL), 0);
+    hudi_pq_stats_acc_reset(&a);
+    hudi_pq_stats_update_float(&a, inf, 2);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&a, &st, NULL), 0);
     uint8_t b[4];
     cr_assert(hudi_slice_eq(st.min_value, f32(-INFINITY, b)));
     cr_assert(hudi_slice_eq(st.max_value, f32(INFINITY, b)));
-    pq_stats_acc_dispose(&a);
+    hudi_pq_stats_acc_dispose(&a);
 
     /* FLBA decimals compare signed; BYTE_ARRAY decimals sign-extend; plain FLBA by bytes. */
     pq_schema_element dec = leaf(PQ_FIXED_LEN_BYTE_ARRAY, 2, PQ_CT_DECIMAL, -1);
     pq_stats_acc d;
-    pq_stats_acc_init(&d, &dec, 1);
+    hudi_pq_stats_acc_init(&d, &dec, 1);
     const uint8_t vals[] = {0x00, 0x64, 0xFF, 0x38,
                             0x09, 0x60, 0xFF, 0xFF}; /* 100, -200, 2400, -1 */
-    cr_assert_eq(pq_stats_update_fixed(&d, vals, 2, 4, NULL), 0);
-    cr_assert_eq(pq_stats_acc_finish(&d, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_update_fixed(&d, vals, 2, 4, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&d, &st, NULL), 0);
     cr_assert(st.min_value.len == 2 && st.min_value.data[0] == 0xFF &&
               st.min_value.data[1] == 0x38);
     cr_assert(st.max_value.len == 2 && st.max_value.data[0] == 0x09,
               "decimals are never truncated");
     cr_assert(st.is_min_value_exact && st.is_max_value_exact);
-    pq_stats_acc_dispose(&d);
+    hudi_pq_stats_acc_dispose(&d);
 
     pq_schema_element bdec = leaf(PQ_BYTE_ARRAY, 0, -1, PQ_LT_DECIMAL);
     pq_stats_acc e;
-    pq_stats_acc_init(&e, &bdec, 0);
+    hudi_pq_stats_acc_init(&e, &bdec, 0);
     const uint8_t data[] = {0x64, 0x00, 0xC8, 0x9C, 0x09, 0x60};
     const int32_t offs[] = {0, 1, 3, 4, 6}; /* 100, 200, -100, 2400 */
-    cr_assert_eq(pq_stats_update_binary(&e, offs, data, 4, NULL), 0);
-    cr_assert_eq(pq_stats_acc_finish(&e, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_update_binary(&e, offs, data, 4, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&e, &st, NULL), 0);
     cr_assert(st.min_value.len == 1 && st.min_value.data[0] == 0x9C);
     cr_assert(st.max_value.len == 2 && st.max_value.data[1] == 0x60);
-    pq_stats_acc_dispose(&e);
+    hudi_pq_stats_acc_dispose(&e);
 
     pq_schema_element uuid = leaf(PQ_FIXED_LEN_BYTE_ARRAY, 3, -1, PQ_LT_UUID);
     pq_stats_acc u;
-    pq_stats_acc_init(&u, &uuid, 1);
+    hudi_pq_stats_acc_init(&u, &uuid, 1);
     const uint8_t uv[] = {0x80, 0, 0, 0x01, 0, 0, 0xFF, 0, 1};
-    cr_assert_eq(pq_stats_update_fixed(&u, uv, 3, 3, NULL), 0);
-    cr_assert_eq(pq_stats_acc_finish(&u, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_update_fixed(&u, uv, 3, 3, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&u, &st, NULL), 0);
     cr_assert(st.min_value.len == 3 && st.min_value.data[0] == 0x01, "FLBA is never truncated");
     cr_assert(st.max_value.len == 3 && st.max_value.data[0] == 0xFF);
-    pq_stats_acc_dispose(&u);
+    hudi_pq_stats_acc_dispose(&u);
 
     /* Empty strings and one batch after another. */
     pq_schema_element str = leaf(PQ_BYTE_ARRAY, 0, PQ_CT_UTF8, PQ_LT_STRING);
     pq_stats_acc s;
-    pq_stats_acc_init(&s, &str, 0);
+    hudi_pq_stats_acc_init(&s, &str, 0);
     const int32_t o1[] = {0, 0, 3};
-    cr_assert_eq(pq_stats_update_binary(&s, o1, (const uint8_t *)"abc", 2, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_update_binary(&s, o1, (const uint8_t *)"abc", 2, NULL), 0);
     const int32_t o2[] = {0, 3};
-    cr_assert_eq(pq_stats_update_binary(&s, o2, (const uint8_t *)"zzz", 1, NULL), 0);
-    cr_assert_eq(pq_stats_acc_finish(&s, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_update_binary(&s, o2, (const uint8_t *)"zzz", 1, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&s, &st, NULL), 0);
     cr_assert_eq(st.min_value.len, 0);
     cr_assert(hudi_slice_eq(st.max_value, hudi_slice_cstr("zzz")));
-    pq_stats_acc_dispose(&s);
+    hudi_pq_stats_acc_dispose(&s);
 }
 
 /* A large batch: the loops agree with a naive scan. */
@@ -733,15 +734,15 @@ Test(stats, accumulators_large_batch) {
     }
     pq_schema_element e = leaf(PQ_INT64, 0, -1, -1), ed = leaf(PQ_DOUBLE, 0, -1, -1);
     pq_stats_acc a, b;
-    pq_stats_acc_init(&a, &e, 0);
-    pq_stats_acc_init(&b, &ed, 0);
-    pq_stats_update_i64(&a, v, N);
-    pq_stats_update_double(&b, d, N);
+    hudi_pq_stats_acc_init(&a, &e, 0);
+    hudi_pq_stats_acc_init(&b, &ed, 0);
+    hudi_pq_stats_update_i64(&a, v, N);
+    hudi_pq_stats_update_double(&b, d, N);
     pq_statistics st;
-    cr_assert_eq(pq_stats_acc_finish(&a, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&a, &st, NULL), 0);
     cr_assert_eq((int64_t)hudi_load_u64le(st.min_value.data), lo);
     cr_assert_eq((int64_t)hudi_load_u64le(st.max_value.data), hi);
-    cr_assert_eq(pq_stats_acc_finish(&b, &st, NULL), 0);
+    cr_assert_eq(hudi_pq_stats_acc_finish(&b, &st, NULL), 0);
     cr_assert_eq(st.nan_count, N / 1000);
     free(v);
     free(d);

@@ -416,7 +416,7 @@ Test(thrift, worked_example_data_page_header) {
     uint8_t in[sizeof(page_header_bytes) + 4];
     memcpy(in, page_header_bytes, sizeof(page_header_bytes));
     memcpy(in + sizeof(page_header_bytes), "\x00\x01\x02\x03", 4);
-    cr_assert_eq(pq_decode_page_header(&h, &arena, HUDI_SLICE(in, sizeof(in)), &used, &err), 0,
+    cr_assert_eq(hudi_pq_decode_page_header(&h, &arena, HUDI_SLICE(in, sizeof(in)), &used, &err), 0,
                  "%s", err.message);
     cr_assert_eq(used, sizeof(page_header_bytes));
     cr_assert_eq(h.type, PQ_PAGE_DATA);
@@ -434,7 +434,7 @@ Test(thrift, worked_example_data_page_header) {
     cr_assert_not(h.data_page_header.has_statistics);
 
     hudi_buf b = HUDI_BUF_INIT;
-    cr_assert_eq(pq_encode_page_header(&b, &h, &err), 0);
+    cr_assert_eq(hudi_pq_encode_page_header(&b, &h, &err), 0);
     expect_bytes(&b, page_header_bytes, sizeof(page_header_bytes));
     hudi_buf_dispose(&b);
     hudi_arena_dispose(&arena);
@@ -447,15 +447,15 @@ Test(thrift, worked_example_bloom_header) {
     hudi_error err = HUDI_ERROR_INIT;
     pq_bloom_header h;
     size_t used = 0;
-    cr_assert_eq(pq_decode_bloom_header(&h, HUDI_SLICE(bloom_header_bytes, 16), &used, &err), 0,
-                 "%s", err.message);
+    cr_assert_eq(hudi_pq_decode_bloom_header(&h, HUDI_SLICE(bloom_header_bytes, 16), &used, &err),
+                 0, "%s", err.message);
     cr_assert_eq(used, 16);
     cr_assert_eq(h.num_bytes, 1024);
     cr_assert_eq(h.algorithm, 1);
     cr_assert_eq(h.hash, 1);
     cr_assert_eq(h.compression, 1);
     hudi_buf b = HUDI_BUF_INIT;
-    cr_assert_eq(pq_encode_bloom_header(&b, &h, &err), 0);
+    cr_assert_eq(hudi_pq_encode_bloom_header(&b, &h, &err), 0);
     expect_bytes(&b, bloom_header_bytes, 16);
     hudi_buf_dispose(&b);
 }
@@ -467,7 +467,7 @@ Test(thrift, page_header_prefixes_fail_cleanly) {
         memcpy(copy, page_header_bytes, n);
         pq_page_header h;
         hudi_error err = HUDI_ERROR_INIT;
-        cr_assert_eq(pq_decode_page_header(&h, &arena, HUDI_SLICE(copy, n), NULL, &err),
+        cr_assert_eq(hudi_pq_decode_page_header(&h, &arena, HUDI_SLICE(copy, n), NULL, &err),
                      HUDI_ECORRUPT, "prefix %zu", n);
         cr_assert_neq(err.message[0], '\0');
         free(copy);

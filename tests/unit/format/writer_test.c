@@ -1,4 +1,4 @@
-/* writer_test.c - the Parquet writer: footers decoded with pq_decode_file_meta, round trips
+/* writer_test.c - the Parquet writer: footers decoded with hudi_pq_decode_file_meta, round trips
  * through hudic's reader for every leaf type, nesting, codec and page version, page
  * boundaries at records, dictionary fallback in encoding_stats, statistics and page indexes,
  * a storage failure at every call, and (when python3 has them) reads by pyarrow and DuckDB. */
@@ -182,7 +182,7 @@ static void read_footer(hudi_fs *fs, const char *path, pq_file_meta *m, hudi_are
     uint32_t flen = hudi_load_u32le(bytes->data + bytes->len - 8);
     cr_assert_leq((size_t)flen + 12, bytes->len);
     hudi_slice in = HUDI_SLICE(bytes->data + bytes->len - 8 - flen, flen);
-    cr_assert_eq(pq_decode_file_meta(m, arena, in, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_decode_file_meta(m, arena, in, &err), 0, "%s", err.message);
 }
 
 /* Reads the whole file back with hudic's reader and compares it with `want`. */
@@ -361,38 +361,41 @@ Test(writer, footer_metadata) {
             cr_assert(cm->n_encoding_stats > 0);
             /* the first data page header sits at data_page_offset */
             pq_page_header h;
-            cr_assert_eq(pq_decode_page_header(&h, &arena,
-                                               HUDI_SLICE(bytes.data + cm->data_page_offset,
-                                                          bytes.len - (size_t)cm->data_page_offset),
-                                               NULL, &err),
-                         0, "%s", err.message);
+            cr_assert_eq(
+                hudi_pq_decode_page_header(&h, &arena,
+                                           HUDI_SLICE(bytes.data + cm->data_page_offset,
+                                                      bytes.len - (size_t)cm->data_page_offset),
+                                           NULL, &err),
+                0, "%s", err.message);
             cr_assert(h.type == PQ_PAGE_DATA && h.has_crc);
             if (cm->has_dictionary_page_offset) {
-                cr_assert_eq(
-                    pq_decode_page_header(&h, &arena,
-                                          HUDI_SLICE(bytes.data + cm->dictionary_page_offset, 100),
-                                          NULL, &err),
-                    0);
+                cr_assert_eq(hudi_pq_decode_page_header(
+                                 &h, &arena,
+                                 HUDI_SLICE(bytes.data + cm->dictionary_page_offset, 100), NULL,
+                                 &err),
+                             0);
                 cr_assert_eq(h.type, PQ_PAGE_DICTIONARY);
             }
             /* offset index: first location == data_page_offset, 1000 rows / 300 per page */
             pq_offset_index oi;
-            cr_assert_eq(pq_decode_offset_index(&oi, &arena,
-                                                HUDI_SLICE(bytes.data + cc->offset_index_offset,
-                                                           (size_t)cc->offset_index_length),
-                                                &err),
-                         0, "%s", err.message);
+            cr_assert_eq(
+                hudi_pq_decode_offset_index(&oi, &arena,
+                                            HUDI_SLICE(bytes.data + cc->offset_index_offset,
+                                                       (size_t)cc->offset_index_length),
+                                            &err),
+                0, "%s", err.message);
             cr_assert_eq(oi.n_page_locations, 4);
             cr_assert_eq(oi.page_locations[0].offset, cm->data_page_offset);
             cr_assert_eq(oi.page_locations[0].first_row_index, 0);
             cr_assert_eq(oi.page_locations[3].first_row_index, 900);
             if (cc->has_column_index) {
                 pq_column_index ci;
-                cr_assert_eq(pq_decode_column_index(&ci, &arena,
-                                                    HUDI_SLICE(bytes.data + cc->column_index_offset,
-                                                               (size_t)cc->column_index_length),
-                                                    &err),
-                             0, "%s", err.message);
+                cr_assert_eq(
+                    hudi_pq_decode_column_index(&ci, &arena,
+                                                HUDI_SLICE(bytes.data + cc->column_index_offset,
+                                                           (size_t)cc->column_index_length),
+                                                &err),
+                    0, "%s", err.message);
                 cr_assert_eq(ci.n_pages, 4);
                 cr_assert(ci.has_null_counts);
             }
@@ -522,7 +525,7 @@ Test(writer, pages_never_split_records) {
     read_footer(fs, "p.parquet", &m, &arena, &bytes);
     int64_t checked = 0;
     pq_schema ps;
-    cr_assert_eq(pq_schema_read(&ps, m.schema, m.n_schema, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_read(&ps, m.schema, m.n_schema, NULL, &err), 0, "%s", err.message);
     for (int c = 0; c < m.row_groups[0].n_columns; c++) {
         int rep_bits = pq_bit_width((uint64_t)ps.leaves[c].max_rep);
         pq_column_meta *cm = &m.row_groups[0].columns[c].meta_data;
@@ -533,10 +536,10 @@ Test(writer, pages_never_split_records) {
         while (pos < end) {
             pq_page_header h;
             size_t used;
-            cr_assert_eq(pq_decode_page_header(&h, &arena,
-                                               HUDI_SLICE(bytes.data + pos, (size_t)(end - pos)),
-                                               &used, &err),
-                         0, "%s", err.message);
+            cr_assert_eq(
+                hudi_pq_decode_page_header(
+                    &h, &arena, HUDI_SLICE(bytes.data + pos, (size_t)(end - pos)), &used, &err),
+                0, "%s", err.message);
             const uint8_t *p = (const uint8_t *)bytes.data + pos + used;
             cr_assert_eq(hudi_crc32(0, p, (size_t)h.compressed_page_size), (uint32_t)h.crc);
             if (h.type == PQ_PAGE_DATA) {
@@ -547,13 +550,13 @@ Test(writer, pages_never_split_records) {
                 const uint8_t *runs;
                 size_t runs_len, consumed;
                 if (rep_bits > 0) {
-                    cr_assert_eq(pq_rle_parse_prefix(p, (size_t)h.compressed_page_size, &runs,
-                                                     &runs_len, &consumed, &err),
+                    cr_assert_eq(hudi_pq_rle_parse_prefix(p, (size_t)h.compressed_page_size, &runs,
+                                                          &runs_len, &consumed, &err),
                                  0);
                     pq_rle_decoder d;
                     int16_t first = -1;
-                    cr_assert_eq(pq_rle_init(&d, runs, runs_len, rep_bits, &err), 0);
-                    cr_assert_eq(pq_rle_next_i16(&d, &first, 1, &err), 0, "%s", err.message);
+                    cr_assert_eq(hudi_pq_rle_init(&d, runs, runs_len, rep_bits, &err), 0);
+                    cr_assert_eq(hudi_pq_rle_next_i16(&d, &first, 1, &err), 0, "%s", err.message);
                     cr_assert_eq(first, 0, "page starts inside a record");
                     checked++;
                 }
@@ -564,7 +567,7 @@ Test(writer, pages_never_split_records) {
         cr_assert_gt(pages, 1);
     }
     cr_assert_gt(checked, 10);
-    pq_schema_dispose(&ps);
+    hudi_pq_schema_dispose(&ps);
     check_roundtrip(fs, "p.parquet", b);
     hudi_buf_dispose(&bytes);
     hudi_arena_dispose(&arena);
@@ -751,10 +754,10 @@ Test(writer, statistics_values) {
 
     /* the int column's ColumnIndex: 2 pages, ascending */
     pq_column_index ci;
-    cr_assert_eq(pq_decode_column_index(&ci, &arena,
-                                        HUDI_SLICE(bytes.data + cc[0].column_index_offset,
-                                                   (size_t)cc[0].column_index_length),
-                                        &err),
+    cr_assert_eq(hudi_pq_decode_column_index(&ci, &arena,
+                                             HUDI_SLICE(bytes.data + cc[0].column_index_offset,
+                                                        (size_t)cc[0].column_index_length),
+                                             &err),
                  0);
     cr_assert_eq(ci.n_pages, 2);
     cr_assert_eq(ci.boundary_order, PQ_BOUNDARY_ASCENDING);
@@ -797,10 +800,10 @@ Test(writer, page_index_truncates_long_strings) {
     cr_assert(cc->meta_data.statistics.has_null_count);
     pq_column_index ci;
     cr_assert(cc->has_column_index);
-    cr_assert_eq(pq_decode_column_index(&ci, &arena,
-                                        HUDI_SLICE(bytes.data + cc->column_index_offset,
-                                                   (size_t)cc->column_index_length),
-                                        &err),
+    cr_assert_eq(hudi_pq_decode_column_index(&ci, &arena,
+                                             HUDI_SLICE(bytes.data + cc->column_index_offset,
+                                                        (size_t)cc->column_index_length),
+                                             &err),
                  0);
     cr_assert_eq(ci.n_pages, 3);
     cr_assert_eq(ci.min_values[0].len, 64);
@@ -839,25 +842,25 @@ Test(writer, bloom_filter_for_named_column) {
     cr_assert_gt(cm->bloom_filter_offset, cc->offset_index_offset, "after the page indexes");
     pq_bloom bf;
     size_t used;
-    cr_assert_eq(pq_bloom_parse(&bf,
-                                HUDI_SLICE(bytes.data + cm->bloom_filter_offset,
-                                           (size_t)cm->bloom_filter_length),
-                                &used, &err),
+    cr_assert_eq(hudi_pq_bloom_parse(&bf,
+                                     HUDI_SLICE(bytes.data + cm->bloom_filter_offset,
+                                                (size_t)cm->bloom_filter_length),
+                                     &used, &err),
                  0, "%s", err.message);
     cr_assert_eq(used, (size_t)cm->bloom_filter_length);
     cr_assert_geq(bf.num_bytes, 3000 * 9 / 8 / 2);
     char buf[64];
     for (int i = 0; i < 3000; i += 7) {
         int n = snprintf(buf, sizeof(buf), "distinct-value-%08d", i);
-        cr_assert(pq_bloom_check(&bf, pq_bloom_hash(buf, (size_t)n)));
+        cr_assert(hudi_pq_bloom_check(&bf, pq_bloom_hash(buf, (size_t)n)));
     }
     int fp = 0;
     for (int i = 0; i < 1000; i++) {
         int n = snprintf(buf, sizeof(buf), "absent-%d", i);
-        fp += pq_bloom_check(&bf, pq_bloom_hash(buf, (size_t)n));
+        fp += hudi_pq_bloom_check(&bf, pq_bloom_hash(buf, (size_t)n));
     }
     cr_assert_lt(fp, 50);
-    pq_bloom_dispose(&bf);
+    hudi_pq_bloom_dispose(&bf);
     /* an unknown column is refused */
     const char *bad[] = {"nope"};
     o.bloom_filter_columns = bad;

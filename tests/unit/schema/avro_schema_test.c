@@ -497,7 +497,7 @@ Test(avro_schema, from_parquet_schema) {
     hudi_fs_free(fs);
 }
 
-/* parquet-avro conventions: the footer's Avro schema written through pq_schema_write with
+/* parquet-avro conventions: the footer's Avro schema written through hudi_pq_schema_write with
  * two_level_lists + decimal_as_flba reproduces the real file's schema elements, except the
  * differences listed (and printed) here. */
 Test(avro_schema, parquet_avro_layout_matches_real_footer) {
@@ -520,7 +520,7 @@ Test(avro_schema, parquet_avro_layout_matches_real_footer) {
     pq_schema_element *els = NULL;
     int32_t n = 0;
     hudi_arena arena = HUDI_ARENA_INIT;
-    cr_assert_eq(pq_schema_write(&els, &n, &arena, &shaped, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_schema_write(&els, &n, &arena, &shaped, &o, &err), 0, "%s", err.message);
     const pq_file_meta *meta = hudi_parquet_meta(pf);
     cr_assert_eq(n, meta->n_schema, "element count %d vs %d", n, meta->n_schema);
     int diffs = 0, key_value_ct = 0;

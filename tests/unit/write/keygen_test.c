@@ -32,7 +32,7 @@ static char *flt(float v) {
 static char *dec(__int128 v, int32_t scale) {
     static char s[64];
     hudi_buf b = HUDI_BUF_INIT;
-    kg_put_decimal(&b, v, scale);
+    hudi_kg_put_decimal(&b, v, scale);
     snprintf(s, sizeof(s), "%s", b.data);
     hudi_buf_dispose(&b);
     return s;
@@ -64,13 +64,13 @@ Test(keygen, java_value_strings) {
     cr_expect_str_eq(dec(1234500000, 5), "12345.00000");
     cr_expect_str_eq(dec(-123, -2), "-1.23E+4");
     hudi_buf b = HUDI_BUF_INIT;
-    kg_put_date(&b, 0);
+    hudi_kg_put_date(&b, 0);
     hudi_buf_putc(&b, ' ');
-    kg_put_date(&b, 19448);
+    hudi_kg_put_date(&b, 19448);
     hudi_buf_putc(&b, ' ');
-    kg_put_sql_timestamp(&b, 1680350460123);
+    hudi_kg_put_sql_timestamp(&b, 1680350460123);
     hudi_buf_putc(&b, ' ');
-    kg_put_sql_timestamp(&b, 0);
+    hudi_kg_put_sql_timestamp(&b, 0);
     cr_expect_str_eq(b.data, "1970-01-01 2023-04-01 2023-04-01 12:01:00.123 1970-01-01 00:00:00.0");
     hudi_buf_clear(&b);
     hudi_partition_escape(&b, "a/b:c=d%\x01 é#", strlen("a/b:c=d%\x01 é#"));
@@ -80,29 +80,29 @@ Test(keygen, java_value_strings) {
 
 Test(keygen, joda_patterns) {
     int64_t ms;
-    cr_assert(
-        kg_pattern_parse("yyyy-MM-dd'T'HH:mm:ss.SSSZ", "2023-04-01T12:01:00.123Z", 24, 0, &ms));
+    cr_assert(hudi_kg_pattern_parse("yyyy-MM-dd'T'HH:mm:ss.SSSZ", "2023-04-01T12:01:00.123Z", 24, 0,
+                                    &ms));
     cr_expect_eq(ms, 1680350460123);
-    cr_assert(
-        kg_pattern_parse("yyyy-MM-dd'T'HH:mm:ss.SSSZ", "2023-04-01T12:01:00.123+0530", 28, 0, &ms));
+    cr_assert(hudi_kg_pattern_parse("yyyy-MM-dd'T'HH:mm:ss.SSSZ", "2023-04-01T12:01:00.123+0530",
+                                    28, 0, &ms));
     cr_expect_eq(ms, 1680350460123 - 330 * 60000);
-    cr_expect(!kg_pattern_parse("yyyy-MM-dd", "2023-04-01x", 11, 0, &ms));
-    cr_assert(kg_pattern_parse("yyyy/MM/dd", "2024/1/5", 8, -60, &ms));
+    cr_expect(!hudi_kg_pattern_parse("yyyy-MM-dd", "2023-04-01x", 11, 0, &ms));
+    cr_assert(hudi_kg_pattern_parse("yyyy/MM/dd", "2024/1/5", 8, -60, &ms));
     cr_expect_eq(ms, (int64_t)19727 * 86400000 + 3600000);
     hudi_buf b = HUDI_BUF_INIT;
-    kg_pattern_format(&b, "yyyy/MM/dd/HH", 1680350460123, 0);
+    hudi_kg_pattern_format(&b, "yyyy/MM/dd/HH", 1680350460123, 0);
     hudi_buf_putc(&b, '|');
-    kg_pattern_format(&b, "yy-M-d h a 'at' mm:ss.SSS ZZ MMM", 1680350460123, -300);
+    hudi_kg_pattern_format(&b, "yy-M-d h a 'at' mm:ss.SSS ZZ MMM", 1680350460123, -300);
     cr_expect_str_eq(b.data, "2023/04/01/12|23-4-1 7 AM at 01:00.123 -05:00 Apr");
     hudi_buf_dispose(&b);
     hudi_error err = HUDI_ERROR_INIT;
-    cr_expect_eq(kg_pattern_check("yyyy-MM-dd EEE", &err), HUDI_EUNSUPPORTED);
+    cr_expect_eq(hudi_kg_pattern_check("yyyy-MM-dd EEE", &err), HUDI_EUNSUPPORTED);
     int32_t off;
-    cr_expect_eq(kg_parse_zone(&off, "GMT+8", NULL), 0);
+    cr_expect_eq(hudi_kg_parse_zone(&off, "GMT+8", NULL), 0);
     cr_expect_eq(off, 480);
-    cr_expect_eq(kg_parse_zone(&off, "-05:30", NULL), 0);
+    cr_expect_eq(hudi_kg_parse_zone(&off, "-05:30", NULL), 0);
     cr_expect_eq(off, -330);
-    cr_expect_eq(kg_parse_zone(&off, "America/New_York", &err), HUDI_EUNSUPPORTED);
+    cr_expect_eq(hudi_kg_parse_zone(&off, "America/New_York", &err), HUDI_EUNSUPPORTED);
 }
 
 /* ---- synthetic batches -------------------------------------------------------------------- */
