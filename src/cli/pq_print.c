@@ -397,7 +397,8 @@ static void put_stat(hudi_buf *b, const pq_schema_element *e, int32_t physical, 
     }
     case PQ_INT96: {
         if (v.len != 12) break;
-        /* spec §5.4: signed day, wrapping 64-bit arithmetic, never through nanoseconds. */
+        /* docs/formats/parquet.md §5.4: signed day, wrapping 64-bit arithmetic, never through
+         * nanoseconds. */
         int64_t nanos = (int64_t)hudi_load_u64le(p);
         int32_t day = (int32_t)hudi_load_u32le(p + 8);
         uint64_t micros =
@@ -474,7 +475,7 @@ static void put_stats(hudi_buf *b, const pq_statistics *s, const pq_schema_eleme
         if (s->has_is_max_value_exact)
             hudi_buf_puts(b, s->is_max_value_exact ? " (exact)" : " (inexact)");
     }
-    /* The deprecated pair may be signed-ordered (§6.1): shown, labelled, never merged. */
+    /* The deprecated pair may be signed-ordered (parquet.md §6.1): shown, labelled, not merged. */
     if (s->has_min) SEP(), hudi_buf_puts(b, "deprecated min "), put_stat(b, e, physical, s->min);
     if (s->has_max) SEP(), hudi_buf_puts(b, "deprecated max "), put_stat(b, e, physical, s->max);
 #undef SEP

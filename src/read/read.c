@@ -1,5 +1,5 @@
-/* read.c - snapshot, time-travel and incremental reads of copy-on-write tables (spec
- * hudi-format.md §3.5, §5.3). The file list comes from the file-system view as of the query
+/* read.c - snapshot, time-travel and incremental reads of copy-on-write tables (docs/formats/
+ * timeline.md §5, file-names.md §7). The file list comes from the file-system view as of the query
  * instant; each base file is scanned with the Parquet layer and its batches are conformed to
  * the output schema by column name. Incremental reads take the file groups written by the
  * commits in (begin, end], read their slices as of `end`, and keep the rows whose

@@ -1,7 +1,7 @@
 /* schema.h - Hudi table schemas: hudi_field trees <-> the Avro schema JSON Hudi stores
  * (commit extraMetadata "schema", hoodie.table.create.schema, parquet.avro.schema, log block
  * headers), Hudi's meta fields, and the mapping from a Parquet file schema to a table schema.
- * spec/hudi-format.md §6.1, §6.3, §13.1.
+ * docs/formats/avro-schema.md.
  *
  * Conventions of the hudi_field trees produced and accepted here:
  *   - the root is a non-null STRUCT named by the Avro record's FULL name
@@ -12,8 +12,8 @@
  *   - field comment <=> Avro "doc" (an empty doc "" is kept: the meta fields carry one);
  *   - DECIMAL: byte_width = the Avro fixed size (0 when the decimal was on "bytes"; written back
  *     as a fixed of the minimal size, which is what Hudi writes).
- * Named types are written in Spark/Hudi's naming (§6.3): a nested record is named after its
- * field with the parent record's full name as namespace; a decimal is fixed "fixed" in
+ * Named types are written in Spark/Hudi's naming (avro-schema.md §4): a nested record is named
+ * after its field with the parent record's full name as namespace; a decimal is fixed "fixed" in
  * namespace "<parent record full name>.<field>". */
 #ifndef HUDI_SCHEMA_H
 #define HUDI_SCHEMA_H
@@ -54,14 +54,14 @@ typedef enum hudi_avro_style {
 int hudi_schema_write_avro(hudi_buf *out, const hudi_field *root, hudi_avro_style style,
                            hudi_error *err);
 
-/** Appends Hudi's record full name for a table: "hoodie.<table>.<table>_record" (§13.1). */
+/** Appends Hudi's record full name "hoodie.<table>.<table>_record" (avro-schema.md §4). */
 void hudi_schema_record_fullname(hudi_buf *out, const char *table_name);
 
 /** Minimal bytes of a two's complement fixed holding `precision` decimal digits (1..38):
  *  Spark/Avro's minBytesForPrecision. */
 int32_t hudi_schema_decimal_bytes(int32_t precision);
 
-/* ---- meta fields (§6.1) -------------------------------------------------------------------- */
+/* ---- meta fields (avro-schema.md §2) -------------------------------------------------------- */
 
 #define HUDI_META_FIELD_COUNT 5
 /** _hoodie_commit_time, _hoodie_commit_seqno, _hoodie_record_key, _hoodie_partition_path,

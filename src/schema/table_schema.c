@@ -1,5 +1,5 @@
-/* table_schema.c - Hudi's meta fields (spec §6.1) and the table schema derived from a Parquet
- * file schema (what Spark sees through Hudi's Avro conversion, §6.3).
+/* table_schema.c - Hudi's meta fields (docs/formats/avro-schema.md §2) and the table schema derived
+ * from a Parquet file schema (what Spark sees through Hudi's Avro conversion, avro-schema.md §3).
  * Invariant: every function builds a fresh tree in `out` and leaves it zeroed on failure. */
 #include "schema/schema.h"
 
@@ -59,7 +59,7 @@ int hudi_schema_add_meta_fields(hudi_field *out, const hudi_field *root, hudi_er
     if (rc < 0) return rc;
     for (int i = 0; i < HUDI_META_FIELD_COUNT; i++) {
         hudi_field *m = &out->children[i];
-        /* Hudi's meta fields: ["null","string"], doc "", default null (§6.1) */
+        /* Hudi's meta fields: ["null","string"], doc "", default null (avro-schema.md §2) */
         if (hudi_field_init(m, hudi_meta_field_names[i], HUDI_TYPE_STRING, true) < 0 ||
             !(m->comment = hudi_strdup(""))) {
             hudi_field_dispose(out);

@@ -1,5 +1,6 @@
-/* commit_meta.c - HoodieCommitMetadata / HoodieReplaceCommitMetadata JSON (spec §4): parse
- * with jansson into C structs, and write the exact bytes Hudi 0.14/0.15 writes.
+/* commit_meta.c - HoodieCommitMetadata / HoodieReplaceCommitMetadata JSON
+ * (docs/formats/commit-metadata.md): parse with jansson into C structs, and write the exact bytes
+ * Hudi 0.14/0.15 writes.
  *
  * Hudi serialises these objects with Jackson's default pretty printer over the class fields
  * (declaration order, superclass first): `"key" : value`, objects broken over lines with a

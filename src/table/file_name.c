@@ -1,4 +1,4 @@
-/* file_name.c - Hudi data file names (spec §5.1, §5.2): base files
+/* file_name.c - Hudi data file names (docs/formats/file-names.md §4-6): base files
  * `<fileId>_<writeToken>_<instant>.<ext>` and log files
  * `.<fileId>_<instant>.log.<version>_<writeToken>`, plus write tokens and new file ids.
  *

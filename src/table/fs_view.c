@@ -1,4 +1,5 @@
-/* fs_view.c - the file-system view of a table as of an instant Q (spec §5.3, §3.5, §1.1, §12):
+/* fs_view.c - the file-system view of a table as of an instant Q (docs/formats/
+ * file-names.md §2, §7; timeline.md §5):
  * partitions found by walking directories, base and log files grouped into file groups and
  * file slices, with uncommitted files, files after Q and replaced file groups removed. Also the
  * files written by commits, from their write stats (incremental reads, rollback).
@@ -58,7 +59,7 @@ static bool is_partition_meta(const char *name) {
            strcmp(name, PARTITION_META_ORC) == 0;
 }
 
-/* ---- partition discovery (§1.1) --------------------------------------------------------- */
+/* ---- partition discovery (file-names.md §2) ------------------------------------------------- */
 
 typedef int (*partition_fn)(void *payload, const char *rel, const hudi_dir_listing *l,
                             hudi_error *err);
@@ -218,7 +219,8 @@ static int replaced_key(hudi_buf *k, const char *partition, const char *file_id)
     return hudi_buf_failed(k) ? HUDI_ENOMEM : 0;
 }
 
-/* Every file group retired by a completed replacecommit <= Q (§4.4, §5.3 step 6). */
+/* Every file group retired by a completed replacecommit <= Q (commit-metadata.md §4,
+ * file-names.md §7.3). */
 static int load_replaced(builder *b) {
     hudi_instant_list l = {NULL, 0};
     hudi_instant_filter f = {HUDI_ACTION_BIT(HUDI_ACTION_REPLACECOMMIT),
@@ -250,8 +252,8 @@ static bool at_or_before_q(const builder *b, const char *t) {
 #define VISIBLE ((void *)1)
 #define HIDDEN ((void *)2)
 
-/* A base file is visible iff its instant is committed (§3.5) and <= Q. Tables have many files
- * per instant, so the answer is memoised (a failed insert only costs a repeated lookup). */
+/* A base file is visible iff its instant is committed (timeline.md §5) and <= Q. Tables have many
+ * files per instant, so the answer is memoised (a failed insert only costs a repeated lookup). */
 static bool base_visible(builder *b, const char *instant) {
     if (!at_or_before_q(b, instant)) return false;
     size_t n = strlen(instant);
@@ -262,7 +264,7 @@ static bool base_visible(builder *b, const char *instant) {
     return yes;
 }
 
-/* A pending compaction's slice has log files before its base file exists (§5.3 step 5). */
+/* A pending compaction's slice has log files before its base file exists (file-names.md §7.4). */
 static bool is_pending_compaction(const hudi_timeline *tl, const char *t) {
     const hudi_instant *in = NULL;
     if (hudi_timeline_find(&in, tl, t, NULL) < 0) return false;
@@ -291,7 +293,7 @@ typedef struct slice_acc {
 } slice_acc;
 
 /* With two base files for one (file id, instant) - a retried task that was not cleaned up -
- * the one named in the commit's write stats wins (§5.3 "Failed writes"). */
+ * the one named in the commit's write stats wins (file-names.md §7.5). */
 static int pick_duplicate(builder *b, const entry *cur, const entry *cand, const entry **out) {
     *out = cur;
     const hudi_instant *in = NULL;
@@ -331,8 +333,8 @@ static int cmp_slice_acc(const void *a, const void *b) {
     return strcmp(((const slice_acc *)a)->instant, ((const slice_acc *)b)->instant);
 }
 
-/* Layout 2 (§12): a log file is named with the deltacommit that wrote it and belongs to the
- * slice with the greatest base instant <= that deltacommit's completion time; with none, it
+/* Layout 2 (file-names.md §6): a log file is named with the deltacommit that wrote it and belongs
+ * to the slice with the greatest base instant <= that deltacommit's completion time; with none, it
  * opens (or joins the earliest) log-only slice. */
 static int place_log_v2(builder *b, hudi_vec *slices, const entry *e) {
     if (!base_visible(b, e->instant)) return 0; /* blocks of such logs would all be skipped */
@@ -354,7 +356,7 @@ static int place_log_v2(builder *b, hudi_vec *slices, const entry *e) {
     return 0;
 }
 
-/* Layout 1: a log file names the base instant of its slice (§5.2). */
+/* Layout 1: a log file names the base instant of its slice (file-names.md §6). */
 static int place_log_v1(builder *b, hudi_vec *slices, const entry *e) {
     slice_acc *s = find_slice(slices, e->instant);
     if (!s) {

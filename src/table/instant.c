@@ -1,5 +1,5 @@
-/* instant.c - instants: timeline file names (spec §3.2; layout 2 in §12), ordering (§3.5,
- * §3.6) and new instant times (§3.1).
+/* instant.c - instants: timeline file names (docs/formats/timeline.md §2; layout 2 in
+ * §3), ordering (§5) and new instant times (§1).
  *
  * File names: layout 1 keeps every file in .hoodie/ as <t>.<action> (completed),
  * <t>.<action>.requested, <t>.<action>.inflight, with the historical <t>.inflight for commit.

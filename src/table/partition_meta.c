@@ -1,7 +1,7 @@
 /* partition_meta.c - .hoodie_partition_metadata, the file that makes a directory a partition
- * (spec §1.2): Java properties text "#partition metadata", "#<date>", commitTime=<instant>,
- * partitionDepth=<n> (verified byte for byte on the fixture tables, '\n' line ends). The
- * .parquet variant keeps the same two keys in its footer key/value metadata.
+ * (docs/formats/file-names.md §3): Java properties text "#partition metadata", "#<date>",
+ * commitTime=<instant>, partitionDepth=<n> (verified byte for byte on the fixture tables, '\n' line
+ * ends). The .parquet variant keeps the same two keys in its footer key/value metadata.
  *
  * Invariant: an existing metafile is never rewritten; a new one appears whole (temp + rename). */
 #include <stdio.h>

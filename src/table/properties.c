@@ -1,5 +1,6 @@
 /* properties.c - hoodie.properties: the java.util.Properties text format (load and store),
- * the table checksum, the backup-file update protocol and the typed table config (spec §2).
+ * the table checksum, the backup-file update protocol and the typed table config
+ * (docs/formats/properties.md).
  *
  * Invariant: strings in a hudi_props are UTF-8. The file is ISO-8859-1 with \uXXXX escapes,
  * so loading maps each byte >= 0x80 to U+0080..U+00FF and joins surrogate escapes; storing
@@ -444,7 +445,7 @@ int hudi_props_serialize(const hudi_props *p, const char *comment, int64_t now_m
     return hudi_buf_failed(out) ? hudi_error_oom(err) : 0;
 }
 
-/* ---- checksum (§2.3) -------------------------------------------------------------------- */
+/* ---- checksum (§3) -------------------------------------------------------------------------- */
 
 #define KEY_NAME "hoodie.table.name"
 #define KEY_DATABASE "hoodie.database.name"
@@ -486,7 +487,7 @@ int hudi_props_update_checksum(hudi_props *p, hudi_error *err) {
     return hudi_props_set(p, KEY_CHECKSUM, s, err);
 }
 
-/* ---- load, recover, store (§2.5) -------------------------------------------------------- */
+/* ---- load, recover, store (§5) -------------------------------------------------------------- */
 
 static int meta_file_path(hudi_buf *out, const char *base_path, const char *file) {
     hudi_buf_clear(out);
@@ -675,7 +676,7 @@ done:
     return rc;
 }
 
-/* ---- typed config (§2.4, §12) ----------------------------------------------------------- */
+/* ---- typed config (§4) ---------------------------------------------------------------------- */
 
 static const char *get_or(const hudi_props *p, const char *key, const char *dflt) {
     const char *v = hudi_props_get(p, key);

@@ -3,7 +3,7 @@
  *
  * One section per module; each section names its owner. Everything here knows about Hudi but
  * nothing about SQL. Files are touched only through hudi_fs.
- * Spec: /work/shared/spec/hudi-format.md (section numbers below refer to it). */
+ * Formats: docs/formats/ (properties.md, timeline.md, commit-metadata.md, file-names.md). */
 #ifndef HUDI_TABLE_H
 #define HUDI_TABLE_H
 
@@ -11,7 +11,7 @@
 #include "storage/storage.h"
 
 /* ======================================================================================
- * properties.c - hoodie.properties (spec §2) [owner: timeline]
+ * properties.c - hoodie.properties (properties.md) [owner: timeline]
  * ====================================================================================== */
 
 #define HUDI_META_DIR ".hoodie"
@@ -62,7 +62,8 @@ bool hudi_props_unset(hudi_props *p, const char *key);
 int hudi_props_serialize(const hudi_props *p, const char *comment, int64_t now_ms, hudi_buf *out,
                          hudi_error *err);
 
-/** CRC-32 of "<hoodie.database.name or ''>.<hoodie.table.name>" (§2.3). EINVAL without a name. */
+/** CRC-32 of "<hoodie.database.name or ''>.<hoodie.table.name>" (properties.md §3). EINVAL without
+ * a name. */
 int hudi_props_compute_checksum(const hudi_props *p, uint32_t *out, hudi_error *err);
 /** 0 if hoodie.table.checksum matches; ENOTFOUND if absent; ECORRUPT if it does not match. */
 int hudi_props_verify_checksum(const hudi_props *p, hudi_error *err);
@@ -73,12 +74,12 @@ int hudi_props_update_checksum(hudi_props *p, hudi_error *err);
  *  a file whose checksum is present but wrong counts as invalid. Never writes. ENOTFOUND when
  *  neither file exists, ECORRUPT when only invalid ones do. */
 int hudi_props_load(hudi_props *out, hudi_fs *fs, const char *base_path, hudi_error *err);
-/** Hudi's recoverIfNeeded (§2.5 step 1): restores hoodie.properties from the backup when the
- *  main file is missing or invalid, then removes the backup. */
+/** Hudi's recoverIfNeeded (properties.md §5 step 1): restores hoodie.properties from the backup
+ * when the main file is missing or invalid, then removes the backup. */
 int hudi_props_recover(hudi_fs *fs, const char *base_path, hudi_error *err);
-/** Stores `p` (checksum recomputed) with the backup protocol of §2.5: recover, write the current
- *  file to the backup, delete the main file, write the new one, verify, delete the backup.
- *  With no existing table config it simply creates the file. A crash at any step leaves a
+/** Stores `p` (checksum recomputed) with the backup protocol of properties.md §5: recover, write
+ * the current file to the backup, delete the main file, write the new one, verify, delete the
+ * backup. With no existing table config it simply creates the file. A crash at any step leaves a
  *  readable config (old or new). `clock` stamps the comment lines (NULL = system clock). */
 int hudi_props_store(hudi_props *p, hudi_fs *fs, const char *base_path, const hudi_clock *clock,
                      hudi_error *err);
@@ -88,7 +89,7 @@ typedef enum hudi_table_type {
     HUDI_MERGE_ON_READ = 1,
 } hudi_table_type;
 
-/** Typed view of the keys readers need (§2.4, §12). Strings borrow from the hudi_props they
+/** Typed view of the keys readers need (properties.md §4). Strings borrow from the hudi_props they
  *  came from and live as long as it does unchanged; absent optional keys are NULL. */
 typedef struct hudi_table_config {
     const char *name;                /* hoodie.table.name (required) */
@@ -125,7 +126,7 @@ int hudi_table_config_check_readable(const hudi_table_config *c, hudi_error *err
 bool hudi_table_config_has_metadata_partition(const hudi_table_config *c, const char *partition);
 
 /* ======================================================================================
- * instant.c - instants and their file names (spec §3.1, §3.2, §12) [owner: timeline]
+ * instant.c - instants and their file names (timeline.md §1-3) [owner: timeline]
  * ====================================================================================== */
 
 typedef enum hudi_action {
@@ -145,7 +146,7 @@ typedef enum hudi_action {
 } hudi_action;
 
 #define HUDI_ACTION_BIT(a) (1u << (a))
-/** The "commits timeline" (§3.5): actions whose completed instants carry data. */
+/** The "commits timeline" (timeline.md §5): actions whose completed instants carry data. */
 #define HUDI_ACTIONS_COMMITS                                                                       \
     (HUDI_ACTION_BIT(HUDI_ACTION_COMMIT) | HUDI_ACTION_BIT(HUDI_ACTION_DELTACOMMIT) |              \
      HUDI_ACTION_BIT(HUDI_ACTION_REPLACECOMMIT))
@@ -195,13 +196,13 @@ int hudi_instant_format(hudi_instant *in, int layout, hudi_error *err);
 /** Builds an instant and its file name. `completion` is used by layout 2 completed only. */
 int hudi_instant_make(hudi_instant *out, const char *time, hudi_action action, hudi_state state,
                       const char *completion, int layout, hudi_error *err);
-/** Order (§3.5): time string, then action (compaction as commit, logcompaction as
+/** Order (timeline.md §5): time string, then action (compaction as commit, logcompaction as
  *  deltacommit, clustering as replacecommit), then state. */
 int hudi_instant_cmp(const hudi_instant *a, const hudi_instant *b);
-/** strcmp of time strings, as Hudi compares instants (§3.6). */
+/** strcmp of time strings, as Hudi compares instants (timeline.md §5). */
 int hudi_instant_time_cmp(const char *a, const char *b);
 /** A new 17-digit instant time (yyyyMMddHHmmssSSS): max(now, last + 1 ms), in UTC when `utc`
- *  else in local time (§3.1). `last` may be NULL or "" (none); 14-digit values count as
+ *  else in local time (timeline.md §1). `last` may be NULL or "" (none); 14-digit values count as
  *  second precision. EINVAL when `last` is not an instant time. */
 int hudi_instant_time_new(char out[HUDI_INSTANT_TIME_MAX], const hudi_clock *clock, bool utc,
                           const char *last, hudi_error *err);
@@ -210,7 +211,7 @@ int hudi_instant_time_from_ms(char out[HUDI_INSTANT_TIME_MAX], int64_t epoch_ms,
                               hudi_error *err);
 
 /* ======================================================================================
- * timeline.c - the active timeline (spec §3.3-3.6, §12) [owner: timeline]
+ * timeline.c - the active timeline (timeline.md §2-5) [owner: timeline]
  * ====================================================================================== */
 
 /** The active timeline of a table: every instant file, sorted by hudi_instant_cmp. Borrows the
@@ -269,7 +270,7 @@ int hudi_timeline_find(const hudi_instant **out, const hudi_timeline *tl, const 
 /** The latest completed commit-like instant, or NULL. */
 const hudi_instant *hudi_timeline_last_completed_commit(const hudi_timeline *tl);
 /** Time of the first instant (any state) of the write timeline, or NULL when empty: anything
- *  older was archived and counts as committed (§3.5 "before timeline start"). */
+ *  older was archived and counts as committed (timeline.md §5, "before timeline start"). */
 const char *hudi_timeline_start(const hudi_timeline *tl);
 /** Whether data written at `time` is committed: a completed commit-like instant, or older than
  *  hudi_timeline_start and not on the timeline in another state. */
@@ -301,7 +302,7 @@ int hudi_timeline_write_instant(hudi_timeline *tl, const char *time, hudi_action
 int hudi_timeline_delete_instant(hudi_timeline *tl, const char *instant_time, hudi_error *err);
 
 /* ======================================================================================
- * partition_meta.c - .hoodie_partition_metadata (spec §1.2) [owner: timeline]
+ * partition_meta.c - .hoodie_partition_metadata (file-names.md §3) [owner: timeline]
  * ====================================================================================== */
 
 #define HUDI_PARTITION_META_FILE ".hoodie_partition_metadata"
@@ -326,9 +327,9 @@ int hudi_partition_meta_write(hudi_fs *fs, const char *base_path, const char *pa
 
 /* ==== view: file names, commit metadata, file-system view ==================================
  * Owner: engineer "view". Implemented in file_name.c, commit_meta.c, fs_view.c.
- * Spec: hudi-format.md §4 (commit metadata), §5 (file names, file groups, slices), §3.5. */
+ * Formats: commit-metadata.md, file-names.md (names, file groups, slices), timeline.md §5. */
 
-/* ---- file names (file_name.c, spec §5.1, §5.2) ---------------------------------------- */
+/* ---- file names (file_name.c, file-names.md §4-6) ------------------------------------------- */
 
 #define HUDI_FILE_ID_MAX 64     /* "<uuid>-<n>" plus NUL, with room to spare */
 #define HUDI_WRITE_TOKEN_MAX 64 /* "<partition>-<stage>-<attempt>" plus NUL */
@@ -353,7 +354,7 @@ typedef struct hudi_base_file_name {
 
 /** A parsed log file name `.<fileId>_<baseInstant>.<log|archive>.<version>[_<token>][.cdc]`.
  *  Slices borrow the parsed name. In table version 6 `instant` is the base instant of the
- *  file slice; from version 8 on it is the deltacommit that wrote the log (spec §12). */
+ *  file slice; from version 8 on it is the deltacommit that wrote the log (file-names.md §6). */
 typedef struct hudi_log_file_name {
     hudi_slice file_id;
     hudi_slice instant;
@@ -367,7 +368,7 @@ typedef struct hudi_log_file_name {
  *  file name by Hudi's rule (`[A-Za-z0-9-]+_[A-Za-z0-9-]+_[0-9]+\.[A-Za-z0-9]+`). A base file
  *  of another format (orc, hfile, lance) parses with `format` set accordingly. */
 bool hudi_base_file_name_parse(hudi_base_file_name *out, const char *name);
-/** Parses a log file name by Hudi 0.14's regex (§5.2). Returns false if it is not one. */
+/** Parses a log file name by Hudi 0.14's regex (file-names.md §6). False if it is not one. */
 bool hudi_log_file_name_parse(hudi_log_file_name *out, const char *name);
 /** Orders log files of one file group: instant, then version, then write token. */
 int hudi_log_file_name_cmp(const hudi_log_file_name *a, const hudi_log_file_name *b);
@@ -393,7 +394,7 @@ int hudi_file_id_new(char out[HUDI_FILE_ID_MAX], uint32_t index, hudi_error *err
 void hudi_file_id_from_bytes(char out[HUDI_FILE_ID_MAX], const uint8_t random16[16],
                              uint32_t index);
 
-/* ---- commit metadata (commit_meta.c, spec §4) -------------------------------------------- */
+/* ---- commit metadata (commit_meta.c, commit-metadata.md) ------------------------------------ */
 
 /** RuntimeStats of a write stat. */
 typedef struct hudi_runtime_stats {
@@ -404,7 +405,7 @@ typedef struct hudi_runtime_stats {
 
 /** One HoodieWriteStat (or HoodieDeltaWriteStat when `is_delta`). Strings are NULL for a JSON
  *  null; they are owned by the hudi_commit_metadata that holds the stat. Field order and
- *  meaning: spec §4.2. */
+ *  meaning: commit-metadata.md §2. */
 typedef struct hudi_write_stat {
     const char *file_id;
     const char *path;           /* relative to the base path */
@@ -489,8 +490,8 @@ void hudi_commit_metadata_free(hudi_commit_metadata *md); /* NULL-safe */
  *  missing ones take Hudi's defaults. Malformed JSON or a wrongly typed field: HUDI_ECORRUPT. */
 int hudi_commit_metadata_parse(hudi_commit_metadata **out, const char *json, size_t len,
                                const char *what, hudi_error *err);
-/** Appends the JSON Hudi 0.14/0.15 writes (Jackson pretty printer, field order of §4.3,
- *  maps in Java HashMap order, no trailing newline) to `out`. */
+/** Appends the JSON Hudi 0.14/0.15 writes (Jackson pretty printer, field order of
+ * commit-metadata.md §3, maps in Java HashMap order, no trailing newline) to `out`. */
 int hudi_commit_metadata_write(const hudi_commit_metadata *md, hudi_buf *out, hudi_error *err);
 
 /** Adds a copy of `stat` (strings and log file list copied) under `stat->partition_path`
@@ -510,7 +511,7 @@ const char *hudi_commit_metadata_extra(const hudi_commit_metadata *md, const cha
 /** Total number of write stats over all partitions. */
 size_t hudi_commit_metadata_stat_count(const hudi_commit_metadata *md);
 
-/* ---- file-system view (fs_view.c, spec §5.3, §3.5) ------------------------------------- */
+/* ---- file-system view (fs_view.c, file-names.md §7, timeline.md §5) ------------------------- */
 
 /** One base file of a file slice. Strings are owned by the view. */
 typedef struct hudi_base_file {
@@ -557,7 +558,7 @@ typedef struct hudi_fs_view_options {
     { 1, NULL, NULL, 0 }
 
 /** Builds the view of the table of `tl` (its fs and base path) as of `opts->as_of_instant`:
- *  lists partitions (§1.1) unless given (a given partition without a folder is empty),
+ *  lists partitions (file-names.md §2) unless given (a given partition without a folder is empty),
  *  classifies files, keeps base files whose instant is committed
  *  (hudi_timeline_is_committed) and <= Q, removes file groups replaced by completed
  *  replacecommits <= Q, and keeps for every file group its slices <= Q. Two base files of one
@@ -587,8 +588,8 @@ const hudi_file_slice *hudi_fs_view_all_slices(const hudi_fs_view *v, size_t *co
 const hudi_file_slice *hudi_fs_view_find(const hudi_fs_view *v, const char *partition,
                                          const char *file_id);
 
-/** Lists the partitions of the table at `base_path` (§1.1): every directory under it, not
- *  under ".hoodie" or a hidden directory, that holds a partition metafile
+/** Lists the partitions of the table at `base_path` (file-names.md §2): every directory under it,
+ * not under ".hoodie" or a hidden directory, that holds a partition metafile
  *  (`.hoodie_partition_metadata[.parquet|.orc]`); "" when the base path has one. Sorted.
  *  The caller frees each string and the array with hudi_free. */
 int hudi_table_list_partitions(hudi_fs *fs, const char *base_path, char ***out, size_t *count,
@@ -620,7 +621,7 @@ typedef struct hudi_written_files {
 
 /** Files written by the completed commits-timeline instants in (begin, end] (begin NULL = from
  *  the start, end NULL = to the latest), in instant order, from their commit metadata
- *  (incremental reads, spec §5.3 step 8). */
+ *  (incremental reads, file-names.md §7.6). */
 int hudi_fs_view_files_between(hudi_written_files *out, const hudi_timeline *tl, const char *begin,
                                const char *end, hudi_error *err);
 /** Files written by instant `instant` (for rollback). Completed: from its commit metadata.

@@ -1,7 +1,7 @@
 /* timeline.c - the active timeline: loading instant files (layout 1: .hoodie/, layout 2:
  * .hoodie/timeline/), queries (completed, commits, pending, ranges, as-of, the "before
- * timeline start" rule of §3.5), reading instant content (JSON for both layouts) and writing
- * or deleting layout-1 instant files.
+ * timeline start" rule of docs/formats/timeline.md §5), reading instant content (JSON for both
+ * layouts) and writing or deleting layout-1 instant files.
  *
  * Invariant: tl->instants is sorted by hudi_instant_cmp and mirrors the files in tl->dir as of
  * the load plus this handle's own writes and deletes. The archived timeline (layout 1:

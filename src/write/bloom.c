@@ -1,4 +1,4 @@
-/* bloom.c - Hudi's SIMPLE and DYNAMIC_V0 bloom filters (spec/hudi-format.md §7), byte-exact
+/* bloom.c - Hudi's SIMPLE and DYNAMIC_V0 bloom filters (docs/formats/base-files.md §4), byte-exact
  * with Hudi's Java classes (InternalBloomFilter = Hadoop BloomFilter, InternalDynamicBloomFilter,
  * HoodieDynamicBoundedBloomFilter, SimpleBloomFilter).
  *

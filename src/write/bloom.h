@@ -1,5 +1,5 @@
-/* bloom.h - Hudi's record-key bloom filter (spec/hudi-format.md §7): Hadoop's BloomFilter with
- * Hadoop's MurmurHash (Java semantics), in Hudi's SIMPLE and DYNAMIC_V0
+/* bloom.h - Hudi's record-key bloom filter (docs/formats/base-files.md §4): Hadoop's BloomFilter
+ * with Hadoop's MurmurHash (Java semantics), in Hudi's SIMPLE and DYNAMIC_V0
  * ("HoodieDynamicBoundedBloomFilter") forms, serialized byte-exactly as Java's DataOutputStream
  * writes them and stored as standard Base64 in the Parquet footer of every base file.
  *
@@ -10,12 +10,13 @@
 #include "columnar/columnar.h"
 #include "format/parquet/parquet.h"
 
-/* Footer keys (§6.2). The type-code key uses underscores; absent means SIMPLE. */
+/* Footer keys (base-files.md §2). The type-code key uses underscores; absent means SIMPLE. */
 #define HUDI_BLOOM_FOOTER_KEY "org.apache.hudi.bloomfilter"
 #define HUDI_BLOOM_FOOTER_KEY_LEGACY "com.uber.hoodie.bloomfilter"
 #define HUDI_BLOOM_TYPE_FOOTER_KEY "hoodie_bloom_filter_type_code"
 
-/* Hudi's defaults (§7.3): hoodie.index.bloom.num_entries, .fpp, dynamic max entries. */
+/* Hudi's defaults (base-files.md §4.3): hoodie.index.bloom.num_entries, .fpp, dynamic max
+ * entries. */
 #define HUDI_BLOOM_DEFAULT_ENTRIES 60000
 #define HUDI_BLOOM_DEFAULT_FPP 0.000000001
 #define HUDI_BLOOM_DEFAULT_MAX_ENTRIES 100000
@@ -40,11 +41,12 @@ typedef struct hudi_bloom {
     int32_t cur_index; /* round-robin row once reached_max */
 } hudi_bloom;
 
-/** Hadoop's MurmurHash (§7.1): MurmurHash2 32-bit whose tail bytes are sign-extended. */
+/** Hadoop's MurmurHash (base-files.md §4.1): 32-bit MurmurHash2, tail bytes sign-extended. */
 int32_t hudi_murmur_hadoop(const void *data, size_t len, int32_t seed);
 
-/** Hudi's sizing (§7.3): bits = ceil(n * (-ln fpp / ln²2)), hashes = ceil(ln 2 * bits / n).
- *  EINVAL for n < 1, fpp outside (0, 1) or a size beyond INT32_MAX. */
+/** Hudi's sizing (base-files.md §4.3): bits = ceil(n * (-ln fpp / ln²2)),
+ *  hashes = ceil(ln 2 * bits / n). EINVAL for n < 1, fpp outside (0, 1) or a size beyond
+ *  INT32_MAX. */
 int hudi_bloom_size(int32_t num_entries, double fpp, int32_t *vector_bits, int32_t *num_hashes,
                     hudi_error *err);
 
@@ -67,7 +69,7 @@ int hudi_bloom_add_array(hudi_bloom *bf, const hudi_array *keys, hudi_error *err
 /** True if the key may be present (any row has all K bits). */
 bool hudi_bloom_test(const hudi_bloom *bf, const void *key, size_t len);
 
-/** Appends the Java DataOutput bytes (§7.4-7.6) / their standard Base64 to `out`. */
+/** Appends the Java DataOutput bytes (base-files.md §4.4-4.6) / their standard Base64 to `out`. */
 int hudi_bloom_serialize(const hudi_bloom *bf, hudi_buf *out, hudi_error *err);
 int hudi_bloom_to_base64(const hudi_bloom *bf, hudi_buf *out, hudi_error *err);
 

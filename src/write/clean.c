@@ -1,8 +1,8 @@
-/* clean.c - the cleaner with Hudi's KEEP_LATEST_COMMITS policy (spec hudi-format.md §3.2,
- * §3.3; Hudi's CleanPlanner): with N commits retained, the earliest commit to retain E is the
- * N-th newest completed commit. In every file group, a slice older than E is deleted unless it
- * is the group's latest slice or the newest slice older than E (the one a query as of E
- * reads). File groups replaced by a replacecommit older than E are deleted entirely.
+/* clean.c - the cleaner with Hudi's KEEP_LATEST_COMMITS policy (docs/formats/timeline.md §9,
+ * commit-metadata.md §6; Hudi's CleanPlanner): with N commits retained, the earliest commit to
+ * retain E is the N-th newest completed commit. In every file group, a slice older than E is
+ * deleted unless it is the group's latest slice or the newest slice older than E (the one a query
+ * as of E reads). File groups replaced by a replacecommit older than E are deleted entirely.
  *
  * The clean is recorded as Avro HoodieCleanerPlan (requested, inflight) and HoodieCleanMetadata
  * (completed). Nothing to delete = no clean instant, as in Hudi. An interrupted clean leaves a

@@ -1,4 +1,5 @@
-/* commit.c - the timeline side of a write (spec hudi-format.md §3.3, §3.4, §3.7, §4, §13.1):
+/* commit.c - the timeline side of a write (docs/formats/timeline.md §4, §6,
+ * §7; commit-metadata.md; avro-schema.md §5):
  * the write schema, the average record size, the requested and inflight instants (workload
  * profile), DIRECT markers, and the completed instant with the commit metadata - the atomic
  * commit point, published whole by the storage writer. Also the Avro value helpers used for
@@ -149,7 +150,7 @@ int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err) {
 
 /* ---- schema --------------------------------------------------------------------------------- */
 
-/* extraMetadata.schema of the newest completed commit that has one (§13.1), or NULL. */
+/* extraMetadata.schema of the newest completed commit that has one (avro-schema.md §5), or NULL. */
 static int latest_commit_schema(hudi_tbl *t, char **out, hudi_error *err) {
     hudi_instant_list l = {0};
     hudi_buf json = HUDI_BUF_INIT;
@@ -333,7 +334,7 @@ int hudi_commit_write_requested(wctx *c, hudi_error *err) {
     int rc = 0;
     if (c->action == HUDI_ACTION_REPLACECOMMIT) {
         /* HoodieRequestedReplaceMetadata with every field null, as Spark writes it for
-         * INSERT_OVERWRITE(_TABLE) (§3.3). */
+         * INSERT_OVERWRITE(_TABLE) (commit-metadata.md §5). */
         hudi_avro_value *rec = hudi_av_coll(&a, HUDI_AVRO_RECORD, 4);
         if (rec)
             for (size_t i = 0; i < 4; i++) rec->items[i].type = HUDI_AVRO_NULL;
@@ -348,8 +349,8 @@ int hudi_commit_write_requested(wctx *c, hudi_error *err) {
     return rc;
 }
 
-/* The workload profile (§3.3): per partition of the input, one insert stat (fileId "") and one
- * stat per file group holding updated keys. */
+/* The workload profile (commit-metadata.md §5): per partition of the input, one insert stat (fileId
+ * "") and one stat per file group holding updated keys. */
 int hudi_commit_write_inflight(wctx *c, hudi_error *err) {
     hudi_commit_metadata *md = NULL;
     hudi_buf body = HUDI_BUF_INIT;
@@ -384,7 +385,8 @@ int hudi_commit_write_inflight(wctx *c, hudi_error *err) {
     return rc;
 }
 
-/* DIRECT marker (§3.7): .hoodie/.temp/<instant>/<partition>/<file>.marker.<CREATE|MERGE>. */
+/* DIRECT marker (timeline.md §7):
+ * .hoodie/.temp/<instant>/<partition>/<file>.marker.<CREATE|MERGE>. */
 int hudi_commit_write_marker(wctx *c, const wgroup *g, hudi_error *err) {
     hudi_buf dir = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
     const char *part = c->parts[g->part].path;

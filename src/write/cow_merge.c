@@ -1,4 +1,4 @@
-/* cow_merge.c - writing one file group's new base file (spec hudi-format.md §6, §7, §9.5):
+/* cow_merge.c - writing one file group's new base file (docs/formats/base-files.md):
  * Hudi's create handle (new group: the rows routed to it) and merge handle (existing group:
  * the old base file read batch by batch in file order, each old record kept, replaced by the
  * incoming record for its key or dropped for a delete, then the inserts routed to the group).
@@ -442,7 +442,7 @@ static int open_file(fwriter *fw, hudi_error *err) {
     hudi_buf path = HUDI_BUF_INIT;
     hudi_parquet_write_options wo = HUDI_PARQUET_WRITE_OPTIONS_INIT;
     wo.codec = c->o.codec;
-    wo.legacy_list_format = true; /* parquet-avro's old list structure (§6.3) */
+    wo.legacy_list_format = true; /* parquet-avro's old list structure (base-files.md §3) */
     wo.decimal_as_fixed = true;
     wo.row_group_bytes = c->o.target_file_bytes;
     wo.row_group_rows = 0;
@@ -469,7 +469,7 @@ static int open_file(fwriter *fw, hudi_error *err) {
     return 0;
 }
 
-/* Footer keys in Hudi's order (§6.2), then publish. */
+/* Footer keys in Hudi's order (base-files.md §2), then publish. */
 static int close_file(fwriter *fw, hudi_error *err) {
     int rc = 0;
     if (fw->bf) {

@@ -1,4 +1,5 @@
-/* create.c - creating a copy-on-write table (spec hudi-format.md §1, §2.2, §10.7, §11.2): the
+/* create.c - creating a copy-on-write table (docs/formats/file-names.md §1,
+ * properties.md §2 and §6, keys.md §7): the
  * folder set Spark SQL's CREATE TABLE leaves, and hoodie.properties with the keys a 0.14/0.15
  * writer stores for table version 6, timeline layout 1, no metadata table, in the order they
  * appear in Spark-written tables. No instant is written. */
@@ -10,7 +11,7 @@ static const char *const dirs[] = {".hoodie/.aux/.bootstrap/.partitions",
                                    ".hoodie/.aux/.bootstrap/.fileids", ".hoodie/.schema",
                                    ".hoodie/.temp", ".hoodie/archived"};
 
-/* §10.7: the key generator Spark SQL infers. */
+/* keys.md §7: the key generator Spark SQL infers. */
 static const char *infer_keygen(const char *keys, const char *parts) {
     if (!parts || !*parts) return "org.apache.hudi.keygen.NonpartitionedKeyGenerator";
     if (strchr(parts, ':')) return "org.apache.hudi.keygen.CustomKeyGenerator";
@@ -92,7 +93,7 @@ int hudi_tbl_create(hudi_tbl **out, hudi_fs *fs, const char *base_path,
         rc = hudi_error_set(err, HUDI_EEXISTS, "%s: a Hudi table exists there already", base_path);
         goto done;
     }
-    /* hoodie.table.create.schema: the data columns in Spark's style ([T,"null"], §2.2). */
+    /* hoodie.table.create.schema: the data columns, Spark style [T,"null"] (avro-schema.md §5). */
     if ((rc = hudi_schema_remove_meta_fields(&schema, opts->schema, err)) < 0) goto done;
     hudi_schema_record_fullname(&full, opts->table_name);
     if (hudi_buf_failed(&full)) goto oom;

@@ -1,5 +1,5 @@
-/* index.c - finding the file group that holds each incoming key (spec hudi-format.md §6.2, §7,
- * §9.5 step 2): Hudi's BLOOM index (footer min/max record key range, then the footer bloom
+/* index.c - finding the file group that holds each incoming key (docs/formats/base-files.md
+ * §5): Hudi's BLOOM index (footer min/max record key range, then the footer bloom
  * filter, then the candidates confirmed against the file's keys) or its SIMPLE index (the keys
  * of every base file in the partitions the batch touches).
  *

@@ -1,7 +1,7 @@
-/* keygen.c - Hudi key generators over batches (spec §10): field paths are resolved once; each
- * key/partition column is rendered for all rows into a scratch string column (type switch
- * outside the row loop), then rows are assembled as Simple/Complex/Timestamp/Custom rules say.
- * Invariant: a rendered column has n + 1 end offsets and one null flag per row; a row whose
+/* keygen.c - Hudi key generators over batches (docs/formats/keys.md): field paths are resolved
+ * once; each key/partition column is rendered for all rows into a scratch string column (type
+ * switch outside the row loop), then rows are assembled as Simple/Complex/Timestamp/Custom rules
+ * say. Invariant: a rendered column has n + 1 end offsets and one null flag per row; a row whose
  * path crosses a null struct is null. */
 #include <stdio.h>
 #include <stdlib.h>

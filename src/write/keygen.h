@@ -1,4 +1,4 @@
-/* keygen.h - Hudi key generators (spec/hudi-format.md §10): record keys and partition paths
+/* keygen.h - Hudi key generators (docs/formats/keys.md): record keys and partition paths
  * for whole batches, rendered the way Hudi's Java key generators render Avro values.
  *
  * Columnar: each key/partition field (a dotted path through structs) is rendered for all rows
@@ -108,7 +108,7 @@ int hudi_keygen_partition_paths(hudi_keygen *kg, const hudi_batch *b, hudi_array
  *  NON_PARTITION, TIMESTAMP, CUSTOM). EINVAL otherwise. */
 int hudi_keygen_type_parse(hudi_keygen_type *out, const char *name, hudi_error *err);
 
-/** Hive's escapePathName as Hudi uses it (§10.8): appends `s` with the escaped characters as
+/** Hive's escapePathName as Hudi uses it (keys.md §8): appends `s` with the escaped characters as
  *  %XX (uppercase hex). */
 void hudi_partition_escape(hudi_buf *out, const char *s, size_t len);
 

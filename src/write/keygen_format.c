@@ -159,7 +159,7 @@ static void java_fp_str(hudi_buf *out, double v, bool is_float) {
 void hudi_java_double_str(hudi_buf *out, double v) { java_fp_str(out, v, false); }
 void hudi_java_float_str(hudi_buf *out, float v) { java_fp_str(out, (double)v, true); }
 
-/* ---- partition escaping (§10.8) ----------------------------------------------------------- */
+/* ---- partition escaping (keys.md §8) -------------------------------------------------------- */
 
 static bool needs_escape(unsigned char c) {
     if (c >= 0x01 && c <= 0x1f) return true;

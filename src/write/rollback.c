@@ -1,4 +1,4 @@
-/* rollback.c - rolling back failed writes (spec hudi-format.md §3.8): for each pending
+/* rollback.c - rolling back failed writes (docs/formats/timeline.md §8): for each pending
  * commit/replacecommit, newest first, a rollback instant R with an Avro HoodieRollbackPlan
  * (requested), an empty inflight, the deletion of every file the failed instant F wrote (found
  * by its DIRECT markers and by listing partitions for base files named with F), an Avro

@@ -1,7 +1,7 @@
-/* write.h - writing Hudi copy-on-write tables (spec hudi-format.md §3.4, §3.7, §3.8, §4, §5,
- * §6, §7, §9.5, §10, §11.2): creating a table, and committing a batch of records with one
- * operation as one instant, the way Apache Hudi 0.14/0.15 does on Spark, so Spark, Flink,
- * Trino and hudi-rs read the result.
+/* write.h - writing Hudi copy-on-write tables (docs/formats/timeline.md,
+ * commit-metadata.md, file-names.md, base-files.md, keys.md, properties.md): creating a table, and
+ * committing a batch of records with one operation as one instant, the way Apache Hudi 0.14/0.15
+ * does on Spark, so Spark, Flink, Trino and hudi-rs read the result.
  *
  * A write is: roll back failed writes left on the timeline, pick a new instant, plan (keys,
  * partitions, de-duplication, index lookup, file-group assignment with small-file
@@ -32,14 +32,14 @@ const char *hudi_write_op_name(hudi_write_op op);
 int hudi_write_op_parse(hudi_write_op *out, const char *name, hudi_error *err);
 
 /* Creating a table: hoodie.properties with the keys Hudi 0.14 writes for table version 6,
- * timeline layout 1, no metadata table (§11.2), and the create schema. */
+ * timeline layout 1, no metadata table (properties.md §6), and the create schema. */
 typedef struct hudi_create_options {
     const char *table_name;        /* required */
     hudi_table_type type;          /* COPY_ON_WRITE (MERGE_ON_READ later) */
     const char *record_key_fields; /* comma separated; required */
     const char *partition_fields;  /* comma separated; NULL/"" = non-partitioned */
     const char *precombine_field;  /* NULL = none */
-    const char *keygen_class;      /* NULL = inferred as Spark SQL does (§10.7) */
+    const char *keygen_class;      /* NULL = inferred as Spark SQL does (keys.md §7) */
     bool hive_style_partitioning;
     bool url_encode_partitions;
     bool populate_meta_fields;      /* default true */
@@ -85,7 +85,7 @@ int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_option
                    hudi_write_result *result, hudi_error *err);
 
 /* Rolls back every pending (requested/inflight) write instant left by a failed writer
- * (§3.8): deletes its files (by markers, else by listing its instant's files), records a
+ * (timeline.md §8): deletes its files (by markers, else by listing its instant's files), records a
  * rollback instant, deletes its timeline files. Returns the number rolled back. */
 int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err);
 

@@ -1,4 +1,4 @@
-/* write_client.c - one write = one instant (spec hudi-format.md §3.4): roll back failed writes,
+/* write_client.c - one write = one instant (docs/formats/timeline.md §6): roll back failed writes,
  * pick the instant, plan, write requested + inflight, then every file group (marker, partition
  * metafile, base file), then the completed instant - the commit point - and finally remove the
  * markers and clean. Before the commit point nothing is visible to readers; after it, errors
@@ -98,8 +98,9 @@ static int check_table(hudi_tbl *t, const hudi_batch *batch, const hudi_write_op
     return 0;
 }
 
-/* §11.2: a table with a metadata table would have it go stale; do what a Spark writer with
- * hoodie.metadata.enable=false does: clear the metadata partitions, delete .hoodie/metadata. */
+/* A table with a metadata table would have it go stale (properties.md §6); do what a Spark
+ * writer with hoodie.metadata.enable=false does: clear the metadata partitions and delete
+ * .hoodie/metadata. */
 static int disable_metadata_table(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
     const char *mp = t->cfg.metadata_partitions;
     const char *inflight = hudi_props_get(&t->props, "hoodie.table.metadata.partitions.inflight");

@@ -1,4 +1,5 @@
-/* write_plan.c - planning a write (spec hudi-format.md §9.5, §10): record keys and partition
+/* write_plan.c - planning a write (docs/formats/base-files.md §6,
+ * keys.md): record keys and partition
  * paths for the whole batch, de-duplication by (key, partition) with Hudi's preCombine rule,
  * the file groups the write may touch, and the routing of every row: updates to the group that
  * holds their key, inserts first into small files, then into new file groups sized from the
@@ -140,14 +141,14 @@ static int keygen_options(hudi_keygen_options *ko, const hudi_tbl *t, hudi_error
     const char *v = hudi_props_get(p, "hoodie.datasource.write.keygenerator.consistent.logical."
                                       "timestamp.enabled");
     ko->consistent_logical_timestamp = v && strcmp(v, "true") == 0;
-    /* TimestampBasedKeyGenerator settings persisted in hoodie.properties (§10.5). */
+    /* TimestampBasedKeyGenerator settings persisted in hoodie.properties (keys.md §5). */
     if ((v = hudi_props_get(p, "hoodie.keygen.timebased.timestamp.type"))) {
         static const char *const names[] = {"UNIX_TIMESTAMP", "EPOCHMILLISECONDS",
                                             "EPOCHMICROSECONDS", "SCALAR", "DATE_STRING"};
         for (size_t i = 0; i < HUDI_ARRAY_LEN(names); i++)
             if (strcmp(v, names[i]) == 0) ko->ts.type = (hudi_keygen_ts_type)i;
     } else if (hudi_props_get(p, "hoodie.keygen.timebased.input.dateformat")) {
-        ko->ts.type = HUDI_TS_DATE_STRING; /* Spark SQL does not persist the type (§10.5) */
+        ko->ts.type = HUDI_TS_DATE_STRING; /* Spark SQL does not persist the type (keys.md §5) */
     }
     ko->ts.input_dateformat = hudi_props_get(p, "hoodie.keygen.timebased.input.dateformat");
     ko->ts.output_dateformat = hudi_props_get(p, "hoodie.keygen.timebased.output.dateformat");
@@ -270,7 +271,7 @@ bool hudi_plan_row_is_deleted(const wctx *c, int32_t row) {
     return hudi_array_is_valid(a, row) && hudi_bit_get(a->values, row);
 }
 
-/* ---- de-duplication (§9.2 preCombine) ------------------------------------------------------- */
+/* ---- de-duplication (base-files.md §6.1, preCombine) ---------------------------------------- */
 
 static bool dedup_op(hudi_write_op op) { return op == HUDI_OP_UPSERT || op == HUDI_OP_DELETE; }
 

@@ -113,7 +113,7 @@ def assert_clean_failure(r, path, *words):
 
 
 def need(path):
-    """Skips the test when a fixture is not in shared/ (the set there is a subset)."""
+    """Skips the test when a fixture is not in HUDI_SHARED_DIR (the set there is a subset)."""
     if not present(path):
-        pytest.skip("fixture not in shared/: %s" % os.path.basename(path))
+        pytest.skip("fixture not available: %s" % os.path.basename(path))
     return path

@@ -4,7 +4,7 @@ DuckDB and pyarrow read from the same file, after normalising the rendering only
 key/value arrays, floats compared as floats of the column's width).
 
 Where a reference reader is known to be wrong or cannot read a file, the test skips that reader
-with the reason (spec/parquet.md §8 item numbers) and the other reader still checks it."""
+with the reason (docs/formats/parquet.md §8 item numbers) and the other reader still checks it."""
 import os
 
 import pytest
@@ -29,7 +29,7 @@ HUDIC_OPTS = {
 DUCKDB_SKIP = {
     # §8 item 5: the file's last INT96 value overflows the nanosecond range on purpose; DuckDB
     # refuses the whole file ("Int96 timestamp is out of range"; 1.5.6 returned a wrong value).
-    "int96_from_spark.parquet": "DuckDB rejects/misreads the overflowed INT96 value (spec §8 item 5)",
+    "int96_from_spark.parquet": "DuckDB rejects/misreads the overflowed INT96 value (parquet.md §8 item 5)",
 }
 
 # Files a DuckDB release may refuse; when it does the test skips with this reason, when it reads
@@ -38,31 +38,31 @@ DUCKDB_SKIP = {
 # test_fixtures.py, not here.)
 DUCKDB_MAY_FAIL = {
     # §8 item 12: codec 5 (LZ4) in Hadoop framing / raw blocks; DuckDB 1.5.6 refused codec 5.
-    "hadoop_lz4_compressed.parquet": "DuckDB refuses the legacy LZ4 codec (spec §8 item 12)",
-    "non_hadoop_lz4_compressed.parquet": "DuckDB refuses the legacy LZ4 codec (spec §8 item 12)",
+    "hadoop_lz4_compressed.parquet": "DuckDB refuses the legacy LZ4 codec (parquet.md §8 item 12)",
+    "non_hadoop_lz4_compressed.parquet": "DuckDB refuses the legacy LZ4 codec (parquet.md §8 item 12)",
     # §8 item 7: maps with optional keys or without a value field.
-    "incorrect_map_schema.parquet": "DuckDB refuses maps with optional keys (spec §8 item 7)",
-    "map_no_value.parquet": "DuckDB rejects MAP without a value field (spec §8 item 7)",
+    "incorrect_map_schema.parquet": "DuckDB refuses maps with optional keys (parquet.md §8 item 7)",
+    "map_no_value.parquet": "DuckDB rejects MAP without a value field (parquet.md §8 item 7)",
     # §8 item 11: PARQUET-816-era dictionary page sizes.
-    "nation.dict-malformed.parquet": "DuckDB refuses PARQUET-816-era page sizes (spec §8 item 11)",
+    "nation.dict-malformed.parquet": "DuckDB refuses PARQUET-816-era page sizes (parquet.md §8 item 11)",
 }
 
 PYARROW_MAY_FAIL = {
-    "hadoop_lz4_compressed.parquet": "pyarrow refuses this LZ4 framing (spec §8 item 12)",
-    "non_hadoop_lz4_compressed.parquet": "pyarrow refuses this LZ4 framing (spec §8 item 12)",
+    "hadoop_lz4_compressed.parquet": "pyarrow refuses this LZ4 framing (parquet.md §8 item 12)",
+    "non_hadoop_lz4_compressed.parquet": "pyarrow refuses this LZ4 framing (parquet.md §8 item 12)",
     "nation.dict-malformed.parquet": "pyarrow refuses PARQUET-816-era page sizes",
 }
 
 PYARROW_SKIP = {
     # §8 item 7: Presto/Trino maps with OPTIONAL keys; arrow refuses them.
     "incorrect_map_schema.parquet": "pyarrow refuses maps with optional keys "
-                                    "('Map keys must be annotated as required', spec §8 item 7)",
+                                    "('Map keys must be annotated as required', parquet.md §8 item 7)",
 }
 
 # Rows a reference reader gets wrong, compared for the other rows only.
 PYARROW_BAD_ROWS = {
     # arrow converts INT96 through int64 nanoseconds, which overflows for the year-290000 value
-    # (spec §5.4); hudic follows the documented micros 9089380393200000000.
+    # (parquet.md §5.4); hudic follows the documented micros 9089380393200000000.
     "int96_from_spark.parquet": {5},
 }
 
@@ -95,7 +95,7 @@ def hudic_rows(folder, name):
 
 
 def int96_columns(path):
-    """Top-level INT96 columns: hudic renders them as UTC instants (spec §5.4) while Arrow and
+    """Top-level INT96 columns: hudic renders them as UTC instants (parquet.md §5.4) while Arrow and
     DuckDB type them as zone-less timestamps."""
     try:
         schema = pq.ParquetFile(path).schema
@@ -107,7 +107,7 @@ def int96_columns(path):
 
 def converted_only_timestamps(path):
     """True when the file has TIMESTAMP_MILLIS/MICROS ConvertedTypes without a LogicalType.
-    Spec §5.1: those mean isAdjustedToUTC = true (hudic and arrow agree); DuckDB reads them as
+    parquet.md §5.1: those mean isAdjustedToUTC = true (hudic and arrow agree); DuckDB reads them as
     zone-less TIMESTAMP, so its values are rendered as UTC instants for the comparison."""
     r = run("parquet", "schema", path)
     return "(TIMESTAMP_MILLIS)" in r.out or "(TIMESTAMP_MICROS)" in r.out
@@ -169,7 +169,7 @@ def test_duckdb(folder, name):
 
 
 def test_int96_pyarrow_agrees_except_overflow():
-    """The rows arrow gets right are the Appendix A values; the skipped one is the overflow."""
+    """The rows arrow gets right are the parquet.md §9 values; the skipped one is the overflow."""
     path = need(os.path.join(DATA, "int96_from_spark.parquet"))
     rows = cat(path)
     assert rows[5]["a"] == "+290000-12-30T23:00:00.000000Z"

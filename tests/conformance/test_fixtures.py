@@ -1,10 +1,10 @@
-"""test_fixtures.py - hudic reads the parquet-testing fixtures (spec/parquet.md §10, Appendix A)
+"""test_fixtures.py - hudic reads the parquet-testing fixtures (docs/formats/parquet.md §9)
 with exactly the expected values, and rejects the malformed ones cleanly.
 
 Expected rows are written out below as JSON lines in hudic's rendering
 (docs/formats/rendering.md: decimals as strings with `scale` digits, timestamps ISO with 'Z' when
 adjusted to UTC, INT96 as UTC micros, binary as base64, maps as [{"key","value"}], non-finite
-floats as strings). Large files are checked through the aggregates Appendix A gives. Every test
+floats as strings). Large files are checked through the aggregates parquet.md §9 gives. Every test
 runs hudic as a process: a crash (signal) or a sanitizer report fails the test."""
 import base64
 import csv
@@ -102,7 +102,7 @@ EXPECTED = {
     "incorrect_map_schema.parquet": """
 {"my_map":[{"key":"parent","value":"another"},{"key":"name","value":"report"}]}
 """,
-    # spec §5.4: signed Julian day, wrapping 64-bit micros; the last value is the documented
+    # parquet.md §5.4: signed Julian day, wrapping 64-bit micros; the last value is the documented
     # year-290000 overflow value 9089380393200000000 us.
     "int96_from_spark.parquet": """
 {"a":"2024-01-01T20:34:56.123456Z"}
@@ -171,7 +171,7 @@ EXPECTED["dict-page-offset-zero.parquet"] = "\n".join(['{"l_partkey":1552}'] * 3
 EXPECTED["plain-dict-uncompressed-checksum.parquet"] = "\n".join(
     ['{"long_field":0,"binary_field":"%s"}' % b64("a655fd0e-9949-4059-bcae-fd6a002a4652")] * 1000)
 
-# Floats in Appendix A: RG0..RG4 of floating_orders_nan_count.parquet, same for all six columns.
+# Floats of parquet.md §9: RG0..RG4 of floating_orders_nan_count.parquet, same for all six columns.
 _NAN = float("nan")
 FLOATING_ORDERS = [-2, -1, -0.0, 0, 0.5, 1, 2, 3, 4, 5,
                    _NAN, -2, _NAN, -1, -0.0, 0, 1, _NAN, 3, _NAN,

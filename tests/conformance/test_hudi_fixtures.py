@@ -1,5 +1,5 @@
-"""test_hudi_fixtures.py - hudic reads the Spark-written Hudi tables of shared/fixtures/hudi-rs
-(README.md there) with exactly the rows of their *.expected.json.
+"""test_hudi_fixtures.py - hudic reads the Spark-written Hudi tables of fixtures/hudi-rs
+under HUDI_SHARED_DIR (README.md there) with exactly the rows of their *.expected.json.
 
 Every copy-on-write table (versions 6, 8 and 9; partitioned or not; simple, complex and
 timestamp keys; with and without meta fields; INSERT OVERWRITE; empty; the historical table)
@@ -81,7 +81,7 @@ def table_dir(tmp_path_factory):
         if rel not in cache:
             zpath = os.path.join(HUDI, rel + ".zip")
             if not os.path.exists(zpath):
-                pytest.skip("fixture not in shared/: %s.zip" % rel)
+                pytest.skip("fixture not available: %s.zip" % rel)
             dest = os.path.join(str(root), rel.replace("/", "__"))
             with zipfile.ZipFile(zpath) as z:
                 z.extractall(dest, [m for m in z.namelist() if not m.startswith("__MACOSX/")])

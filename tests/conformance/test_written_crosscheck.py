@@ -83,7 +83,7 @@ DUCKDB_UNSUPPORTED = [
      "+-(2^63 - 1) to +-infinity (microseconds +-(2^63 - 1)); exactly that is accepted for those "
      "two values, every other value is compared"),
     (_legacy_list_of_one_field_struct, "unwrap",
-     "DuckDB does not apply backward-compatibility rule 4 of spec section 4.5 (a repeated group "
+     "DuckDB does not apply backward-compatibility rule 4 of docs/formats/parquet.md §4.5 (a repeated group "
      "named `array` with one field is the element): it takes the one field as the element, the "
      "ambiguity of hudi#19782; pyarrow applies the rule and is compared in full"),
 ]

@@ -1,4 +1,4 @@
-/* assemble.c - Dremel assembly (reader side, spec/parquet.md §4.4): one leaf column's
+/* assemble.c - Dremel assembly (reader side, docs/formats/parquet.md §4.4): one leaf column's
  * repetition/definition levels plus its dense decoded values become slots, validity bitmaps and
  * offsets in the nested hudi_array tree of its top-level column.
  *

@@ -1,4 +1,4 @@
-/* bitpack.c - LSB-first bit unpacking and packing for widths 0..64 (spec/parquet.md §3.2, used
+/* bitpack.c - LSB-first bit unpacking and packing for widths 0..64 (parquet.md §2.2, used
  * by the RLE/bit-packed hybrid and DELTA_BINARY_PACKED).
  *
  * Unpacking works 32 values at a time with one routine per width: the width is a compile-time

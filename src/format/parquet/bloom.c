@@ -1,4 +1,4 @@
-/* bloom.c - split-block bloom filters (spec/parquet.md §6.6): sizing, hashing, insert,
+/* bloom.c - split-block bloom filters (docs/formats/parquet.md §6.6): sizing, hashing, insert,
  * check, and the on-disk form (BloomFilterHeader + bitset).
  *
  * Invariant: a block is 8 little-endian u32 words; a hash h selects block

@@ -1,4 +1,4 @@
-/* bloom.h - Parquet split-block bloom filters (SBBF, spec/parquet.md §6.6).
+/* bloom.h - Parquet split-block bloom filters (SBBF, docs/formats/parquet.md §6.6).
  *
  * Invariant: a pq_bloom's bitset is num_bytes long, num_bytes a positive multiple of 32
  * (one block = 8 little-endian u32 words), and is read and written with explicit

@@ -1,4 +1,4 @@
-/* bss.c - BYTE_STREAM_SPLIT (spec/parquet.md §3.8): for N values of K bytes, K streams of N
+/* bss.c - BYTE_STREAM_SPLIT (docs/formats/parquet.md §2.8): for N values of K bytes, K streams of N
  * bytes; stream k holds byte k of every value. Decoding is a byte transpose; widths 2, 4 and 8
  * get loops the compiler can vectorise, any other (FLBA) width a generic one.
  * Invariant: the section is exactly N * K bytes; value i's byte k is at in[k * N + i]. */

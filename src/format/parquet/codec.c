@@ -1,6 +1,6 @@
-/* codec.c - Parquet page codecs over snappy, zlib, zstd, lz4 and brotli (spec/parquet.md
- * §3.13; pitfalls §8 items 4, 12, 13). SNAPPY pages are decompressed by hudic's own snappy.c;
- * libsnappy only compresses.
+/* codec.c - Parquet page codecs over snappy, zlib, zstd, lz4 and brotli (docs/formats/parquet.md
+ * §3.7; interoperability notes §8 items 4, 12, 13). SNAPPY pages are decompressed by hudic's own
+ * snappy.c; libsnappy only compresses.
  *
  * Invariant: every decoder writes only inside out[0, out_len) and succeeds only when it
  * produced exactly out_len bytes from all of its input. Library state is created lazily in

@@ -1,4 +1,4 @@
-/* codec.h - Parquet page compression codecs (spec/parquet.md §3.13, §8 items 4, 12, 13).
+/* codec.h - Parquet page compression codecs (docs/formats/parquet.md §3.7, §8 items 4, 12, 13).
  *
  * Invariant: decompression always produces exactly the size the page header promised, or
  * fails; a codec never writes outside `out[0, out_len)`. Codec state that is expensive to

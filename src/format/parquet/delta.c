@@ -1,5 +1,5 @@
 /* delta.c - DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY
- * (spec/parquet.md §3.5-3.7), decoders and encoders.
+ * (docs/formats/parquet.md §2.5-2.7), decoders and encoders.
  *
  * DELTA_BINARY_PACKED: header (block size, miniblocks per block, total count, zigzag first
  * value), then blocks of (zigzag min delta, one bit-width byte per miniblock, the packed

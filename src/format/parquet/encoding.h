@@ -1,5 +1,5 @@
-/* encoding.h - Parquet value and level encodings (spec/parquet.md §3.1-3.8): decoders for the
- * page reader, encoders for the writer.
+/* encoding.h - Parquet value and level encodings (docs/formats/parquet.md §2.1-2.8): decoders for
+ * the page reader, encoders for the writer.
  *
  * Decoders produce values DENSELY (non-null values only, back to back); the reader spaces them
  * out with the definition levels itself. Every decoder takes the input as bytes it does not own
@@ -117,7 +117,7 @@ static inline void pq_copy_upto64(uint8_t *dst, const uint8_t *src, size_t len) 
         memcpy(dst, src, 64);
 }
 
-/* ============================ PLAIN (plain.c, §3.1) ======================================= */
+/* ============================ PLAIN (plain.c, §2.1) ======================================= */
 
 /** Decodes `n` fixed-width values (INT32/INT64/INT96/FLOAT/DOUBLE/FLBA: width 4/8/12/4/8/
  *  type_length) from the start of `in`: a bounds-checked memcpy of n*width bytes.
@@ -141,7 +141,7 @@ int hudi_pq_plain_encode_bool(hudi_buf *out, const uint8_t *bits, int64_t bit_of
 int hudi_pq_plain_encode_bytes(hudi_buf *out, const int32_t *offsets, const uint8_t *data,
                                int64_t n);
 
-/* ============================ RLE / bit-packing hybrid (rle.c, §3.2-3.4) =================== */
+/* ============================ RLE / bit-packing hybrid (rle.c, §2.2-2.4) =================== */
 
 /** Streaming decoder for an RLE/bit-packed hybrid stream of `bit_width` bits (0..32). */
 typedef struct pq_rle_decoder {
@@ -205,7 +205,7 @@ int hudi_pq_rle_gather_fixed(pq_rle_decoder *d, const pq_dict *dict, int64_t n, 
 int hudi_pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, pq_bytes_out *out,
                              hudi_error *err);
 
-/** Deprecated BIT_PACKED levels (encoding 4, MSB first, §3.3): the stream holds
+/** Deprecated BIT_PACKED levels (encoding 4, MSB first, §2.3): the stream holds
  *  `total` values and is pq_bitpacked_size(total, w) bytes long; decodes values
  *  [first, first + n) into `out`. Width 0..15. */
 int hudi_pq_bitpacked_decode_i16(const uint8_t *in, size_t len, int w, int64_t first, int64_t n,
@@ -226,7 +226,7 @@ int hudi_pq_rle_encode_i16(hudi_buf *out, const int16_t *levels, int64_t n, int 
 int hudi_pq_rle_encode_bool(hudi_buf *out, const uint8_t *bits, int64_t bit_offset, int64_t n,
                             bool length_prefix);
 
-/* ============================ DELTA_* (delta.c, §3.5-3.7) ================================= */
+/* ============================ DELTA_* (delta.c, §2.5-2.7) ================================= */
 
 /** Streaming DELTA_BINARY_PACKED decoder. */
 typedef struct pq_delta_decoder {
@@ -298,7 +298,7 @@ int hudi_pq_dlba_encode(hudi_buf *out, const int32_t *offsets, const uint8_t *da
 int hudi_pq_dba_encode(hudi_buf *out, const int32_t *offsets, const uint8_t *data, int32_t width,
                        int64_t n);
 
-/* ============================ BYTE_STREAM_SPLIT (bss.c, §3.8) ============================= */
+/* ============================ BYTE_STREAM_SPLIT (bss.c, §2.8) ============================= */
 
 /** Decodes values [first, first + n) of a BYTE_STREAM_SPLIT section of `len` bytes holding
  *  values of `width` bytes (len must be a multiple of width) into `out` (n * width bytes). */

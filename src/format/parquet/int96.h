@@ -1,5 +1,5 @@
 /* int96.h - INT96 timestamps (Spark, Impala, Hive) to and from microseconds since the Unix
- * epoch (spec/parquet.md §5.4).
+ * epoch (docs/formats/parquet.md §5.4).
  *
  * Layout: bytes 0-7 nanos_of_day (LE int64), bytes 8-11 Julian Day Number (LE int32;
  * 1970-01-01 is 2,440,588). Invariant: reading follows Spark exactly: the day is signed,

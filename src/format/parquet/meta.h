@@ -1,5 +1,5 @@
 /* meta.h - Parquet's Thrift metadata as C structs: FileMetaData and everything below it,
- * PageHeader, ColumnIndex/OffsetIndex and BloomFilterHeader (spec/parquet.md §1.5-1.7).
+ * PageHeader, ColumnIndex/OffsetIndex and BloomFilterHeader (docs/formats/parquet.md §1.5-1.7).
  *
  * Decoded structs live in an arena owned by their root (hudi_pq_file_meta) or by the
  * caller (page headers, indexes). Optional fields carry an `has_*` flag. Binary/string

@@ -1,6 +1,7 @@
 /* meta_read.c - decodes Parquet's Thrift metadata (FileMetaData, PageHeader, ColumnIndex,
  * OffsetIndex, BloomFilterHeader) from compact-protocol bytes into the pq_* structs of
- * meta.h (spec/parquet.md §1.5-1.7, §2, §8 item 9).
+ * meta.h (docs/formats/parquet.md §1.5-1.7, §8 item 9;
+ * docs/formats/thrift.md).
  *
  * Leniency rules: unknown field ids are skipped; a known id with a foreign wire type is
  * skipped too (Dremio writes a list-typed ColumnMetaData field 15); unknown union members

@@ -1,5 +1,5 @@
 /* meta_write.c - encodes the pq_* structs of meta.h as Thrift compact protocol, the bytes
- * parquet-mr and arrow write (spec/parquet.md §2.3, §2.8): fields in increasing id order,
+ * parquet-mr and arrow write (docs/formats/thrift.md §3, §9): fields in increasing id order,
  * short-form headers, only optionals that are present, required fields always, list<bool>
  * as element type 1 with bytes 1/2, exactly one member per union.
  *

@@ -1,5 +1,5 @@
-/* plain.c - PLAIN encoding for every physical type (spec/parquet.md §3.1) and the byte-array
- * output buffer shared by all byte-array decoders.
+/* plain.c - PLAIN encoding for every physical type (docs/formats/parquet.md §2.1) and the
+ * byte-array output buffer shared by all byte-array decoders.
  *
  * Fixed-width values are stored exactly as they sit in memory on a little-endian host (INT96
  * passes through as 12-byte values), so decoding is a bounds-checked memcpy. BOOLEAN is a

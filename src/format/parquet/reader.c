@@ -1,4 +1,4 @@
-/* reader.c - opening a Parquet file (spec/parquet.md §1.1-1.3) and scanning it in batches.
+/* reader.c - opening a Parquet file (docs/formats/parquet.md §1.1-1.3) and scanning it in batches.
  *
  * Open reads the footer once, validates it (§1.2 step 6) and derives the hudic schema and
  * leaf plans. A scan walks the chosen row groups; for each it opens one column reader per

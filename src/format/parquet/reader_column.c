@@ -1,4 +1,4 @@
-/* reader_column.c - reads one column chunk page by page (spec/parquet.md §1.4, §3.11-3.13):
+/* reader_column.c - reads one column chunk page by page (docs/formats/parquet.md §1.4, §3):
  * page headers, CRCs, decompression, levels, and every value encoding, appending records to
  * hudic arrays.
  *

@@ -1,4 +1,4 @@
-/* reader_pageindex.c - page skipping from the page index (spec/parquet.md §6.5): for each
+/* reader_pageindex.c - page skipping from the page index (docs/formats/parquet.md §6.5): for each
  * predicate on a flat column with a ColumnIndex and an OffsetIndex, pages whose bounds cannot
  * match are dropped, giving the row ranges of the row group that may hold matches. The scan
  * then reads only those ranges: every projected column skips the gaps (whole pages without

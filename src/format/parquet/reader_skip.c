@@ -1,5 +1,5 @@
 /* reader_skip.c - using predicates: skip row groups whose statistics prove no row can match
- * (spec/parquet.md §6.1-6.3, trust rules in stats.c), and drop non-matching rows from a
+ * (docs/formats/parquet.md §6.1-6.3, trust rules in stats.c), and drop non-matching rows from a
  * decoded batch. Skipping is conservative: a row group is skipped only on proof; filtering
  * is exact (SQL semantics: a comparison with NULL is not true). */
 #include "format/parquet/reader_int.h"

@@ -1,5 +1,5 @@
-/* rle.c - the RLE/bit-packing hybrid (spec/parquet.md §3.2): levels, dictionary indices and
- * RLE booleans; dictionary gathers (§3.4); deprecated MSB-first BIT_PACKED levels (§3.3); and
+/* rle.c - the RLE/bit-packing hybrid (docs/formats/parquet.md §2.2): levels, dictionary indices and
+ * RLE booleans; dictionary gathers (§2.4); deprecated MSB-first BIT_PACKED levels (§2.3); and
  * the hybrid encoder.
  *
  * Stream: run*, run := varint(count << 1) value[ceil(w/8)] | varint(groups << 1 | 1) packed.

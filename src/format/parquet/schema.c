@@ -1,5 +1,5 @@
 /* schema.c - FileMetaData.schema (flattened pre-order SchemaElements) <-> hudi_field trees,
- * plus the per-leaf level plans of schema.h. spec/parquet.md §1.3, §4.1, §4.4-4.6, §5.
+ * plus the per-leaf level plans of schema.h. docs/formats/parquet.md §1.3, §4.1, §4.4-4.6, §5.
  *
  * Invariant: reading validates the element tree completely (child counts, repetition, types,
  * depth) before any field is built, so conversion never indexes past the element array; each

@@ -1,6 +1,6 @@
 /* schema.h - Parquet schema elements <-> hudi_field trees, and the per-leaf "level plans"
  * that drive Dremel assembly (assemble.c, reader) and shredding (shred.c, writer).
- * spec/parquet.md §1.3, §4, §5.
+ * docs/formats/parquet.md §1.3, §4, §5.
  *
  * Key invariant: every leaf column carries the chain of hudi nodes from its top-level column
  * down to the leaf with the definition/repetition thresholds of §4.4, so assembly and
@@ -72,7 +72,7 @@ typedef struct pq_schema {
 
 /* Builds the hudi_field tree and the leaf plans from FileMetaData.schema (pre-order, element
  * 0 = root). `elems` must outlive `out` (leaves point at elements and their names). Mapping
- * choices (spec §5.1):
+ * choices (§5.1):
  *   - LogicalType first, ConvertedType fallback, physical type last; an unknown LogicalType
  *     member degrades; an annotation on a physical type it cannot apply to is ECORRUPT (as
  *     arrow-cpp, which refuses such schemas); unknown TimeUnit or DECIMAL precision > 38 is
@@ -95,7 +95,7 @@ typedef struct pq_schema_write_options {
     { false, false, false }
 
 /* Flattens a STRUCT `root` into schema elements (pre-order, element 0 = root) with
- * LogicalType + ConvertedType (+ scale/precision, type_length) per spec §1.8, §4.5, §4.6, §5.
+ * LogicalType + ConvertedType (+ scale/precision, type_length) per §4.5, §4.6, §5, §7.2.
  * Lists are written `list`/`element`, maps `key_value`/`key`/`value` whatever the hudi names;
  * NULL-typed fields are written OPTIONAL INT32 with LogicalType UNKNOWN. The array and names
  * live in `arena`. EINVAL for shapes Parquet cannot hold (empty struct, bad decimal). */
@@ -103,7 +103,7 @@ int hudi_pq_schema_write(pq_schema_element **out, int32_t *n_out, hudi_arena *ar
                          const hudi_field *root, const pq_schema_write_options *opts,
                          hudi_error *err);
 
-/* Minimal FLBA width for a decimal precision 1..38 (spec §5.2). */
+/* Minimal FLBA width for a decimal precision 1..38 (§5.2). */
 int32_t hudi_pq_decimal_min_bytes(int32_t precision);
 
 /* The leaf's array inside a top-level column array built from pq_schema.root's children. */

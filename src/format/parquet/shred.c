@@ -1,4 +1,4 @@
-/* shred.c - Dremel shredding (writer side, spec/parquet.md §4.3): a range of rows of one
+/* shred.c - Dremel shredding (writer side, docs/formats/parquet.md §4.3): a range of rows of one
  * top-level hudi_array becomes, for one leaf column, its repetition/definition levels, the runs
  * of leaf slots holding non-null values, and the entry index where each row starts.
  *

@@ -1,5 +1,5 @@
-/* snappy.c - decodes raw Snappy blocks (Parquet SNAPPY pages, spec/parquet.md §3.13), written
- * from Snappy's public format description; faster than Debian's libsnappy on the short
+/* snappy.c - decodes raw Snappy blocks (Parquet SNAPPY pages, docs/formats/parquet.md §3.7),
+ * written from Snappy's public format description; faster than Debian's libsnappy on the short
  * literals that dominate barely-compressible columns.
  *
  * Block: varint32 uncompressed length, then elements until the input ends. The low 2 bits of

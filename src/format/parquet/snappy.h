@@ -1,5 +1,5 @@
 /* snappy.h - hudic's own decoder for raw Snappy blocks, the payload of Parquet SNAPPY pages
- * (spec/parquet.md §3.13). Compression still goes through libsnappy (codec.c).
+ * (docs/formats/parquet.md §3.7). Compression still goes through libsnappy (codec.c).
  *
  * Invariant: the decoder writes only inside out[0, out_len) and reads only inside the input;
  * it needs no slack after either buffer. It succeeds only when the block's elements consume

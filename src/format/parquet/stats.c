@@ -1,5 +1,5 @@
 /* stats.c - statistics trust rules, typed comparison of PLAIN bounds, and the writer's
- * min/max accumulators (spec/parquet.md §5.5, §6.1-6.4, §8 items 2-3).
+ * min/max accumulators (docs/formats/parquet.md §5.5, §6.1-6.4, §8 items 2-3).
  *
  * Invariant: reading never trusts a bound it cannot justify (wrong width, NaN, distrusted
  * writer, undefined order): it drops it. Writing computes bounds over non-null, non-NaN

@@ -1,6 +1,6 @@
 /* stats.h - Parquet column statistics: which writers to distrust (created_by), how to
  * compare PLAIN-encoded bounds per column order, and the writer's min/max accumulators
- * (spec/parquet.md §5.5, §6.1-6.4, §8 items 2-3).
+ * (docs/formats/parquet.md §5.5, §6.1-6.4, §8 items 2-3).
  *
  * Invariant: a bound handed out by hudi_pq_stats_view_init has been checked against its sort
  * kind (right width, not NaN under TYPE_ORDER, not from a distrusted writer), so
@@ -163,7 +163,7 @@ int hudi_pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error
  *  min_value/max_value (with -0.0 as a zero min, +0.0 as a zero max, byte bounds truncated
  *  and is_*_value_exact set) when any value was seen and, for float kinds, no NaN was (as
  *  parquet-mr does: Spark sorts NaN above all numbers, so NaN-free bounds would mislead its
- *  pushed-down filters); the deprecated min/max too for signed-order kinds (§6.7). Slices point
+ *  pushed-down filters); the deprecated min/max too for signed-order kinds (§7.3). Slices point
  * into `acc` and stay valid until it changes. */
 int hudi_pq_stats_acc_finish(pq_stats_acc *acc, pq_statistics *out, hudi_error *err);
 

@@ -1,5 +1,5 @@
-/* writer.c - the Parquet file writer: hudi_parquet_writer_* (spec/parquet.md §1.1, §1.8, §6.5-6.7,
- * §7.7, Appendix B "Writer - must").
+/* writer.c - the Parquet file writer: hudi_parquet_writer_* (docs/formats/parquet.md §1.1,
+ * §6.5-6.6, §7).
  *
  * File layout written:
  *   "PAR1"

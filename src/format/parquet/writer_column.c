@@ -1,6 +1,6 @@
 /* writer_column.c - one leaf column of the Parquet writer: shredded levels and values in,
- * encoded data pages (and a dictionary page) of one column chunk out (spec/parquet.md §3.2,
- * §3.4, §3.11, §4.3, §6.4-6.5).
+ * encoded data pages (and a dictionary page) of one column chunk out (docs/formats/parquet.md
+ * §2.2, §2.4, §3.1-3.4, §4.3, §6.4-6.5).
  *
  * Flow per write: shred the rows (shred.c) -> cut the entries into segments that end at
  * record boundaries and fit the open page -> per segment gather the dense values once, then

@@ -1,4 +1,4 @@
-/* compact.c - Thrift compact protocol, reader and writer (spec/parquet.md §2).
+/* compact.c - Thrift compact protocol, reader and writer (docs/formats/thrift.md).
  *
  * Invariant: the reader never reads outside [start, end), never recurses deeper than
  * HUDI_THRIFT_MAX_DEPTH, and once r->rc < 0 consumes nothing more. */
@@ -97,7 +97,7 @@ double hudi_thrift_read_double(hudi_thrift_reader *r) {
         fail_truncated(r, 8);
         return 0;
     }
-    uint64_t bits = hudi_load_u64le(r->p); /* compact doubles are little-endian (§2.1) */
+    uint64_t bits = hudi_load_u64le(r->p); /* compact doubles are little-endian (thrift.md §1) */
     r->p += 8;
     double d;
     memcpy(&d, &bits, 8);
@@ -123,7 +123,7 @@ bool hudi_thrift_read_bool_elem(hudi_thrift_reader *r) {
         return false;
     }
     uint8_t b = *r->p;
-    /* Java/C++/Rust Thrift write 1/2; the Thrift document says 0 for false (§2.4). */
+    /* Java/C++/Rust Thrift write 1/2; the Thrift document says 0 for false (thrift.md §4). */
     if (b > 2) {
         hudi_thrift_fail(r, HUDI_ECORRUPT, "thrift: bad bool list element %u at offset %zu", b,
                          hudi_thrift_reader_pos(r));
@@ -211,7 +211,7 @@ bool hudi_thrift_read_list(hudi_thrift_reader *r, uint8_t *elem_type, uint32_t *
         if (r->rc < 0) return false;
     }
     if (n == 0) {
-        /* Some writers emit an empty list as the single byte 00 (§2.4). */
+        /* Some writers emit an empty list as the single byte 00 (thrift.md §4). */
         *elem_type = type;
         return true;
     }
@@ -418,7 +418,7 @@ static void write_header(hudi_thrift_writer *w, int16_t id, uint8_t type) {
         p[0] = (uint8_t)(delta << 4 | type);
         commit(w, 1);
     } else {
-        /* Long form: type byte, then the id as a zigzag i16 varint (§2.3). */
+        /* Long form: type byte, then the id as a zigzag i16 varint (thrift.md §3). */
         p[0] = type;
         commit(w, 1 + put_varint(p + 1, zigzag32(id)));
     }

@@ -1,6 +1,6 @@
 /* compact.h - a hand-written Thrift compact-protocol reader and writer, just the subset
  * Parquet needs: structs, lists/sets, maps (skipped only), the scalar types and UUID
- * (skipped only). Byte layout: spec/parquet.md §2.
+ * (skipped only). Byte layout: docs/formats/thrift.md.
  *
  * Reader invariant: every read is bounds-checked against the input slice and the first
  * failure is sticky (r->rc < 0, message in r->err); after a failure every read returns a
@@ -15,7 +15,7 @@
 
 #include "base/base.h"
 
-/* Compact-protocol type ids (the 4-bit nibble, §2.2). */
+/* Compact-protocol type ids (the 4-bit nibble, thrift.md §2). */
 enum {
     HUDI_THRIFT_STOP = 0,
     HUDI_THRIFT_TRUE = 1, /* bool field true; also the element type of list<bool> */

@@ -182,7 +182,8 @@ Test(render, timestamps) {
                      "\"2024-01-01T20:34:56.123456Z\"");
     cr_assert_str_eq(ts(253402225200000000, HUDI_UNIT_MICROS, true),
                      "\"9999-12-31T03:00:00.000000Z\"");
-    /* Spec 5.4: the INT96 value of int96_from_spark.parquet written with overflow. */
+    /* docs/formats/parquet.md §5.4: the INT96 value of int96_from_spark.parquet written with
+     * overflow. */
     cr_assert_str_eq(ts(9089380393200000000, HUDI_UNIT_MICROS, true),
                      "\"+290000-12-30T23:00:00.000000Z\"");
     cr_assert_str_eq(ts(INT64_MIN, HUDI_UNIT_NANOS, false), "\"1677-09-21T00:12:43.145224192\"");

@@ -1,6 +1,6 @@
-/* assemble_test.c - levels + dense values -> nested arrays: the §4.2 examples (struct, 3-level
- * list with its five cases, map, nested lists, old 2-level lists), maps without values, page by
- * page assembly split at every entry, and the §3.11 validations. */
+/* assemble_test.c - levels + dense values -> nested arrays: the docs/formats/parquet.md §4.2
+ * examples (struct, 3-level list with its five cases, map, nested lists, old 2-level lists), maps
+ * without values, page by page assembly split at every entry, and the §3.5 validations. */
 #include "levels_support.h"
 
 static hudi_array *new_col(const pq_schema *s, int c) {

@@ -1,5 +1,5 @@
 /* bloom_test.c - split-block bloom filters against parquet-testing's bloom_filter.xxhash.bin
- * (spec §6.6), the obsolete Murmur3 blob, sizing, and a write/parse round trip. */
+ * (docs/formats/parquet.md §6.6), the obsolete Murmur3 blob, sizing, a write/parse round trip. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -111,7 +111,8 @@ Test(bloom, unknown_algorithm_unsupported) {
 }
 
 Test(bloom, sizing_matches_parquet_mr) {
-    /* §6.6: ~9.7 bits per value at 1 %: 10^5 -> 128 KiB; 10^6 -> 2 MiB, clamped to 1 MiB. */
+    /* parquet.md §6.6: ~9.7 bits per value at 1 %: 10^5 -> 128 KiB; 10^6 -> 2 MiB, clamped to 1
+     * MiB. */
     cr_assert_eq(hudi_pq_bloom_optimal_bytes(100000, 0.01, 0), 128u * 1024);
     cr_assert_eq(hudi_pq_bloom_optimal_bytes(1000000, 0.01, 0), 1u << 20);
     cr_assert_eq(hudi_pq_bloom_optimal_bytes(1000000, 0.01, 4u << 20), 2u << 20);

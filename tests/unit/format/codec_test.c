@@ -349,7 +349,7 @@ typedef struct page_info {
     bool v2_compressed;
 } page_info;
 
-/* Parses just enough of a PageHeader (spec §1.5) with the Thrift reader. */
+/* Parses just enough of a PageHeader (docs/formats/parquet.md §1.5) with the Thrift reader. */
 static bool read_page_header(hudi_slice in, page_info *pi, size_t *hdr_len) {
     hudi_thrift_reader r;
     hudi_thrift_field f;

@@ -1,6 +1,6 @@
 /* encoding_test.c - Parquet encodings (src/format/parquet/encoding.h): the worked byte examples
- * of spec/parquet.md §3.2-3.8 byte for byte, encode/decode round trips on random data against
- * simple reference implementations, edge sizes, wrapping deltas, and malformed inputs. */
+ * of docs/formats/parquet.md §2.2-2.8 byte for byte, encode/decode round trips on random data
+ * against simple reference implementations, edge sizes, wrapping deltas, and malformed inputs. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* meta_test.c - Parquet metadata decode/encode over every parquet-testing fixture: facts
- * from spec/parquet.md Appendix A and §10, must-fail files, and round trips
+ * from docs/formats/parquet.md §9, must-fail files, and round trips
  * (decode -> encode -> decode gives equal structs; re-encoding is byte-identical to what
  * parquet-mr / arrow / impala wrote, except where the file holds fields meta.h drops). */
 #include <criterion/criterion.h>
@@ -360,7 +360,7 @@ Test(meta, every_fixture_footer_decodes_and_round_trips) {
     cr_assert_geq(indexes, 40);
 }
 
-/* ---- facts from Appendix A / §10 ---------------------------------------------------------- */
+/* ---- facts of parquet.md §9 ----------------------------------------------------------------- */
 
 Test(meta, alltypes_plain) {
     pfile f;
@@ -666,7 +666,7 @@ Test(meta, encoding_stats_and_bloom_header) {
     cr_assert_lt(used, 32);
     pfile_free(&f);
 
-    /* The same header in the standalone blob of §2.7. */
+    /* The same header in the standalone blob of thrift.md §8. */
     size_t len;
     unsigned char *blob =
         test_read_file(fixture_path("parquet-testing/data/bloom_filter.xxhash.bin"), &len);

@@ -155,7 +155,8 @@ Test(reader, corrupt_checksum_reads_with_verification_off, .init = setup, .fini 
     hudi_batch *b;
     while (hudi_parquet_scan_next(s, &b, &err) == 0 && b)
         for (int64_t i = 0; i < b->num_rows; i++) sum += ((int32_t *)b->columns[0]->values)[i];
-    cr_expect_eq(sum, 43118090496LL); /* DuckDB's sum over the damaged page (spec App. A) */
+    cr_expect_eq(
+        sum, 43118090496LL); /* DuckDB's sum over the damaged page (docs/formats/parquet.md §9) */
     hudi_parquet_scan_free(s);
     hudi_parquet_close(f);
 }

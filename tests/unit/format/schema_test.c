@@ -1,6 +1,6 @@
-/* schema_test.c - Parquet schema elements <-> hudi_field: type mapping (§5.1), LIST rules 1-5
- * (§4.5), MAP forms (§4.6), unannotated repeated fields, validation, level plans, round trips,
- * and the schemas of real fixture files. */
+/* schema_test.c - Parquet schema elements <-> hudi_field: type mapping (docs/formats/parquet.md
+ * §5.1), LIST rules 1-5 (§4.5), MAP forms (§4.6), unannotated repeated fields, validation, level
+ * plans, round trips, and the schemas of real fixture files. */
 #include "levels_support.h"
 #include "support.h"
 

@@ -1,7 +1,7 @@
-/* shred_test.c - nested arrays -> levels: the §4.2 examples in reverse, value runs and record
- * starts, null-in-required errors, and random round trips shred -> assemble over lists of
- * structs of lists of maps with nulls at every level, batched by rows and split into pages at
- * arbitrary entries. */
+/* shred_test.c - nested arrays -> levels: the docs/formats/parquet.md §4.2 examples in reverse,
+ * value runs and record starts, null-in-required errors, and random round trips shred -> assemble
+ * over lists of structs of lists of maps with nulls at every level, batched by rows and split into
+ * pages at arbitrary entries. */
 #include "levels_support.h"
 
 static void expect_levels(const pq_shredded *sh, const int16_t *def, const int16_t *rep,

@@ -1,6 +1,6 @@
 /* stats_test.c - created_by parsing, statistics trust rules, typed comparison and the
  * writer's accumulators, checked against the statistics real writers put in the
- * parquet-testing fixtures (spec §6.1-6.4, Appendix A), plus INT96 conversion (§5.4). */
+ * parquet-testing fixtures (docs/formats/parquet.md §6.1-6.4, §9), plus INT96 conversion (§5.4). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* thrift_test.c - the Thrift compact-protocol codec: primitives, the worked examples of
- * spec/parquet.md §2.6 and §2.7 byte for byte, and malformed inputs. */
+ * docs/formats/thrift.md §7 and §8 byte for byte, and malformed inputs. */
 #include <criterion/criterion.h>
 #include <limits.h>
 #include <string.h>
@@ -37,7 +37,7 @@ Test(thrift, varint_examples) {
 }
 
 Test(thrift, zigzag_small_values) {
-    /* 0->0, -1->1, 1->2, -2->3, 2->4 (§2.1) */
+    /* 0->0, -1->1, 1->2, -2->3, 2->4 (thrift.md §1) */
     hudi_buf b = HUDI_BUF_INIT;
     hudi_thrift_writer w;
     hudi_thrift_writer_init(&w, &b);
@@ -138,7 +138,7 @@ Test(thrift, field_headers_short_and_long_forms) {
 
 Test(thrift, documented_extension_header_reads_as_negative_id) {
     /* BinaryProtocolExtensions.md prints field 32767 as 08 FF FF 01 (not zigzag); a zigzag
-     * reader sees id -16384 and skips the binary (§2.3). */
+     * reader sees id -16384 and skips the binary (thrift.md §3). */
     RD(r, 0x08, 0xFF, 0xFF, 0x01, 0x01, 'x', 0x00);
     hudi_thrift_field f;
     hudi_thrift_struct_begin(&r);
@@ -204,7 +204,8 @@ Test(thrift, bool_list_elements) {
     hudi_thrift_write_bool_elem(&w, true);
     hudi_thrift_write_bool_elem(&w, false);
     cr_assert_eq(hudi_thrift_writer_finish(&w, NULL), 0);
-    expect_bytes(&b, (const uint8_t[]){0x31, 0x02, 0x01, 0x02}, 4); /* like parquet-mr (§2.4) */
+    expect_bytes(&b, (const uint8_t[]){0x31, 0x02, 0x01, 0x02},
+                 4); /* like parquet-mr (thrift.md §4) */
     hudi_buf_dispose(&b);
 
     RD(r, 0x32, 0x01, 0x00, 0x02, 0x03);
@@ -401,7 +402,7 @@ Test(thrift, writer_reports_unbalanced_and_too_deep) {
     hudi_buf_dispose(&b);
 }
 
-/* ---- worked examples (§2.6, §2.7) -------------------------------------------------------- */
+/* ---- worked examples (thrift.md §7, §8) ----------------------------------------------------- */
 
 static const uint8_t page_header_bytes[] = {
     0x15, 0x00, 0x15, 0x80, 0xA0, 0x01, 0x15, 0x80, 0xA0, 0x01, 0x15, 0xC5, 0x91, 0x8E,

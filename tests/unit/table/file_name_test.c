@@ -1,4 +1,5 @@
-/* file_name_test.c - base and log file names (spec §5.1, §5.2), write tokens, file ids. */
+/* file_name_test.c - base and log file names (docs/formats/file-names.md §4-6), write tokens, file
+ * ids. */
 #include <criterion/criterion.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
-/* fs_view_test.c - the file-system view (spec §5.3, §3.5): latest file slices of every fixture
+/* fs_view_test.c - the file-system view (docs/formats/file-names.md §7,
+ * timeline.md §5): latest file slices of every fixture
  * table against its expected.json, time travel and replaced file groups on the overwrite table,
  * files written by commits, and synthetic tables with failed, pending and duplicate files. */
 #include <criterion/criterion.h>

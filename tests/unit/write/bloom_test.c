@@ -38,7 +38,7 @@ Test(bloom, default_sizing_and_positions) {
     cr_expect_lt(hudi_bloom_size(0, 0.1, &v, &k, NULL), 0);
     cr_expect_lt(hudi_bloom_size(10, 1.5, &v, &k, NULL), 0);
 
-    /* the spec's first ten positions for key "1" */
+    /* the first ten positions of docs/formats/base-files.md §4.2 for key "1" */
     static const uint32_t want[] = {1460963, 105785,  1189081, 2066078, 47219,
                                     588992,  1488581, 1702643, 2490016, 883953};
     hudi_bloom *bf = NULL;

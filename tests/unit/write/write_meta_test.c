@@ -61,7 +61,7 @@ Test(write_meta, meta_columns_and_footer) {
     latest_file(t, &fi);
     hudi_parquet_file *pf = NULL;
     cr_assert_eq(hudi_parquet_open(&pf, fs, fi.path, NULL, NULL), 0);
-    /* footer keys in Hudi's order (§6.2) */
+    /* footer keys in Hudi's order (docs/formats/base-files.md §2) */
     const pq_file_meta *m = hudi_parquet_meta(pf);
     static const char *const keys[] = {
         "parquet.avro.schema",         "writer.model.name",     "hoodie_bloom_filter_type_code",
