@@ -2,9 +2,11 @@
 running hudic, and parsing `hudic parquet cat` output.
 
 Environment: HUDIC = path of the built hudic binary (ctest sets it; otherwise the newest of
-build/*/hudic is used), HUDI_SHARED_DIR = the shared/ folder (default: ../shared next to the
-repository)."""
+build/*/hudic is used), HUDI_TEST_DATA_DIR = the test data folder (default: tests/data of this
+repository, see tests/data/README.md). A reference reader (pyarrow, DuckDB) that is not installed
+fails the tests that need it; HUDIC_ALLOW_MISSING_PEERS=1 turns that into a skip."""
 import glob
+import importlib
 import json
 import os
 import subprocess
@@ -12,8 +14,9 @@ import subprocess
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHARED = os.environ.get("HUDI_SHARED_DIR") or os.path.join(os.path.dirname(ROOT), "shared")
-PT = os.path.join(SHARED, "fixtures", "parquet-testing")
+TEST_DATA = os.environ.get("HUDI_TEST_DATA_DIR") or os.path.join(ROOT, "tests", "data")
+PT = os.path.join(TEST_DATA, "parquet-testing")
+HUDI_RS = os.path.join(TEST_DATA, "hudi-rs")
 DATA = os.path.join(PT, "data")
 BAD = os.path.join(PT, "bad_data")
 TIMEOUT_S = 120  # a hang is a failure, not a stuck CI run
@@ -59,7 +62,8 @@ def run(*args, timeout=TIMEOUT_S):
     """Runs hudic with args; never raises on a non-zero exit. hudic is deterministic, so a
     repeated command line reuses the first result (keeps the suite fast under ASan)."""
     if not HUDIC or not os.access(HUDIC, os.X_OK):
-        pytest.skip("hudic binary not found (set HUDIC)")
+        pytest.fail("hudic binary not found: build it (cmake --build --preset asan) or set HUDIC",
+                    pytrace=False)
     if args in _runs:
         return _runs[args]
     cp = subprocess.run([HUDIC, *args], capture_output=True, timeout=timeout)
@@ -113,7 +117,21 @@ def assert_clean_failure(r, path, *words):
 
 
 def need(path):
-    """Skips the test when a fixture is not in HUDI_SHARED_DIR (the set there is a subset)."""
-    if not present(path):
-        pytest.skip("fixture not available: %s" % os.path.basename(path))
+    """Returns path; fails the test when the file is not in the test data (it is part of the
+    repository, so a missing file is a broken checkout or a wrong name, never a skip)."""
+    assert present(path), "test data file missing: %s" % path
     return path
+
+
+def peer(module):
+    """Imports a reference reader (pyarrow, duckdb, ...). Missing, it fails the calling test:
+    scripts/setup installs it and CI has it, so a missing peer must not pass as a skip. With
+    HUDIC_ALLOW_MISSING_PEERS=1 (a machine without them) the test is skipped instead."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        if os.environ.get("HUDIC_ALLOW_MISSING_PEERS") == "1":
+            pytest.skip("%s not importable (HUDIC_ALLOW_MISSING_PEERS=1): %s" % (module, e),
+                        allow_module_level=True)
+        pytest.fail("%s not importable: %s (run scripts/setup, or set "
+                    "HUDIC_ALLOW_MISSING_PEERS=1 to skip)" % (module, e), pytrace=False)

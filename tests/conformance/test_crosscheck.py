@@ -3,17 +3,19 @@ DuckDB and pyarrow read from the same file, after normalising the rendering only
 (normalise.py: decimals as strings with `scale` digits, timestamps ISO, binary base64, maps as
 key/value arrays, floats compared as floats of the column's width).
 
-Where a reference reader is known to be wrong or cannot read a file, the test skips that reader
-with the reason (docs/formats/parquet.md §8 item numbers) and the other reader still checks it."""
+hudic must read every fixture listed here: a refusal fails the test (the files hudic must reject
+are in test_fixtures.py and not listed here). Where a reference reader is known to be wrong or
+cannot read a file, the test skips that reader with the reason (docs/formats/parquet.md §8 item
+numbers) and the other reader still checks it; test_fixtures.py pins the rows of such files."""
 import os
 
 import pytest
 
 from normalise import canon_table, first_difference, round_rows
-from support import BAD, DATA, cat, need, present, run, loads
+from support import BAD, DATA, cat, need, peer, run, loads
 
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
+pa = peer("pyarrow")
+pq = peer("pyarrow.parquet")
 
 # Files no reader comparison makes sense for: not Parquet, encrypted, or too large to render
 # (large_string_map holds two 1 GiB keys; test_fixtures.py checks it).
@@ -68,16 +70,18 @@ PYARROW_BAD_ROWS = {
 
 
 def _fixtures():
-    names = []
-    if present(DATA):
-        names += [("data", f) for f in sorted(os.listdir(DATA))
-                  if f.endswith(".parquet") and f not in EXCLUDED]
-    if present(os.path.join(BAD, "ARROW-GH-43605.parquet")):
-        names.append(("bad_data", "ARROW-GH-43605.parquet"))  # valid despite its folder
+    names = [("data", f) for f in sorted(os.listdir(need(DATA)))
+             if f.endswith(".parquet") and f not in EXCLUDED]
+    names.append(("bad_data", "ARROW-GH-43605.parquet"))  # valid despite its folder
     return names
 
 
 FIXTURES = _fixtures()
+
+
+def test_every_fixture_is_listed():
+    """The comparison covers the whole data/ folder (an empty listing would check nothing)."""
+    assert len(FIXTURES) >= 50, FIXTURES
 
 
 def _path(folder, name):
@@ -85,12 +89,10 @@ def _path(folder, name):
 
 
 def hudic_rows(folder, name):
-    """hudic's rows, or skip when hudic refuses a file it may refuse (READ*/TOL)."""
+    """hudic's rows; hudic must read every file compared here (exit 0, empty stderr)."""
     path = need(_path(folder, name))
     r = run("parquet", "cat", *HUDIC_OPTS.get(name, []), path)
-    if r.code != 0:
-        # test_fixtures.py decides whether refusing this file is allowed; here nothing to compare.
-        pytest.skip("hudic does not read %s: %s" % (name, r.err.strip()))
+    assert r.code == 0 and r.err == "", "hudic must read %s: %r" % (name, r)
     return [loads(line) for line in r.out.splitlines()]
 
 
@@ -141,7 +143,7 @@ def test_pyarrow(folder, name):
 
 
 def _duckdb_table(path):
-    duckdb = pytest.importorskip("duckdb")
+    duckdb = peer("duckdb")
     con = duckdb.connect()
     try:
         rel = con.sql("SELECT * FROM read_parquet('%s')" % path.replace("'", "''"))

@@ -1,5 +1,5 @@
-"""test_hudi_fixtures.py - hudic reads the Spark-written Hudi tables of fixtures/hudi-rs
-under HUDI_SHARED_DIR (README.md there) with exactly the rows of their *.expected.json.
+"""test_hudi_fixtures.py - hudic reads the Spark-written Hudi tables of tests/data/hudi-rs
+(README.md there) with exactly the rows of their *.expected.json.
 
 Every copy-on-write table (versions 6, 8 and 9; partitioned or not; simple, complex and
 timestamp keys; with and without meta fields; INSERT OVERWRITE; empty; the historical table)
@@ -10,8 +10,8 @@ and --count, `--where COL = v` on the partition path and record key (the snapsho
 here), time travel to before the first commit (no rows, but the columns of
 hoodie.table.create.schema), and an empty table. `hudic table info` must name the table, its
 completed instants and its latest file slices. Lance tables must be refused with one clear
-line. MOR tables are out of scope except that `--read-optimized` never crashes: it either gives
-the read-optimized rows (then they must be read_optimized_latest) or fails with one clear line.
+line. Merge-on-read tables are read read-optimized (`--read-optimized`, the base files of the
+latest file slices; log files ignored): the rows must be exactly read_optimized_latest.
 
 Rows are compared as multisets. Only the rendering is normalised (docs/formats/rendering.md vs
 the README's "Value conventions"): expected "hex:<hex>" binary vs our base64, timestamps with
@@ -28,9 +28,8 @@ import zipfile
 import pytest
 
 from normalise import f32
-from support import SHARED, assert_clean_failure, loads, run
+from support import HUDI_RS as HUDI, assert_clean_failure, loads, need, run
 
-HUDI = os.path.join(SHARED, "fixtures", "hudi-rs")
 SNAPSHOT_EXCLUDED = ("_hoodie_commit_seqno", "_hoodie_file_name")
 ALL_COLUMNS_NOTE = "all except _hoodie_commit_seqno and _hoodie_file_name"
 
@@ -49,6 +48,11 @@ def _load_fixtures():
 
 
 FIXTURES = _load_fixtures()
+
+
+def test_every_table_is_found():
+    """All 29 tables of tests/data/hudi-rs are here (an empty glob would check nothing)."""
+    assert len(FIXTURES) == 29, [s["_rel"] for s in FIXTURES]
 
 
 def table_type(spec):
@@ -79,9 +83,7 @@ def table_dir(tmp_path_factory):
     def get(spec):
         rel = spec["_rel"]
         if rel not in cache:
-            zpath = os.path.join(HUDI, rel + ".zip")
-            if not os.path.exists(zpath):
-                pytest.skip("fixture not available: %s.zip" % rel)
+            zpath = need(os.path.join(HUDI, rel + ".zip"))
             dest = os.path.join(str(root), rel.replace("/", "__"))
             with zipfile.ZipFile(zpath) as z:
                 z.extractall(dest, [m for m in z.namelist() if not m.startswith("__MACOSX/")])
@@ -373,30 +375,44 @@ def test_table_info(table_dir, spec):
 
 # ---- Lance and MOR --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec", [pytest.param(s, id=fid(s)) for s in LANCE])
-@pytest.mark.parametrize("flags", [(), ("--read-optimized",)], ids=["snapshot", "ro"])
+LANCE_QUERIES = [pytest.param(s, f, id="%s-%s" % (fid(s), "ro" if f else "snapshot"))
+                 for s in LANCE for f in [()] + ([("--read-optimized",)]
+                                                 if table_type(s) == "MERGE_ON_READ" else [])]
+
+
+@pytest.mark.parametrize("spec,flags", LANCE_QUERIES)
 def test_lance_unsupported(table_dir, spec, flags):
-    if table_type(spec) == "COPY_ON_WRITE" and flags:
-        pytest.skip("--read-optimized is a MOR query")
     path = table_dir(spec)
     r = run("table", "cat", *flags, path)
     assert_clean_failure(r, path, "unsupported base file format")
 
 
-@pytest.mark.parametrize("spec", [pytest.param(s, id=fid(s)) for s in MOR if not is_lance(s)])
-def test_mor_read_optimized_never_crashes(table_dir, spec):
-    """Out of scope for now: --read-optimized works (then gives read_optimized_latest) or
-    fails with exit 1 and one clear line."""
+MOR_RO = [pytest.param(s, id=fid(s)) for s in MOR if not is_lance(s)]
+
+
+@pytest.mark.parametrize("spec", MOR_RO)
+def test_mor_read_optimized(table_dir, spec):
+    """README: merge-on-read tables are read read-optimized. `--read-optimized` must succeed and
+    give exactly the base-file rows of the latest file slices (read_optimized_latest), and
+    --count must agree."""
     path = table_dir(spec)
-    r = run("table", "cat", "--read-optimized", path)
-    if r.code != 0:
-        assert_clean_failure(r, path)
-        return
-    assert r.err == "", r
     entry = next(e for e in spec["expected"] if e["id"] == "read_optimized_latest")
-    got = [{k: v for k, v in loads(ln).items() if k not in SNAPSHOT_EXCLUDED}
-           for ln in r.out.splitlines()]
+    assert len(entry["rows"]) == entry["row_count"]
+    got = [{k: v for k, v in r.items() if k not in SNAPSHOT_EXCLUDED}
+           for r in table_cat(path, "--read-optimized")]
     assert_same_rows(got, entry["rows"], "%s read_optimized_latest" % spec["_rel"])
+    r = run("table", "cat", "--read-optimized", "--count", path)
+    assert r.code == 0 and r.err == "", r
+    assert int(r.out) == entry["row_count"]
+
+
+def test_mor_fixtures_are_all_checked():
+    """Every hudi-rs merge-on-read table with Parquet base files has a read-optimized result to
+    compare with (a fixture without one would silently check nothing)."""
+    assert len(MOR_RO) >= 13, len(MOR_RO)
+    for p in MOR_RO:
+        spec = p.values[0]
+        assert any(e["id"] == "read_optimized_latest" for e in spec["expected"] or []), spec["_rel"]
 
 
 @pytest.mark.parametrize("cmd", ["info", "cat"])

@@ -26,10 +26,10 @@ import subprocess
 import pytest
 
 from normalise import canon_table, f32, fmt_timestamp
-from support import ROOT, TIMEOUT_S, json_lines, run
+from support import ROOT, TIMEOUT_S, json_lines, peer, run
 
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
+pa = peer("pyarrow")
+pq = peer("pyarrow.parquet")
 
 
 def _find_gen():
@@ -146,7 +146,7 @@ def generate(seed, outdir):
     if seed in _generated:
         return _generated[seed]
     if not GEN or not os.access(GEN, os.X_OK):
-        pytest.skip("gen_random_parquet not found (set HUDI_GEN_RANDOM)")
+        pytest.fail("gen_random_parquet not found: build it or set HUDI_GEN_RANDOM", pytrace=False)
     path = str(outdir / ("seed%d.parquet" % seed))
     cp = subprocess.run([GEN, str(seed), path], capture_output=True, timeout=TIMEOUT_S)
     assert cp.returncode == 0 and cp.stderr == b"", "gen_random_parquet %d failed: %s" % (
@@ -172,7 +172,7 @@ _duckdb_con = None
 def duckdb_table(path, columns=None):
     """The file (or only `columns`) read by DuckDB, as an Arrow table."""
     global _duckdb_con
-    duckdb = pytest.importorskip("duckdb")
+    duckdb = peer("duckdb")
     if _duckdb_con is None:
         _duckdb_con = duckdb.connect()
     cols = ", ".join('"%s"' % c for c in columns) if columns is not None else "*"
@@ -362,7 +362,7 @@ def test_duckdb(seed, outdir):
 def test_generator_is_deterministic(tmp_path):
     """A seed names one file: the same seed gives the same bytes (failures reproduce)."""
     if not GEN or not os.access(GEN, os.X_OK):
-        pytest.skip("gen_random_parquet not found (set HUDI_GEN_RANDOM)")
+        pytest.fail("gen_random_parquet not found: build it or set HUDI_GEN_RANDOM", pytrace=False)
     a, b = str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")
     for p in (a, b):
         subprocess.run([GEN, "7", p], check=True, capture_output=True, timeout=TIMEOUT_S)

@@ -9,7 +9,7 @@
 
 const char *fixture_path(const char *rel) {
     static char path[4096];
-    snprintf(path, sizeof(path), "%s/fixtures/%s", HUDI_SHARED_DIR, rel);
+    snprintf(path, sizeof(path), "%s/%s", HUDI_TEST_DATA_DIR, rel);
     return path;
 }
 

@@ -4,11 +4,12 @@
 
 #include <stddef.h>
 
-/* Returns a static path "<shared>/fixtures/<rel>" (valid until the next call). */
+/* Returns a static path "<test data>/<rel>" (tests/data/<rel> unless HUDI_TEST_DATA_DIR was
+ * set at configure time; valid until the next call). */
 const char *fixture_path(const char *rel);
 /* Creates a fresh temporary directory (under $TMPDIR) and returns its path (static). */
 const char *test_tmpdir(void);
-/* Unzips the fixture zip "<shared>/fixtures/<zip_rel_path>" into a fresh test_tmpdir() (with
+/* Unzips the fixture zip "<test data>/<zip_rel_path>" into a fresh test_tmpdir() (with
  * `unzip -q`) and returns the path of the table inside: the zip's single top-level folder
  * (__MACOSX ignored), or the extraction directory itself when there is not exactly one.
  * The path is static (valid until the next call); NULL on failure. */
