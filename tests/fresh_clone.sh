@@ -55,6 +55,8 @@ expect "upsert inserted t5" '"uuid":"t5","rider":"rider-J","fare":17.85'
 # Time travel sees t1's first fare; the incremental read returns the second commit's rows.
 expect "time travel" '{"uuid":"t1","fare":19.1}'
 expect "incremental" '{"_hoodie_commit_time":"20260102000000000","uuid":"t5","fare":17.85}'
+expect "filter" '{"uuid":"t1","fare":25,"city":"san_francisco"}'
+expect "table info" 'file groups as of 20260102000000000: 3'
 # The table written by Apache Hudi on Spark (tests/data/hudi-rs).
 expect "Spark-written table" '"id":1,"name":"Alice"'
 # The Parquet file from parquet-testing.
