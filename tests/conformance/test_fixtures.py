@@ -514,7 +514,7 @@ MUST_READ = sorted(set(EXPECTED) | {
     "fixed_length_byte_array.parquet", "floating_orders_nan_count.parquet",
     "nested_structs.rust.parquet", "overflow_i16_page_cnt.parquet",
     "rle_boolean_encoding.parquet", "delta_binary_packed.parquet", "delta_byte_array.parquet",
-    "delta_encoding_required_column.parquet"})
+    "delta_encoding_optional_column.parquet", "delta_encoding_required_column.parquet"})
 
 
 @pytest.mark.parametrize("name", MUST_READ)

@@ -58,6 +58,7 @@ static const struct {
     {"datapage_v2_empty_datapage.snappy.parquet", 1},
     {"delta_binary_packed.parquet", 200},
     {"delta_byte_array.parquet", 1000},
+    {"delta_encoding_optional_column.parquet", 100},
     {"delta_encoding_required_column.parquet", 100},
     {"delta_length_byte_array.parquet", 1000},
     {"dict-page-offset-zero.parquet", 39},
