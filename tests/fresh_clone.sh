@@ -17,7 +17,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/hudic-fresh-clone.XXXXXX")
 trap '[ -n "${HUDIC_KEEP_FRESH_CLONE:-}" ] || rm -rf "$TMP"' EXIT
 git clone -q --no-local "$SRC" "$TMP/hudic"
 echo "fresh_clone: cloned $(git -C "$TMP/hudic" rev-parse --short HEAD) into $TMP/hudic"
-# The clone is the only thing in $TMP: no ../shared, no build folder, no cache from $SRC.
+# The clone is the only thing in $TMP: nothing beside it, no build folder, no cache from $SRC.
 [ "$(ls -A "$TMP")" = hudic ] || { echo "fresh_clone: $TMP is not empty"; exit 1; }
 [ ! -e "$TMP/hudic/build" ] || { echo "fresh_clone: the clone has a build folder"; exit 1; }
 

@@ -1,4 +1,4 @@
-/* reader_test.c - the Parquet reader over the shared parquet-testing fixtures: row counts,
+/* reader_test.c - the Parquet reader over the parquet-testing files of tests/data: row counts,
  * values of a few known columns, batch boundaries that cut pages and records, projection,
  * predicates, and a clean one-line error for every malformed file. */
 #include <criterion/criterion.h>
