@@ -437,6 +437,44 @@ static int lz4_raw_enc(hudi_slice in, hudi_buf *out, hudi_error *err) {
     return 0;
 }
 
+/* Hadoop's Lz4Codec framing, as read by lz4_hadoop_dec: the page is cut into pieces of at most
+ * LZ4_HADOOP_FRAME_BYTES, each written as [u32 BE piece size][u32 BE compressed size][LZ4 block].
+ * Each piece is one Hadoop block of one chunk, which Hadoop's BlockDecompressorStream reads with
+ * its default 256 KiB buffer, and a run of such frames is what parquet-cpp/Arrow read (Arrow
+ * itself writes one frame per page, which is the same when the page is small). */
+#define LZ4_HADOOP_FRAME_BYTES (128u << 10)
+
+static void store_u32be(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8),
+    p[3] = (uint8_t)v;
+}
+
+static int lz4_hadoop_enc(hudi_slice in, hudi_buf *out, hudi_error *err) {
+    size_t start = out->len, pos = 0;
+    char empty = 0;
+    do {
+        size_t k = HUDI_MIN(in.len - pos, (size_t)LZ4_HADOOP_FRAME_BYTES);
+        int bound = LZ4_compressBound((int)k);
+        if (hudi_buf_grow(out, 8 + (size_t)bound) < 0) {
+            hudi_buf_truncate(out, start);
+            return hudi_error_oom(err);
+        }
+        uint8_t *hdr = (uint8_t *)out->data + out->len;
+        int n = LZ4_compress_default(k ? (const char *)in.data + pos : &empty, (char *)hdr + 8,
+                                     (int)k, bound);
+        if (n <= 0) {
+            hudi_buf_truncate(out, start);
+            return hudi_error_set(err, HUDI_EIO, "LZ4: compression failed");
+        }
+        store_u32be(hdr, (uint32_t)k);
+        store_u32be(hdr + 4, (uint32_t)n);
+        out->len += 8 + (size_t)n;
+        out->data[out->len] = '\0';
+        pos += k;
+    } while (pos < in.len);
+    return 0;
+}
+
 static int brotli_enc(int level, hudi_slice in, hudi_buf *out, hudi_error *err) {
     if (level == PQ_CODEC_LEVEL_DEFAULT) level = BROTLI_DEFAULT_LEVEL;
     if (level < BROTLI_MIN_QUALITY || level > BROTLI_MAX_QUALITY)
@@ -458,9 +496,6 @@ static int brotli_enc(int level, hudi_slice in, hudi_buf *out, hudi_error *err) 
 int hudi_pq_compress(pq_codec_ctx *ctx, int codec, int level, hudi_slice in, hudi_buf *out,
                      hudi_error *err) {
     if (codec == PQ_CODEC_LZO) return hudi_error_set(err, HUDI_EUNSUPPORTED, "LZO");
-    if (codec == PQ_CODEC_LZ4)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "LZ4 (deprecated Hadoop framing) is not written; use LZ4_RAW");
     if (codec < PQ_CODEC_UNCOMPRESSED || codec > PQ_CODEC_LZ4_RAW)
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "compression codec %d", codec);
     if (hudi_buf_failed(out)) return hudi_error_oom(err);
@@ -480,6 +515,7 @@ int hudi_pq_compress(pq_codec_ctx *ctx, int codec, int level, hudi_slice in, hud
     case PQ_CODEC_GZIP: rc = gzip_enc(ctx, level, in, out, err); break;
     case PQ_CODEC_ZSTD: rc = zstd_enc(ctx, level, in, out, err); break;
     case PQ_CODEC_LZ4_RAW: rc = lz4_raw_enc(in, out, err); break;
+    case PQ_CODEC_LZ4: rc = lz4_hadoop_enc(in, out, err); break;
     default: rc = brotli_enc(level, in, out, err); break;
     }
     if (own) ctx_dispose(ctx);

@@ -39,7 +39,9 @@ int hudi_pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out
 /** Compresses `in` and appends the result to `out` (nothing is appended on failure).
  *  `level` is PQ_CODEC_LEVEL_DEFAULT or a codec-specific level. Empty input is still passed
  *  to the codec so the page holds a valid (tiny) stream every reader can decode.
- *  UNCOMPRESSED appends `in` as is. LZ4 (5) and LZO return HUDI_EUNSUPPORTED: never write them.
+ *  UNCOMPRESSED appends `in` as is. LZ4 (5, deprecated) is written in Hadoop's framing: pieces
+ *  of at most 128 KiB, each [u32 BE size][u32 BE compressed size][LZ4 block], which parquet-mr,
+ *  parquet-cpp/Arrow and DuckDB read. LZO returns HUDI_EUNSUPPORTED.
  *  BROTLI is written, but parquet-mr (Spark, Hudi) cannot read it without an extra Hadoop
  *  codec, so writers should not offer it by default. `ctx` may be NULL. */
 int hudi_pq_compress(pq_codec_ctx *ctx, int codec, int level, hudi_slice in, hudi_buf *out,

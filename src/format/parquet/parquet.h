@@ -111,9 +111,30 @@ void hudi_parquet_scan_free(hudi_parquet_scan *s); /* NULL-safe */
 
 /* ================================ writing ================================================= */
 
+/* The value encoding of one column's data pages. `column` is a top-level column name or a
+ * dotted path_in_schema prefix down to a leaf ("tags.list.element"); the longest matching entry
+ * applies to each leaf. `encoding` is a PQ_ENC_* value, allowed on these physical types:
+ *   PLAIN                    any;
+ *   RLE                      BOOLEAN (the default for BOOLEAN in v2 pages);
+ *   DELTA_BINARY_PACKED      INT32, INT64 (int8/16/32/64, date, time, timestamp, decimal <= 18);
+ *   DELTA_LENGTH_BYTE_ARRAY  BYTE_ARRAY (string, binary);
+ *   DELTA_BYTE_ARRAY         BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY;
+ *   BYTE_STREAM_SPLIT        FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY;
+ *   RLE_DICTIONARY           any but BOOLEAN: a dictionary even when `dictionary` is off and
+ *                            even when it does not pay; PLAIN pages only once it outgrows
+ *                            dictionary_page_bytes (PLAIN_DICTIONARY is taken as this).
+ * Any other choice turns the dictionary off for the column and every data page uses it
+ * (parquet-mr's v2 writer instead starts with a dictionary and falls back to DELTA_*; hudic
+ * keeps the chosen encoding for the whole chunk). Any other combination fails
+ * hudi_parquet_writer_open with EINVAL naming the column. */
+typedef struct hudi_pq_column_encoding {
+    const char *column;
+    int encoding; /* PQ_ENC_* */
+} hudi_pq_column_encoding;
+
 typedef struct hudi_parquet_write_options {
     int version;                   /* HUDI_PARQUET_WRITE_OPTIONS_VERSION */
-    int codec;                     /* PQ_CODEC_*; default SNAPPY */
+    int codec;                     /* PQ_CODEC_*; default SNAPPY (LZO is not written) */
     int codec_level;               /* 0 = codec default */
     bool data_page_v2;             /* default false: v1 data pages */
     bool dictionary;               /* default true */
@@ -130,14 +151,17 @@ typedef struct hudi_parquet_write_options {
     int32_t stats_truncate_bytes;  /* page-index bound truncation; default 64 */
     const char *const *bloom_filter_columns; /* top-level column names; NULL = none */
     int32_t n_bloom_filter_columns;
-    double bloom_fpp; /* default 0.01 */
+    double bloom_fpp;                                /* default 0.01 */
+    const hudi_pq_column_encoding *column_encodings; /* per-column encodings; NULL = defaults */
+    int32_t n_column_encodings;
 } hudi_parquet_write_options;
 
 #define HUDI_PARQUET_WRITE_OPTIONS_VERSION 1
 #define HUDI_PARQUET_WRITE_OPTIONS_INIT                                                            \
     {                                                                                              \
         HUDI_PARQUET_WRITE_OPTIONS_VERSION, PQ_CODEC_SNAPPY, 0, false, true, 1 << 20, 1 << 20,     \
-            20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0, 0.01         \
+            20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0, 0.01, NULL,  \
+            0                                                                                      \
     }
 
 typedef struct hudi_parquet_writer hudi_parquet_writer;

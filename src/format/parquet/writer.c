@@ -89,9 +89,11 @@ static int resolve_options(hudi_parquet_write_options *o, const hudi_parquet_wri
     case PQ_CODEC_SNAPPY:
     case PQ_CODEC_GZIP:
     case PQ_CODEC_ZSTD:
-    case PQ_CODEC_LZ4_RAW: break;
+    case PQ_CODEC_LZ4_RAW:
+    case PQ_CODEC_LZ4:    /* Hadoop framing (codec.c); deprecated, readers prefer LZ4_RAW */
+    case PQ_CODEC_BROTLI: /* only on request: parquet-mr needs an extra Hadoop codec for it */
+        break;
     default:
-        /* LZ4 (Hadoop framing), LZO and BROTLI are not readable by parquet-mr: never write */
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "parquet writer: codec %s not supported",
                               hudi_pq_codec_name(o->codec));
     }
@@ -106,6 +108,12 @@ static int resolve_options(hudi_parquet_write_options *o, const hudi_parquet_wri
     if (o->n_bloom_filter_columns < 0 ||
         (o->n_bloom_filter_columns > 0 && !o->bloom_filter_columns))
         return hudi_error_set(err, HUDI_EINVAL, "parquet write options: bad bloom filter columns");
+    if (o->n_column_encodings < 0 || (o->n_column_encodings > 0 && !o->column_encodings))
+        return hudi_error_set(err, HUDI_EINVAL, "parquet write options: bad column encodings");
+    for (int32_t i = 0; i < o->n_column_encodings; i++)
+        if (!o->column_encodings[i].column)
+            return hudi_error_set(err, HUDI_EINVAL,
+                                  "parquet write options: column encoding %d has no column", i);
     return 0;
 }
 
@@ -124,6 +132,49 @@ static const hudi_field *leaf_field(const hudi_field *root, const pq_leaf *leaf)
     return f;
 }
 
+/* Length of the leaf path component prefix that `name` names ("a.b" names a.b.c but not a.bc),
+ * or 0 when it names none. */
+static size_t path_match(const pq_leaf *leaf, const char *name) {
+    size_t at = 0, n = strlen(name);
+    for (int32_t i = 0; i < leaf->path_len; i++) {
+        hudi_slice p = leaf->path[i];
+        if (i > 0) {
+            if (at >= n || name[at] != '.') return 0;
+            at++;
+        }
+        if (n - at < p.len || memcmp(name + at, p.data, p.len) != 0) return 0;
+        at += p.len;
+        if (at == n) return n;
+    }
+    return 0;
+}
+
+/* The encoding chosen for `leaf`: the longest matching entry (the last of equals), or -1. */
+static int32_t leaf_encoding(const hudi_parquet_write_options *o, const pq_leaf *leaf) {
+    int32_t enc = -1;
+    size_t best = 0;
+    for (int32_t i = 0; i < o->n_column_encodings; i++) {
+        size_t m = path_match(leaf, o->column_encodings[i].column);
+        if (m > 0 && m >= best) best = m, enc = o->column_encodings[i].encoding;
+    }
+    return enc;
+}
+
+static int check_encoding_columns(hudi_parquet_writer *w, hudi_error *err) {
+    const hudi_parquet_write_options *o = &w->cx.o;
+    for (int32_t i = 0; i < o->n_column_encodings; i++) {
+        const char *nm = o->column_encodings[i].column;
+        bool found = false;
+        for (int32_t l = 0; l < w->ps.n_leaves && !found; l++)
+            found = path_match(&w->ps.leaves[l], nm) > 0;
+        if (!found)
+            return hudi_error_set(err, HUDI_EINVAL,
+                                  "%s: encoding column %s names no column of the schema", w->path,
+                                  nm);
+    }
+    return 0;
+}
+
 static int setup_columns(hudi_parquet_writer *w, hudi_error *err) {
     const hudi_parquet_write_options *o = &w->cx.o;
     for (int32_t i = 0; i < o->n_bloom_filter_columns; i++) {
@@ -135,14 +186,19 @@ static int setup_columns(hudi_parquet_writer *w, hudi_error *err) {
             return hudi_error_set(err, HUDI_EINVAL, "%s: bloom filter column %s not in schema",
                                   w->path, nm ? nm : "(null)");
     }
+    int rc = check_encoding_columns(w, err);
+    if (rc < 0) return rc;
     w->cols = hudi_calloc((size_t)(w->ps.n_leaves ? w->ps.n_leaves : 1), sizeof(pq_wcol));
     if (!w->cols) return hudi_error_oom(err);
     for (int32_t i = 0; i < w->ps.n_leaves; i++) {
         const pq_leaf *lf = &w->ps.leaves[i];
         const hudi_field *top = &w->schema.children[lf->column];
-        int rc = hudi_pq_wcol_init(&w->cols[i], &w->cx, lf, leaf_field(&w->schema, lf),
-                                   wants_bloom(o, top->name), err);
-        if (rc < 0) return rc;
+        rc = hudi_pq_wcol_init(&w->cols[i], &w->cx, lf, leaf_field(&w->schema, lf),
+                               wants_bloom(o, top->name), leaf_encoding(o, lf), err);
+        if (rc < 0) {
+            hudi_error_wrap(err, "%s", w->path);
+            return rc;
+        }
         w->n_cols = i + 1;
     }
     return 0;
@@ -191,7 +247,10 @@ int hudi_parquet_writer_open(hudi_parquet_writer **out, hudi_fs *fs, const char 
         rc = hudi_error_oom(err);
         goto fail;
     }
-    if ((rc = resolve_options(&w->cx.o, opts, err)) < 0) goto fail;
+    if ((rc = resolve_options(&w->cx.o, opts, err)) < 0) {
+        hudi_error_wrap(err, "%s", path);
+        goto fail;
+    }
     if (hudi_field_copy(&w->schema, schema) < 0) {
         rc = hudi_error_oom(err);
         goto fail;
@@ -304,20 +363,26 @@ static hudi_slice arena_slice(hudi_arena *a, hudi_slice s, bool *oom) {
 }
 
 /* Fills the chunk's ColumnMetaData (everything but offsets into the index areas). */
+static void add_encoding(pq_column_meta *m, int32_t enc) {
+    for (int32_t i = 0; i < m->n_encodings; i++)
+        if (m->encodings[i] == enc) return;
+    m->encodings[m->n_encodings++] = enc;
+}
+
+/* Fills the chunk's ColumnMetaData (everything but offsets into the index areas). */
 static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int64_t chunk_start,
                       int64_t data_start, hudi_error *err) {
     const hudi_parquet_write_options *o = &w->cx.o;
     bool has_dict = c->dict_page.len > 0, v2 = o->data_page_v2;
-    bool bool_rle = v2 && c->leaf->physical_type == PQ_BOOLEAN;
     m->type = c->leaf->physical_type;
-    m->encodings = hudi_arena_alloc(&w->arena, 3 * sizeof(int32_t));
+    m->encodings = hudi_arena_alloc(&w->arena, 4 * sizeof(int32_t));
     m->encoding_stats = hudi_arena_alloc(&w->arena, 3 * sizeof(pq_page_encoding_stats));
     if (!m->encodings || !m->encoding_stats) return hudi_error_oom(err);
-    if (has_dict || (c->n_plain_pages > 0 && !bool_rle))
-        m->encodings[m->n_encodings++] = PQ_ENC_PLAIN;
-    if (c->leaf->max_def > 0 || c->leaf->max_rep > 0 || bool_rle)
-        m->encodings[m->n_encodings++] = PQ_ENC_RLE;
-    if (c->n_dict_pages > 0) m->encodings[m->n_encodings++] = PQ_ENC_RLE_DICTIONARY;
+    /* every encoding used by a page of the chunk: values, dictionary page, levels */
+    if (has_dict) add_encoding(m, PQ_ENC_PLAIN);
+    if (c->n_enc_pages > 0) add_encoding(m, c->enc);
+    if (c->leaf->max_def > 0 || c->leaf->max_rep > 0) add_encoding(m, PQ_ENC_RLE);
+    if (c->n_dict_pages > 0) add_encoding(m, PQ_ENC_RLE_DICTIONARY);
     int32_t dpt = v2 ? PQ_PAGE_DATA_V2 : PQ_PAGE_DATA;
     if (has_dict)
         m->encoding_stats[m->n_encoding_stats++] =
@@ -325,9 +390,9 @@ static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int
     if (c->n_dict_pages > 0)
         m->encoding_stats[m->n_encoding_stats++] =
             (pq_page_encoding_stats){dpt, PQ_ENC_RLE_DICTIONARY, c->n_dict_pages};
-    if (c->n_plain_pages > 0)
+    if (c->n_enc_pages > 0)
         m->encoding_stats[m->n_encoding_stats++] =
-            (pq_page_encoding_stats){dpt, bool_rle ? PQ_ENC_RLE : PQ_ENC_PLAIN, c->n_plain_pages};
+            (pq_page_encoding_stats){dpt, c->enc, c->n_enc_pages};
     m->n_path = c->leaf->path_len;
     m->path_in_schema = c->leaf->path; /* names live in w->arena with the schema elements */
     m->codec = o->codec;

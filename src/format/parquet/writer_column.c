@@ -238,8 +238,82 @@ static void hs_clear(pq_whashset *s) {
 /* ---- setup ------------------------------------------------------------------------------------
  */
 
+static const char *physical_name(int32_t t) {
+    static const char *const names[] = {"BOOLEAN", "INT32",  "INT64",      "INT96",
+                                        "FLOAT",   "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"};
+    return t >= 0 && t < 8 ? names[t] : "?";
+}
+
+static const char *encoding_name(int32_t e) {
+    switch (e) {
+    case PQ_ENC_PLAIN: return "PLAIN";
+    case PQ_ENC_PLAIN_DICTIONARY: return "PLAIN_DICTIONARY";
+    case PQ_ENC_RLE: return "RLE";
+    case PQ_ENC_BIT_PACKED: return "BIT_PACKED";
+    case PQ_ENC_DELTA_BINARY_PACKED: return "DELTA_BINARY_PACKED";
+    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY: return "DELTA_LENGTH_BYTE_ARRAY";
+    case PQ_ENC_DELTA_BYTE_ARRAY: return "DELTA_BYTE_ARRAY";
+    case PQ_ENC_RLE_DICTIONARY: return "RLE_DICTIONARY";
+    case PQ_ENC_BYTE_STREAM_SPLIT: return "BYTE_STREAM_SPLIT";
+    case PQ_ENC_ALP: return "ALP";
+    default: return NULL;
+    }
+}
+
+/* Whether values of physical type `t` may be written in value encoding `e` (the table in
+ * parquet.h above hudi_pq_column_encoding; dictionaries are handled by the caller). */
+static bool encoding_fits(int32_t e, int32_t t) {
+    switch (e) {
+    case PQ_ENC_PLAIN: return true;
+    case PQ_ENC_RLE: return t == PQ_BOOLEAN;
+    case PQ_ENC_DELTA_BINARY_PACKED: return t == PQ_INT32 || t == PQ_INT64;
+    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY: return t == PQ_BYTE_ARRAY;
+    case PQ_ENC_DELTA_BYTE_ARRAY: return t == PQ_BYTE_ARRAY || t == PQ_FIXED_LEN_BYTE_ARRAY;
+    case PQ_ENC_BYTE_STREAM_SPLIT:
+        return t == PQ_FLOAT || t == PQ_DOUBLE || t == PQ_INT32 || t == PQ_INT64 ||
+               t == PQ_FIXED_LEN_BYTE_ARRAY;
+    default: return false;
+    }
+}
+
+/* Sets c->enc and c->dict_enabled from the chosen encoding (-1: the defaults). */
+static int choose_encoding(pq_wcol *c, const pq_wctx *cx, int32_t e, hudi_error *err) {
+    int32_t t = c->leaf->physical_type;
+    char nb[256];
+    c->enc = t == PQ_BOOLEAN && cx->o.data_page_v2 ? PQ_ENC_RLE : PQ_ENC_PLAIN;
+    c->dict_enabled = cx->o.dictionary;
+    if (e < 0) return 0;
+    const char *en = encoding_name(e);
+    if (e == PQ_ENC_RLE_DICTIONARY || e == PQ_ENC_PLAIN_DICTIONARY) {
+        if (t == PQ_BOOLEAN)
+            return hudi_error_set(err, HUDI_EINVAL,
+                                  "column %s: dictionary encoding is not written for BOOLEAN "
+                                  "values (use PLAIN or RLE)",
+                                  col_name(c, nb, sizeof(nb)));
+        c->dict_enabled = c->dict_forced = c->dict_tried = true;
+        return 0;
+    }
+    if (!en)
+        return hudi_error_set(err, HUDI_EINVAL, "column %s: unknown parquet encoding %d",
+                              col_name(c, nb, sizeof(nb)), (int)e);
+    if (!encoding_fits(e, t))
+        return hudi_error_set(err, HUDI_EINVAL, "column %s: %s cannot encode %s values (%s)",
+                              col_name(c, nb, sizeof(nb)), en, physical_name(t),
+                              hudi_type_name(c->src->type));
+    c->enc = e;
+    c->dict_enabled = false;
+    return 0;
+}
+
+static int initial_mode(const pq_wcol *c) {
+    return c->dict_enabled && c->leaf->physical_type != PQ_BOOLEAN && c->conv != PQ_CONV_NULL
+               ? PQ_WMODE_DICT
+               : PQ_WMODE_PLAIN;
+}
+
 int hudi_pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_field *src,
-                      bool bloom, hudi_error *err) {
+                      bool bloom, int32_t encoding, hudi_error *err) {
+    int rc;
     memset(c, 0, sizeof(*c));
     c->leaf = leaf;
     c->src = src;
@@ -297,9 +371,8 @@ int hudi_pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const 
     c->width = w;
     c->kind = hudi_pq_stats_sort_kind(leaf->element, PQ_ORDER_TYPE);
     c->want_bloom = bloom && want != PQ_BOOLEAN;
-    c->dict_enabled = cx->o.dictionary;
-    c->mode = cx->o.dictionary && want != PQ_BOOLEAN && conv != PQ_CONV_NULL ? PQ_WMODE_DICT
-                                                                             : PQ_WMODE_PLAIN;
+    if ((rc = choose_encoding(c, cx, encoding, err)) < 0) return rc;
+    c->mode = initial_mode(c);
     hudi_pq_stats_acc_init(&c->pstats, leaf->element, (uint32_t)cx->o.stats_truncate_bytes);
     hudi_pq_stats_acc_init(&c->cstats, leaf->element, 0);
     return 0;
@@ -311,6 +384,7 @@ void hudi_pq_wcol_dispose(pq_wcol *c) {
     hudi_free(c->def);
     hudi_free(c->rep);
     hudi_free(c->idx);
+    hudi_free(c->voffs);
     hudi_buf_dispose(&c->vals);
     hudi_pq_stats_acc_dispose(&c->pstats);
     hudi_pq_stats_acc_dispose(&c->cstats);
@@ -333,11 +407,9 @@ void hudi_pq_wcol_reset(pq_wcol *c) {
     dict_clear(&c->dict);
     hs_clear(&c->bloom_set);
     c->num_values = c->rows = c->uncompressed = 0;
-    c->n_dict_pages = c->n_plain_pages = 0;
-    c->dict_tried = false;
-    c->mode = c->leaf->physical_type != PQ_BOOLEAN && c->conv != PQ_CONV_NULL && c->dict_enabled
-                  ? PQ_WMODE_DICT
-                  : PQ_WMODE_PLAIN;
+    c->n_dict_pages = c->n_enc_pages = 0;
+    c->dict_tried = c->dict_forced;
+    c->mode = initial_mode(c);
 }
 
 /* ---- dense values of one segment ---------------------------------------------------------------
@@ -478,6 +550,12 @@ static int64_t plain_bytes(const pq_wcol *c, const hudi_array *a, int64_t nv) {
 /* ---- the open page ----------------------------------------------------------------------------
  */
 
+/* Byte arrays whose values the open page keeps bare, lengths in `voffs` (DELTA_* encodings). */
+static inline bool bare_bytes(const pq_wcol *c) {
+    return c->width == 0 &&
+           (c->enc == PQ_ENC_DELTA_LENGTH_BYTE_ARRAY || c->enc == PQ_ENC_DELTA_BYTE_ARRAY);
+}
+
 /* Uncompressed size estimate of the open page. */
 static int64_t page_est(const pq_wcol *c) {
     int64_t lv = (c->page_levels * (c->def_bits + c->rep_bits) + 7) / 8;
@@ -487,7 +565,8 @@ static int64_t page_est(const pq_wcol *c) {
     if (c->mode == PQ_WMODE_DICT && !c->dict_tried) return lv + c->page_plain;
     if (c->mode == PQ_WMODE_DICT)
         return lv + (c->page_values * HUDI_MAX(1, pq_bit_width(c->dict.n)) + 7) / 8;
-    return lv + (int64_t)c->vals.len;
+    /* byte arrays in DELTA_*: count their PLAIN size (the lengths are in `voffs`) */
+    return lv + (int64_t)c->vals.len + (bare_bytes(c) ? 4 * c->page_values : 0);
 }
 
 int64_t hudi_pq_wcol_buffered(const pq_wcol *c) {
@@ -514,6 +593,21 @@ static int levels_room(pq_wcol *c, int64_t need, hudi_error *err) {
 
 static void fill_i16(int16_t *p, int64_t n, int16_t v) {
     for (int64_t i = 0; i < n; i++) p[i] = v;
+}
+
+/* Appends `nv` byte arrays to the open page's bare bytes and their offsets to `voffs`. */
+static int append_bare(pq_wcol *c, const dense *d, int64_t nv, hudi_error *err) {
+    int64_t pv = c->page_values, base = (int64_t)c->vals.len;
+    int32_t first = d->offsets[0];
+    int64_t bytes = (int64_t)d->offsets[nv] - first;
+    if (base + bytes > INT32_MAX)
+        return hudi_error_set(err, HUDI_EINVAL, "data page of byte arrays over 2 GiB");
+    int rc = grow_mem((void **)&c->voffs, &c->voffs_cap, (size_t)(pv + nv + 1), 4, err);
+    if (rc < 0) return rc;
+    if (pv == 0) c->voffs[0] = 0;
+    for (int64_t i = 1; i <= nv; i++) c->voffs[pv + i] = (int32_t)(base + d->offsets[i] - first);
+    if (bytes > 0) hudi_buf_append(&c->vals, d->data + first, (size_t)bytes);
+    return 0;
 }
 
 /* Appends entries [e, e + ne) holding `nv` values and `nrec` records to the open page. */
@@ -620,6 +714,8 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
         c->vals.len = need;
     } else if (c->width > 0) {
         hudi_buf_append(&c->vals, d.fixed, (size_t)nv * (size_t)c->width);
+    } else if (bare_bytes(c)) {
+        if ((rc = append_bare(c, &d, nv, err)) < 0) return rc;
     } else {
         hudi_pq_plain_encode_bytes(&c->vals, d.offsets, d.data, nv);
     }
@@ -679,6 +775,34 @@ static int compress(pq_wctx *cx, hudi_slice payload, hudi_error *err) {
     return hudi_pq_compress(cx->codec, cx->o.codec, cx->o.codec_level, payload, &cx->comp, err);
 }
 
+/* Appends the open page's values in the column's encoding (not dictionary) to `pg`; a failure
+ * can only be out of memory and leaves `pg` failed. */
+static void encode_values(const pq_wcol *c, hudi_buf *pg) {
+    static const int32_t no_offsets[1] = {0};
+    /* no bytes yet (empty strings only): any valid pointer, the encoders read nothing */
+    const uint8_t *v = c->vals.data ? (const uint8_t *)c->vals.data : (const uint8_t *)"";
+    const int32_t *offs = c->page_values > 0 ? c->voffs : no_offsets;
+    int64_t n = c->page_values;
+    switch (c->enc) {
+    case PQ_ENC_RLE: hudi_pq_rle_encode_bool(pg, v, 0, n, true); break;
+    case PQ_ENC_DELTA_BINARY_PACKED:
+        if (c->width == 4)
+            hudi_pq_delta_encode_i32(pg, (const int32_t *)(const void *)v, n);
+        else
+            hudi_pq_delta_encode_i64(pg, (const int64_t *)(const void *)v, n);
+        break;
+    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY: hudi_pq_dlba_encode(pg, offs, v, n); break;
+    case PQ_ENC_DELTA_BYTE_ARRAY:
+        if (c->width == 0)
+            hudi_pq_dba_encode(pg, offs, v, 0, n);
+        else
+            hudi_pq_dba_encode(pg, NULL, v, c->width, n);
+        break;
+    case PQ_ENC_BYTE_STREAM_SPLIT: hudi_pq_bss_encode(pg, v, c->width, n); break;
+    default: hudi_buf_append(pg, c->vals.data, c->vals.len); break;
+    }
+}
+
 static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     if (c->page_levels == 0) return 0;
     const pq_leaf *lf = c->leaf;
@@ -706,18 +830,15 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
             put_const_levels(lvb, c->page_levels, lf->max_def, c->def_bits, !v2);
     }
     size_t vstart = pg->len;
-    int32_t enc = PQ_ENC_PLAIN;
+    int32_t enc = c->enc;
     bool dict_page = c->mode == PQ_WMODE_DICT;
-    if (c->width < 0 && v2) {
-        hudi_pq_rle_encode_bool(pg, (const uint8_t *)c->vals.data, 0, c->page_values, true);
-        enc = PQ_ENC_RLE;
-    } else if (dict_page) {
+    if (dict_page) {
         int bw = HUDI_MAX(1, pq_bit_width(c->dict.n > 0 ? c->dict.n - 1 : 0));
         hudi_buf_putc(pg, (char)bw);
         hudi_pq_rle_encode_u32(pg, c->idx, c->page_values, bw);
         enc = PQ_ENC_RLE_DICTIONARY;
     } else {
-        hudi_buf_append(pg, c->vals.data, c->vals.len);
+        encode_values(c, pg);
     }
     if (hudi_buf_failed(pg) || hudi_buf_failed(lv)) return hudi_error_oom(err);
 
@@ -792,7 +913,7 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     if (dict_page)
         c->n_dict_pages++;
     else
-        c->n_plain_pages++;
+        c->n_enc_pages++;
     c->page_levels = c->page_values = c->page_rows = c->page_plain = 0;
     c->def_const = 0;
     c->def_mat = false;

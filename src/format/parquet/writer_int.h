@@ -96,32 +96,40 @@ typedef struct pq_wcol {
     bool def_mat;
     int64_t page_levels, page_values, page_rows;
     int64_t page_plain; /* PLAIN bytes of the page's values (dict mode) */
-    hudi_buf vals;      /* PLAIN values (plain mode) or bits (booleans) */
-    uint32_t *idx;      /* dictionary indices (dict mode) */
+    hudi_buf vals;      /* plain mode: PLAIN values, bits (booleans), or the bare bytes of
+                           byte arrays whose encoding is DELTA_* (offsets in `voffs`) */
+    int32_t *voffs;     /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY byte arrays: value i is
+                           vals[voffs[i], voffs[i + 1]) */
+    size_t voffs_cap;
+    uint32_t *idx; /* dictionary indices (dict mode) */
     size_t idx_cap;
     pq_stats_acc pstats; /* the page (bounds truncated for the ColumnIndex) */
 
     /* ---- the column chunk ---- */
     int mode;          /* PQ_WMODE_* */
+    int32_t enc;       /* PQ_ENC_* of the pages not dictionary-encoded (PLAIN unless chosen) */
     bool dict_enabled; /* options allow a dictionary */
     bool dict_tried;   /* the first page decided whether the dictionary pays */
+    bool dict_forced;  /* RLE_DICTIONARY chosen: no "does it pay" test, only the size limit */
     pq_wdict dict;
-    hudi_buf chunk;                      /* data pages: header + payload each */
-    hudi_buf dict_page;                  /* header + payload, built by hudi_pq_wcol_finish */
-    pq_stats_acc cstats;                 /* the chunk (bounds kept whole) */
-    hudi_vec pages;                      /* pq_wpage */
-    hudi_buf bounds;                     /* page index bounds */
-    int64_t num_values;                  /* level entries of the chunk */
-    int64_t rows;                        /* rows of the chunk so far */
-    int64_t uncompressed;                /* data pages incl. headers */
-    int32_t n_dict_pages, n_plain_pages; /* data pages by encoding */
+    hudi_buf chunk;                    /* data pages: header + payload each */
+    hudi_buf dict_page;                /* header + payload, built by hudi_pq_wcol_finish */
+    pq_stats_acc cstats;               /* the chunk (bounds kept whole) */
+    hudi_vec pages;                    /* pq_wpage */
+    hudi_buf bounds;                   /* page index bounds */
+    int64_t num_values;                /* level entries of the chunk */
+    int64_t rows;                      /* rows of the chunk so far */
+    int64_t uncompressed;              /* data pages incl. headers */
+    int32_t n_dict_pages, n_enc_pages; /* data pages: dictionary-encoded, in `enc` */
     pq_whashset bloom_set;
 } pq_wcol;
 
 /* Sets up column `c` for `leaf`; `src` is the leaf's field in the writer's own schema.
- * EUNSUPPORTED for a leaf the writer cannot produce. */
+ * `encoding` is the PQ_ENC_* chosen for the column or -1 for the default (dictionary with PLAIN
+ * fallback; RLE for booleans in v2 pages). EUNSUPPORTED for a leaf the writer cannot produce,
+ * EINVAL for an encoding the leaf's physical type does not allow. */
 int hudi_pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const hudi_field *src,
-                      bool bloom, hudi_error *err);
+                      bool bloom, int32_t encoding, hudi_error *err);
 void hudi_pq_wcol_dispose(pq_wcol *c);
 
 /* Appends rows [row_start, row_start + n_rows) of top-level array `column` to the chunk,
