@@ -11,8 +11,21 @@
  * page index, CRC, bloom filters). Key invariant: the output depends on SEED only, so a failing
  * seed reproduces exactly.
  *
+ * Value encodings: a separate stream drawn from SEED (so the schema and values of a seed do not
+ * depend on it) gives about half of the top-level columns an encoding that fits all of their
+ * leaves (PLAIN, RLE, DELTA_*, BYTE_STREAM_SPLIT or RLE_DICTIONARY), and now and then the
+ * codecs hudic writes beyond the five above (Hadoop-framed LZ4, BROTLI).
+ *
+ *   gen_random_parquet --encoding ENC --pages v1|v2 --nulls PCT [--codec C] SEED OUT.parquet
+ *
+ * writes instead a fixed schema holding every leaf type once at the top level and again inside
+ * lists, a struct and a map, with PCT percent nulls at every nullable level, and gives encoding
+ * ENC (a parquet.thrift Encoding name) to every top-level column whose leaves all allow it
+ * (test_written_encodings.py). The dictionary stays on, so the choice must replace it.
+ *
  * On success it prints one JSON line: {"seed":..,"rows":..,"batches":[..],"options":{..},
- * "schema":"struct<...>"} and exits 0; on failure a message on stderr and exit 1. */
+ * "schema":"struct<...>","fields":[..],"encodings":{"column":"ENCODING",..}} and exits 0; on
+ * failure a message on stderr and exit 1. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,8 +471,102 @@ static const char *codec_name(int c) {
     case PQ_CODEC_SNAPPY: return "snappy";
     case PQ_CODEC_GZIP: return "gzip";
     case PQ_CODEC_ZSTD: return "zstd";
-    default: return "lz4_raw";
+    case PQ_CODEC_LZ4: return "lz4";
+    case PQ_CODEC_BROTLI: return "brotli";
+    case PQ_CODEC_LZ4_RAW: return "lz4_raw";
+    default: return "?";
     }
+}
+
+static const struct {
+    const char *name;
+    int enc;
+} ENCODINGS[] = {
+    {"PLAIN", PQ_ENC_PLAIN},
+    {"RLE", PQ_ENC_RLE},
+    {"DELTA_BINARY_PACKED", PQ_ENC_DELTA_BINARY_PACKED},
+    {"DELTA_LENGTH_BYTE_ARRAY", PQ_ENC_DELTA_LENGTH_BYTE_ARRAY},
+    {"DELTA_BYTE_ARRAY", PQ_ENC_DELTA_BYTE_ARRAY},
+    {"BYTE_STREAM_SPLIT", PQ_ENC_BYTE_STREAM_SPLIT},
+    {"RLE_DICTIONARY", PQ_ENC_RLE_DICTIONARY},
+};
+#define N_ENCODINGS ((int)(sizeof(ENCODINGS) / sizeof(ENCODINGS[0])))
+
+static const char *encoding_name(int enc) {
+    for (int i = 0; i < N_ENCODINGS; i++)
+        if (ENCODINGS[i].enc == enc) return ENCODINGS[i].name;
+    return "?";
+}
+
+/* The physical type hudic's writer stores a leaf in (schema.c's mapping). */
+static int physical_of(const hudi_field *f, bool decimal_as_fixed) {
+    switch (f->type) {
+    case HUDI_TYPE_BOOL: return PQ_BOOLEAN;
+    case HUDI_TYPE_INT8:
+    case HUDI_TYPE_INT16:
+    case HUDI_TYPE_INT32:
+    case HUDI_TYPE_UINT8:
+    case HUDI_TYPE_UINT16:
+    case HUDI_TYPE_UINT32:
+    case HUDI_TYPE_DATE: return PQ_INT32;
+    case HUDI_TYPE_TIME: return f->unit == HUDI_UNIT_MILLIS ? PQ_INT32 : PQ_INT64;
+    case HUDI_TYPE_FLOAT: return PQ_FLOAT;
+    case HUDI_TYPE_DOUBLE: return PQ_DOUBLE;
+    case HUDI_TYPE_DECIMAL:
+        return decimal_as_fixed || f->precision > 18 ? PQ_FIXED_LEN_BYTE_ARRAY
+               : f->precision > 9                    ? PQ_INT64
+                                                     : PQ_INT32;
+    case HUDI_TYPE_STRING:
+    case HUDI_TYPE_BINARY: return PQ_BYTE_ARRAY;
+    case HUDI_TYPE_FIXED_BINARY:
+    case HUDI_TYPE_FLOAT16: return PQ_FIXED_LEN_BYTE_ARRAY;
+    default: return PQ_INT64; /* int64, uint64, timestamp */
+    }
+}
+
+/* Bit (1 << physical type) for every leaf under f. */
+static unsigned leaf_physicals(const hudi_field *f, bool decimal_as_fixed) {
+    if (f->n_children == 0) return 1u << physical_of(f, decimal_as_fixed);
+    unsigned m = 0;
+    for (int32_t i = 0; i < f->n_children; i++)
+        m |= leaf_physicals(&f->children[i], decimal_as_fixed);
+    return m;
+}
+
+/* Whether every physical type in `mask` allows `enc` (the table in parquet.h). */
+static bool encoding_fits(int enc, unsigned mask) {
+    unsigned ok;
+    switch (enc) {
+    case PQ_ENC_PLAIN: ok = ~0u; break;
+    case PQ_ENC_RLE: ok = 1u << PQ_BOOLEAN; break;
+    case PQ_ENC_DELTA_BINARY_PACKED: ok = 1u << PQ_INT32 | 1u << PQ_INT64; break;
+    case PQ_ENC_DELTA_LENGTH_BYTE_ARRAY: ok = 1u << PQ_BYTE_ARRAY; break;
+    case PQ_ENC_DELTA_BYTE_ARRAY: ok = 1u << PQ_BYTE_ARRAY | 1u << PQ_FIXED_LEN_BYTE_ARRAY; break;
+    case PQ_ENC_BYTE_STREAM_SPLIT:
+        ok = 1u << PQ_FLOAT | 1u << PQ_DOUBLE | 1u << PQ_INT32 | 1u << PQ_INT64 |
+             1u << PQ_FIXED_LEN_BYTE_ARRAY;
+        break;
+    case PQ_ENC_RLE_DICTIONARY: ok = ~(1u << PQ_BOOLEAN); break;
+    default: ok = 0; break;
+    }
+    return (mask & ~ok) == 0;
+}
+
+/* Random encodings for about half of the top-level columns, drawn from `r` (not the schema's
+ * stream). Returns how many entries were filled. */
+static int random_encodings(rng *r, const hudi_field *schema, bool decimal_as_fixed,
+                            hudi_pq_column_encoding *out) {
+    int n = 0;
+    for (int32_t i = 0; i < schema->n_children; i++) {
+        if (!chance(r, 50)) continue;
+        unsigned mask = leaf_physicals(&schema->children[i], decimal_as_fixed);
+        int fit[N_ENCODINGS], n_fit = 0;
+        for (int e = 0; e < N_ENCODINGS; e++)
+            if (encoding_fits(ENCODINGS[e].enc, mask)) fit[n_fit++] = ENCODINGS[e].enc;
+        out[n++] =
+            (hudi_pq_column_encoding){schema->children[i].name, fit[below(r, (uint64_t)n_fit)]};
+    }
+    return n;
 }
 
 static void random_options(rng *r, hudi_parquet_write_options *o) {
@@ -516,9 +623,105 @@ static void free_slice(hudi_batch *b) {
     free(b);
 }
 
+/* A leaf of the fixed schema: every value drawn at random (no domain), `null_pct` nulls. */
+static void fixed_leaf(gen *g, hudi_field *f, const char *name, hudi_type_id t, int null_pct) {
+    init_field(f, name, t, true);
+    if (g->n_leaves >= MAX_LEAVES) die("too many leaves");
+    g->leaves[g->n_leaves] = (leaf_info){null_pct, 0, next(&g->r)};
+    f->field_id = g->n_leaves++;
+}
+
+/* The --encoding schema: each leaf type at the top level (c_<type>), then the same inside
+ * lists (l_<type>), one struct of two leaves and one map. */
+static int fixed_schema(gen *g, hudi_field *schema, int null_pct) {
+    static const struct {
+        const char *name;
+        hudi_type_id t;
+        int a, b; /* decimal precision/scale, time unit, fixed width */
+    } L[] = {
+        {"bool", HUDI_TYPE_BOOL, 0, 0},
+        {"int8", HUDI_TYPE_INT8, 0, 0},
+        {"int16", HUDI_TYPE_INT16, 0, 0},
+        {"int32", HUDI_TYPE_INT32, 0, 0},
+        {"int64", HUDI_TYPE_INT64, 0, 0},
+        {"uint8", HUDI_TYPE_UINT8, 0, 0},
+        {"uint16", HUDI_TYPE_UINT16, 0, 0},
+        {"uint32", HUDI_TYPE_UINT32, 0, 0},
+        {"uint64", HUDI_TYPE_UINT64, 0, 0},
+        {"date", HUDI_TYPE_DATE, 0, 0},
+        {"time_ms", HUDI_TYPE_TIME, HUDI_UNIT_MILLIS, 0},
+        {"time_us", HUDI_TYPE_TIME, HUDI_UNIT_MICROS, 0},
+        {"time_ns", HUDI_TYPE_TIME, HUDI_UNIT_NANOS, 0},
+        {"ts_us", HUDI_TYPE_TIMESTAMP, HUDI_UNIT_MICROS, 1},
+        {"ts_ns", HUDI_TYPE_TIMESTAMP, HUDI_UNIT_NANOS, 0},
+        {"dec9", HUDI_TYPE_DECIMAL, 9, 2},
+        {"dec18", HUDI_TYPE_DECIMAL, 18, 6},
+        {"dec38", HUDI_TYPE_DECIMAL, 38, 10},
+        {"float16", HUDI_TYPE_FLOAT16, 0, 0},
+        {"float", HUDI_TYPE_FLOAT, 0, 0},
+        {"double", HUDI_TYPE_DOUBLE, 0, 0},
+        {"string", HUDI_TYPE_STRING, 0, 0},
+        {"binary", HUDI_TYPE_BINARY, 0, 0},
+        {"fixed", HUDI_TYPE_FIXED_BINARY, 5, 0},
+        {"uuid", HUDI_TYPE_FIXED_BINARY, 16, 1},
+    };
+    int n = (int)(sizeof(L) / sizeof(L[0]));
+    init_field(schema, "schema", HUDI_TYPE_STRUCT, false);
+    set_children(schema, 2 * n + 2);
+    for (int k = 0; k < 2 * n; k++) {
+        int i = k % n;
+        char nm[32];
+        snprintf(nm, sizeof(nm), "%s_%s", k < n ? "c" : "l", L[i].name);
+        hudi_field *f = &schema->children[k], *leaf = f;
+        if (k >= n) {
+            init_field(f, nm, HUDI_TYPE_LIST, true);
+            set_children(f, 1);
+            leaf = &f->children[0];
+        }
+        fixed_leaf(g, leaf, k < n ? nm : "element", L[i].t, null_pct);
+        if (L[i].t == HUDI_TYPE_DECIMAL) leaf->precision = L[i].a, leaf->scale = L[i].b;
+        if (L[i].t == HUDI_TYPE_TIME || L[i].t == HUDI_TYPE_TIMESTAMP)
+            leaf->unit = (uint8_t)L[i].a, leaf->utc = L[i].b;
+        if (L[i].t == HUDI_TYPE_FIXED_BINARY) {
+            leaf->byte_width = L[i].a;
+            if (L[i].b) leaf->hint = HUDI_HINT_UUID;
+        }
+    }
+    hudi_field *st = &schema->children[2 * n];
+    init_field(st, "st", HUDI_TYPE_STRUCT, true);
+    set_children(st, 2);
+    fixed_leaf(g, &st->children[0], "a", HUDI_TYPE_INT64, null_pct);
+    fixed_leaf(g, &st->children[1], "b", HUDI_TYPE_INT32, null_pct);
+    hudi_field *m = &schema->children[2 * n + 1];
+    init_field(m, "m", HUDI_TYPE_MAP, true);
+    set_children(m, 1);
+    init_field(&m->children[0], "key_value", HUDI_TYPE_STRUCT, false);
+    set_children(&m->children[0], 2);
+    fixed_leaf(g, &m->children[0].children[0], "key", HUDI_TYPE_STRING, 0);
+    m->children[0].children[0].nullable = false;
+    fixed_leaf(g, &m->children[0].children[1], "value", HUDI_TYPE_STRING, null_pct);
+    return 2 * n + 2;
+}
+
 int main(int argc, char **argv) {
+    const char *fixed_enc = NULL, *pages = "v1", *codec = "snappy";
+    int null_pct = 0;
+    while (argc >= 3 && strncmp(argv[1], "--", 2) == 0) {
+        if (strcmp(argv[1], "--encoding") == 0)
+            fixed_enc = argv[2];
+        else if (strcmp(argv[1], "--pages") == 0)
+            pages = argv[2];
+        else if (strcmp(argv[1], "--nulls") == 0)
+            null_pct = atoi(argv[2]);
+        else if (strcmp(argv[1], "--codec") == 0)
+            codec = argv[2];
+        else
+            break;
+        argc -= 2, argv += 2;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: gen_random_parquet SEED OUT.parquet\n");
+        fprintf(stderr, "usage: gen_random_parquet [--encoding ENC --pages v1|v2 --nulls PCT "
+                        "[--codec C]] SEED OUT.parquet\n");
         return 2;
     }
     uint64_t seed = strtoull(argv[1], NULL, 10);
@@ -526,22 +729,49 @@ int main(int argc, char **argv) {
     gen g;
     memset(&g, 0, sizeof(g));
     g.r.s = seed * 0x2545f4914f6cdd1dull + 1;
+    rng er = {seed * 0x9e3779b97f4a7c15ull + 0x1234567}; /* encodings and extra codecs */
     static const int nested_null_pcts[] = {0, 10, 30, 100};
     g.nested_null_pct = nested_null_pcts[below(&g.r, 4)];
     g.max_elems = (int)between(&g.r, 1, 5);
 
     hudi_field schema;
-    init_field(&schema, "schema", HUDI_TYPE_STRUCT, false);
-    int n_cols = (int)between(&g.r, 3, 10);
-    set_children(&schema, n_cols);
-    for (int i = 0; i < n_cols; i++) {
-        char nm[16];
-        snprintf(nm, sizeof(nm), "c%d", i);
-        make_field(&g, &schema.children[i], nm, chance(&g.r, 75), 0);
-    }
-
+    int n_cols;
     hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
-    random_options(&g.r, &o);
+    hudi_pq_column_encoding encs[64];
+    int n_encs = 0;
+    if (fixed_enc) {
+        int enc = -1;
+        for (int e = 0; e < N_ENCODINGS; e++)
+            if (strcmp(ENCODINGS[e].name, fixed_enc) == 0) enc = ENCODINGS[e].enc;
+        if (enc < 0) die("unknown encoding");
+        g.nested_null_pct = null_pct;
+        g.max_elems = 4;
+        n_cols = fixed_schema(&g, &schema, null_pct);
+        o.data_page_v2 = strcmp(pages, "v2") == 0;
+        o.codec = -1;
+        for (int c = PQ_CODEC_UNCOMPRESSED; c <= PQ_CODEC_LZ4_RAW; c++)
+            if (c != PQ_CODEC_LZO && strcmp(codec_name(c), codec) == 0) o.codec = c;
+        if (o.codec < 0) die("unknown codec");
+        o.page_rows = 60;
+        o.row_group_rows = 300;
+        for (int i = 0; i < n_cols && n_encs < 64; i++)
+            if (encoding_fits(enc, leaf_physicals(&schema.children[i], false)))
+                encs[n_encs++] = (hudi_pq_column_encoding){schema.children[i].name, enc};
+    } else {
+        init_field(&schema, "schema", HUDI_TYPE_STRUCT, false);
+        n_cols = (int)between(&g.r, 3, 10);
+        set_children(&schema, n_cols);
+        for (int i = 0; i < n_cols; i++) {
+            char nm[16];
+            snprintf(nm, sizeof(nm), "c%d", i);
+            make_field(&g, &schema.children[i], nm, chance(&g.r, 75), 0);
+        }
+        random_options(&g.r, &o);
+        n_encs = random_encodings(&er, &schema, o.decimal_as_fixed, encs);
+        if (chance(&er, 20)) o.codec = chance(&er, 50) ? PQ_CODEC_LZ4 : PQ_CODEC_BROTLI;
+    }
+    o.column_encodings = encs;
+    o.n_column_encodings = n_encs;
     /* bloom filters on some top-level leaf columns */
     const char *bloom[16];
     int n_bloom = 0;
@@ -557,13 +787,15 @@ int main(int argc, char **argv) {
     check(hudi_fs_local_new(&fs, &err), &err);
     check(hudi_parquet_writer_open(&w, fs, path, &schema, &o, &err), &err);
 
-    int n_batches = (int)between(&g.r, 1, 5);
+    int n_batches = fixed_enc ? 3 : (int)between(&g.r, 1, 5);
     /* about one file in 16 is larger: long RLE/bit-packed runs, many pages and row groups */
-    int64_t max_batch_rows = chance(&g.r, 6) ? 1500 : 250;
+    int64_t max_batch_rows = fixed_enc ? 400 : chance(&g.r, 6) ? 1500 : 250;
     int64_t total = 0, sizes[5];
     for (int bi = 0; bi < n_batches; bi++) {
         /* an empty batch now and then: the writer must accept it */
-        int64_t rows = chance(&g.r, 8) ? 0 : between(&g.r, 1, max_batch_rows);
+        int64_t rows = fixed_enc         ? max_batch_rows - 100 * bi
+                       : chance(&g.r, 8) ? 0
+                                         : between(&g.r, 1, max_batch_rows);
         hudi_batch *b = NULL;
         check(hudi_batch_new(&b, &schema, &err), &err);
         for (int64_t r = 0; r < rows; r++)
@@ -619,7 +851,10 @@ int main(int argc, char **argv) {
         if (i) printf(",");
         print_field(&schema.children[i]);
     }
-    printf("]}\n");
+    printf("],\"encodings\":{");
+    for (int i = 0; i < n_encs; i++)
+        printf("%s\"%s\":\"%s\"", i ? "," : "", encs[i].column, encoding_name(encs[i].encoding));
+    printf("}}\n");
     hudi_buf_dispose(&desc);
     hudi_field_dispose(&schema);
     hudi_fs_free(fs);
