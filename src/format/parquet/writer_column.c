@@ -811,8 +811,10 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     /* The dictionary must pay for itself: when the first page of the chunk has more distinct
      * values than half its values, the dictionary page would cost about as much as the data
      * and every page would pay an extra indirection on read. We then write PLAIN from the
-     * start (no dictionary page at all), which is also the fastest to write. */
-    if (c->mode == PQ_WMODE_DICT && !c->dict_tried) {
+     * start (no dictionary page at all), which is also the fastest to write. Pages without
+     * values (all null) decide nothing and are written PLAIN (empty) while the dictionary is
+     * empty, so an all-null chunk gets no dictionary page of zero entries. */
+    if (c->mode == PQ_WMODE_DICT && !c->dict_tried && c->page_values > 0) {
         c->dict_tried = true;
         if ((int64_t)c->dict.n * 2 > c->page_values && (rc = undo_dict(c, err)) < 0) return rc;
     }
@@ -831,7 +833,7 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
     }
     size_t vstart = pg->len;
     int32_t enc = c->enc;
-    bool dict_page = c->mode == PQ_WMODE_DICT;
+    bool dict_page = c->mode == PQ_WMODE_DICT && c->dict.n > 0;
     if (dict_page) {
         int bw = HUDI_MAX(1, pq_bit_width(c->dict.n > 0 ? c->dict.n - 1 : 0));
         hudi_buf_putc(pg, (char)bw);
@@ -844,8 +846,16 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
 
     hudi_slice in =
         v2 ? HUDI_SLICE(pg->data + vstart, pg->len - vstart) : HUDI_SLICE(pg->data, pg->len);
-    if ((rc = compress(cx, in, err)) < 0) return rc;
-    bool raw = v2 && cx->o.codec == PQ_CODEC_UNCOMPRESSED;
+    /* v2: an empty value section (all null) is stored as is (is_compressed false): 0 bytes,
+     * not a codec's stream of nothing, which some readers refuse (DuckDB for LZ4) */
+    bool raw = v2 && (cx->o.codec == PQ_CODEC_UNCOMPRESSED || in.len == 0);
+    if (raw) {
+        hudi_buf_clear(&cx->comp);
+        hudi_buf_append(&cx->comp, in.data, in.len);
+        if (hudi_buf_failed(&cx->comp)) return hudi_error_oom(err);
+    } else if ((rc = compress(cx, in, err)) < 0) {
+        return rc;
+    }
     size_t usize = lv->len + pg->len, csize = lv->len + cx->comp.len;
     if (usize > INT32_MAX || csize > INT32_MAX)
         return hudi_error_set(err, HUDI_EINVAL, "data page of %zu bytes is too large", usize);

@@ -549,3 +549,57 @@ Test(writer_encoding, lz4_hadoop_frames) {
     free(back);
     hudi_buf_dispose(&out);
 }
+
+/* An all-null chunk gets no dictionary page of zero entries, and its v2 pages store the empty
+ * value section uncompressed (DuckDB refuses an LZ4 stream of nothing); values that follow
+ * nulls still get the dictionary. */
+Test(writer_encoding, all_null_pages_have_no_dictionary) {
+    hudi_field s;
+    test_schema(&s);
+    hudi_batch *b = gen_batch(&s, 300, 100);
+    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    o.codec = PQ_CODEC_LZ4;
+    o.data_page_v2 = true;
+    o.page_rows = 50;
+    hudi_fs *fs = mem_fs();
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(write_file(fs, "n.parquet", b, &o, 300, &err), 0, "%s", err.message);
+    hudi_parquet_file *f = NULL;
+    cr_assert_eq(hudi_parquet_open(&f, fs, "n.parquet", NULL, &err), 0, "%s", err.message);
+    const pq_column_chunk *cols = hudi_parquet_meta(f)->row_groups[0].columns;
+    for (int i = 0; i < N_LEAVES; i++) {
+        const pq_column_meta *m = &cols[i].meta_data;
+        if (strcmp(LEAVES[i].path, "i32") == 0) continue; /* not nullable */
+        cr_assert(!m->has_dictionary_page_offset, "%s", LEAVES[i].path);
+        cr_assert(!has_enc(m, PQ_ENC_RLE_DICTIONARY), "%s", LEAVES[i].path);
+    }
+    check_roundtrip(f, b, "all null");
+    hudi_parquet_close(f);
+    hudi_batch_free(b);
+
+    /* 120 nulls, then values: the dictionary decides on the first page holding values */
+    hudi_field one;
+    fld(&one, "root", HUDI_TYPE_STRUCT, false);
+    cr_assert_eq(hudi_field_set_children(&one, 1), 0);
+    fld(&one.children[0], "s", HUDI_TYPE_STRING, true);
+    cr_assert_eq(hudi_batch_new(&b, &one, NULL), 0);
+    for (int r = 0; r < 400; r++) {
+        if (r < 120)
+            cr_assert_eq(hudi_array_append_null(b->columns[0], NULL), 0);
+        else
+            cr_assert_eq(
+                hudi_array_append_bytes(b->columns[0], r % 2 ? "odd" : "even", r % 2 ? 3 : 4, NULL),
+                0);
+    }
+    b->num_rows = 400;
+    cr_assert_eq(write_file(fs, "m.parquet", b, &o, 400, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_parquet_open(&f, fs, "m.parquet", NULL, &err), 0, "%s", err.message);
+    const pq_column_meta *m = &hudi_parquet_meta(f)->row_groups[0].columns[0].meta_data;
+    cr_assert(m->has_dictionary_page_offset && has_enc(m, PQ_ENC_RLE_DICTIONARY));
+    check_roundtrip(f, b, "nulls then values");
+    hudi_parquet_close(f);
+    hudi_batch_free(b);
+    hudi_field_dispose(&one);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
