@@ -4,6 +4,7 @@
  *   parquet_bench scan FILE [--threads N] [--columns a,b] [--where COL OP VALUE] [--batch-rows N]
  *   parquet_bench rawcodec FILE [--columns a,b]   (top-level names; first path element)
  *   parquet_bench write OUT [--rows N] [--codec snappy] [--threads N] [--row-group-rows N]
+ *                           [--encoding col=ENC,col=ENC...] [--no-dictionary 1]
  *   common: [--repeat R] [--warmup W]
  *
  * Each mode prints one JSON line: per-repetition wall and CPU seconds, rows, peak RSS (VmHWM,
@@ -39,6 +40,9 @@ typedef struct bench_args {
     const char *where;   /* "col>value" or NULL */
     int64_t rows, batch_rows, row_group_rows;
     int codec;
+    hudi_pq_column_encoding encodings[MAX_COLS];
+    int32_t n_encodings;
+    bool no_dictionary;
 } bench_args;
 
 /* Per-column checksum: what run.py compares with DuckDB's sum()/sum(strlen()). */
@@ -556,6 +560,9 @@ static void *write_thread(void *p) {
     hudi_parquet_writer *w = NULL;
     o.codec = j->a->codec;
     if (j->a->row_group_rows > 0) o.row_group_rows = j->a->row_group_rows;
+    o.dictionary = !j->a->no_dictionary;
+    o.column_encodings = j->a->encodings;
+    o.n_column_encodings = j->a->n_encodings;
     if ((j->rc = hudi_parquet_writer_open(&w, j->fs, j->path, j->schema, &o, &j->err)) < 0)
         return NULL;
     for (int64_t k = 0; k < j->count; k++)
@@ -637,11 +644,37 @@ static int parse_codec(const char *s) {
     return 0;
 }
 
+/* "col=ENC,col=ENC" (parquet.thrift Encoding names) into a->encodings; `spec` is kept. */
+static void parse_encodings(bench_args *a, char *spec) {
+    static const struct {
+        const char *name;
+        int enc;
+    } names[] = {{"PLAIN", PQ_ENC_PLAIN},
+                 {"RLE", PQ_ENC_RLE},
+                 {"DELTA_BINARY_PACKED", PQ_ENC_DELTA_BINARY_PACKED},
+                 {"DELTA_LENGTH_BYTE_ARRAY", PQ_ENC_DELTA_LENGTH_BYTE_ARRAY},
+                 {"DELTA_BYTE_ARRAY", PQ_ENC_DELTA_BYTE_ARRAY},
+                 {"BYTE_STREAM_SPLIT", PQ_ENC_BYTE_STREAM_SPLIT},
+                 {"RLE_DICTIONARY", PQ_ENC_RLE_DICTIONARY}};
+    for (char *save = NULL, *item = strtok_r(spec, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        int enc = -1;
+        if (!eq || a->n_encodings >= MAX_COLS) die("bad --encoding (want col=ENC,...)", NULL);
+        *eq = 0;
+        for (int i = 0; i < (int)HUDI_ARRAY_LEN(names); i++)
+            if (strcasecmp(eq + 1, names[i].name) == 0) enc = names[i].enc;
+        if (enc < 0) die("unknown encoding in --encoding", NULL);
+        a->encodings[a->n_encodings++] = (hudi_pq_column_encoding){item, enc};
+    }
+}
+
 static void usage(void) {
     fputs("usage: parquet_bench scan FILE [--threads N] [--columns a,b] [--where 'col>v']\n"
           "       parquet_bench rawcodec FILE [--columns a,b]\n"
           "       parquet_bench write OUT [--rows N] [--codec snappy] [--threads N]\n"
-          "                               [--row-group-rows N]\n"
+          "                               [--row-group-rows N] [--encoding col=ENC,...]\n"
+          "                               [--no-dictionary 1]\n"
           "       common: [--repeat R] [--warmup W] [--batch-rows N]\n",
           stderr);
     exit(2);
@@ -679,6 +712,10 @@ int main(int argc, char **argv) {
             a.codec = parse_codec(v);
         else if (strcmp(k, "--row-group-rows") == 0)
             a.row_group_rows = strtoll(v, NULL, 10);
+        else if (strcmp(k, "--encoding") == 0)
+            parse_encodings(&a, argv[i]);
+        else if (strcmp(k, "--no-dictionary") == 0)
+            a.no_dictionary = atoi(v) != 0;
         else
             usage();
     }

@@ -9,8 +9,11 @@
  * always between records, so every page starts with rep level 0 (the page index needs it).
  *
  * Invariants: the open page holds page_levels entries, page_values values and page_rows
- * records; all of it is either dictionary-encoded (mode DICT) or PLAIN (mode PLAIN) because
- * the mode only changes right after a page is closed. */
+ * records; all of it is either dictionary-encoded (mode DICT) or in the column's value encoding
+ * `enc` (mode PLAIN: PLAIN by default, else the encoding chosen for the column, which turns the
+ * dictionary off) because the mode only changes right after a page is closed. Mode PLAIN keeps
+ * the values in their PLAIN layout (byte arrays in DELTA_* bare, lengths in `voffs`) and
+ * close_page encodes them. */
 #include <xxhash.h>
 
 #include "format/parquet/writer_int.h"
