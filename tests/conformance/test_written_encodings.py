@@ -17,22 +17,11 @@ import subprocess
 
 import pytest
 
-_missing = []
-try:
-    import pyarrow.parquet as pq
-except ImportError:
-    _missing.append("pyarrow")
-try:
-    import duckdb
-except ImportError:
-    _missing.append("duckdb")
-if _missing:
-    why = "%s missing: the written-encodings checks need them" % " and ".join(_missing)
-    if os.environ.get("HUDIC_ALLOW_MISSING_PEERS") == "1":
-        pytest.skip(why + " (HUDIC_ALLOW_MISSING_PEERS=1)", allow_module_level=True)
-    raise ImportError(why + "; install them or set HUDIC_ALLOW_MISSING_PEERS=1 to skip")
+from support import TIMEOUT_S, peer
 
-from support import TIMEOUT_S  # noqa: E402
+pq = peer("pyarrow.parquet")
+duckdb = peer("duckdb")
+
 from test_written_crosscheck import (DUCKDB_UNSUPPORTED, GEN, PYARROW_UNSUPPORTED,  # noqa: E402
                                      annotate, compare, duckdb_known_refusals, hudic_rows)
 
