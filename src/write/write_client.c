@@ -29,7 +29,7 @@ static void fill_defaults(hudi_write_options *o) {
     if (o->target_file_bytes <= 0) o->target_file_bytes = WRITE_DEFAULT_TARGET_BYTES;
     if (o->small_file_bytes < 0) o->small_file_bytes = 0;
     if (o->small_file_bytes == 0) o->small_file_bytes = WRITE_DEFAULT_SMALL_BYTES;
-    if (o->codec == 0) o->codec = PQ_CODEC_GZIP; /* hoodie.parquet.compression.codec (0.14) */
+    if (o->codec == 0) o->codec = HUDI_PQ_CODEC_GZIP; /* hoodie.parquet.compression.codec (0.14) */
 }
 
 static bool is_replace(hudi_write_op op) {

@@ -3,13 +3,27 @@
  * filtering of simple predicates), and write files from batches.
  *
  * Everything below this header (thrift, meta, encodings, codecs, nested assembly) is
- * internal to src/format/parquet. Nothing here knows about Hudi. */
+ * internal to src/format/parquet: in particular the Thrift structs of meta.h are not exported
+ * (cmake/layers.txt), so the footer reaches the layers above only through the functions
+ * here. Nothing here knows about Hudi. */
 #ifndef HUDI_PARQUET_H
 #define HUDI_PARQUET_H
 
 #include "columnar/columnar.h"
-#include "format/parquet/meta.h"
 #include "storage/storage.h"
+
+/* Compression codecs: CompressionCodec of parquet.thrift (the same values as meta.h's
+ * PQ_CODEC_*, docs/formats/parquet.md). */
+enum {
+    HUDI_PQ_CODEC_UNCOMPRESSED = 0,
+    HUDI_PQ_CODEC_SNAPPY = 1,
+    HUDI_PQ_CODEC_GZIP = 2,
+    HUDI_PQ_CODEC_LZO = 3,
+    HUDI_PQ_CODEC_BROTLI = 4,
+    HUDI_PQ_CODEC_LZ4 = 5, /* the deprecated Hadoop-framed LZ4 */
+    HUDI_PQ_CODEC_ZSTD = 6,
+    HUDI_PQ_CODEC_LZ4_RAW = 7
+};
 
 /* ================================ reading ================================================= */
 
@@ -31,12 +45,15 @@ int hudi_parquet_open(hudi_parquet_file **out, hudi_fs *fs, const char *path,
                       const hudi_parquet_open_options *opts, hudi_error *err);
 void hudi_parquet_close(hudi_parquet_file *f); /* NULL-safe */
 
-/** The decoded footer (lives as long as the file). */
-const pq_file_meta *hudi_parquet_meta(const hudi_parquet_file *f);
+/** The decoded footer (lives as long as the file). Opaque here: only the format layer (and
+ *  the exceptions cmake/layers.txt lists) include format/parquet/meta.h to look inside. */
+const struct pq_file_meta *hudi_parquet_meta(const hudi_parquet_file *f);
 /** The file's schema as a STRUCT field whose children are the top-level columns. */
 const hudi_field *hudi_parquet_schema(const hudi_parquet_file *f);
 /** Sum of the row groups' row counts (FileMetaData.num_rows is not trusted). */
 int64_t hudi_parquet_num_rows(const hudi_parquet_file *f);
+/** Number of row groups in the footer. */
+int32_t hudi_parquet_num_row_groups(const hudi_parquet_file *f);
 const char *hudi_parquet_path(const hudi_parquet_file *f);
 /** Value of a footer key/value entry, or NULL. The slice is borrowed from the footer. */
 bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *value);
@@ -134,7 +151,7 @@ typedef struct hudi_pq_column_encoding {
 
 typedef struct hudi_parquet_write_options {
     int version;                   /* HUDI_PARQUET_WRITE_OPTIONS_VERSION */
-    int codec;                     /* PQ_CODEC_*; default SNAPPY (LZO is not written) */
+    int codec;                     /* HUDI_PQ_CODEC_*; default SNAPPY (LZO is not written) */
     int codec_level;               /* 0 = codec default */
     bool data_page_v2;             /* default false: v1 data pages */
     bool dictionary;               /* default true */
@@ -159,9 +176,9 @@ typedef struct hudi_parquet_write_options {
 #define HUDI_PARQUET_WRITE_OPTIONS_VERSION 1
 #define HUDI_PARQUET_WRITE_OPTIONS_INIT                                                            \
     {                                                                                              \
-        HUDI_PARQUET_WRITE_OPTIONS_VERSION, PQ_CODEC_SNAPPY, 0, false, true, 1 << 20, 1 << 20,     \
-            20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0, 0.01, NULL,  \
-            0                                                                                      \
+        HUDI_PARQUET_WRITE_OPTIONS_VERSION, HUDI_PQ_CODEC_SNAPPY, 0, false, true, 1 << 20,         \
+            1 << 20, 20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0,     \
+            0.01, NULL, 0                                                                          \
     }
 
 typedef struct hudi_parquet_writer hudi_parquet_writer;

@@ -122,6 +122,14 @@ void hudi_parquet_close(hudi_parquet_file *f) {
 const pq_file_meta *hudi_parquet_meta(const hudi_parquet_file *f) { return &f->meta; }
 const hudi_field *hudi_parquet_schema(const hudi_parquet_file *f) { return &f->schema.root; }
 int64_t hudi_parquet_num_rows(const hudi_parquet_file *f) { return f->num_rows; }
+int32_t hudi_parquet_num_row_groups(const hudi_parquet_file *f) { return f->meta.n_row_groups; }
+
+/* parquet.h's codec ids are meta.h's, so options pass straight through. */
+#define SAME_CODEC(x) ((int)HUDI_PQ_CODEC_##x == (int)PQ_CODEC_##x)
+_Static_assert(SAME_CODEC(UNCOMPRESSED) && SAME_CODEC(SNAPPY) && SAME_CODEC(GZIP) &&
+                   SAME_CODEC(LZO) && SAME_CODEC(BROTLI) && SAME_CODEC(LZ4) && SAME_CODEC(ZSTD) &&
+                   SAME_CODEC(LZ4_RAW),
+               "parquet.h and meta.h codec ids");
 const char *hudi_parquet_path(const hudi_parquet_file *f) { return f->path; }
 
 bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *value) {
