@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "format/parquet/parquet.h"
+#include "format/parquet/meta.h"
 
 /* ---- deterministic randomness --------------------------------------------------------------- */
 
@@ -570,8 +571,8 @@ static int random_encodings(rng *r, const hudi_field *schema, bool decimal_as_fi
 }
 
 static void random_options(rng *r, hudi_parquet_write_options *o) {
-    static const int codecs[] = {PQ_CODEC_UNCOMPRESSED, PQ_CODEC_SNAPPY, PQ_CODEC_GZIP,
-                                 PQ_CODEC_ZSTD, PQ_CODEC_LZ4_RAW};
+    static const int codecs[] = {HUDI_PQ_CODEC_UNCOMPRESSED, HUDI_PQ_CODEC_SNAPPY,
+                                 HUDI_PQ_CODEC_GZIP, HUDI_PQ_CODEC_ZSTD, HUDI_PQ_CODEC_LZ4_RAW};
     o->codec = codecs[below(r, 5)];
     o->data_page_v2 = chance(r, 50);
     o->dictionary = chance(r, 70);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "format/avro/avro.h"
+#include "format/parquet/meta.h"
 #include "support.h"
 #include "write/bloom.h"
 #include "wt_util.h"
