@@ -1,5 +1,6 @@
 /* base.h - hudic's foundation: allocation hooks, overflow-checked sizes, owned growable
- * buffers, borrowed slices, vectors, arenas and a string-keyed hash map.
+ * buffers, borrowed slices, vectors, arenas, a string-keyed hash map, and the one copy of
+ * the byte-level helpers every layer shares: byte order, UTF-8, Base64 and civil dates.
  *
  * Invariant: nothing here touches files or prints; every allocation goes through the
  * hooks in alloc.c so tests can fail the Nth one. */
@@ -82,8 +83,26 @@ static inline uint64_t hudi_load_u64le(const void *p) {
 }
 static inline void hudi_store_u32le(void *p, uint32_t v) { memcpy(p, &v, 4); }
 static inline void hudi_store_u64le(void *p, uint64_t v) { memcpy(p, &v, 8); }
+
+/* ---- big-endian loads and stores ------------------------------------------------------ */
+
 static inline uint32_t hudi_load_u32be(const void *p) {
     return __builtin_bswap32(hudi_load_u32le(p));
+}
+static inline void hudi_store_u32be(void *p, uint32_t v) {
+    hudi_store_u32le(p, __builtin_bswap32(v));
+}
+/* Big-endian two's complement of `len` bytes (decimals in Parquet and Avro) to 128 bits, sign
+ * extended; past 16 bytes only the low 16 are kept (callers check the value fits). */
+static inline __int128 hudi_load_i128be(const uint8_t *p, size_t len) {
+    unsigned __int128 v = (len > 0 && (p[0] & 0x80)) ? ~(unsigned __int128)0 : 0;
+    for (size_t i = 0; i < len; i++) v = (v << 8) | p[i];
+    return (__int128)v;
+}
+/* The low `len` bytes (1..16) of `v`, most significant first. */
+static inline void hudi_store_i128be(uint8_t *p, __int128 v, size_t len) {
+    unsigned __int128 u = (unsigned __int128)v;
+    for (size_t i = len; i-- > 0; u >>= 8) p[i] = (uint8_t)u;
 }
 
 /* ---- slices: borrowed bytes ----------------------------------------------------------- */
@@ -181,6 +200,58 @@ bool hudi_map_remove(hudi_map *m, const char *key, size_t key_len, void **old);
 /* Iterate: for (size_t i = 0; (e = hudi_map_next(m, &i));) */
 hudi_map_entry *hudi_map_next(const hudi_map *m, size_t *iter);
 void hudi_map_dispose(hudi_map *m); /* frees keys, not values */
+
+/* ---- UTF-8 (utf8.c) ---------------------------------------------------------------------- */
+
+/* Length of the well-formed UTF-8 sequence (Unicode table 3-7: no overlongs, surrogates or
+ * code points past U+10FFFF) starting at s[0] (a byte >= 0x80), or 0 if there is none. */
+static inline size_t hudi_utf8_seq_len(const uint8_t *s, size_t n) {
+    uint8_t c = s[0], lo = 0x80, hi = 0xbf;
+    size_t len;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        if (c == 0xe0) lo = 0xa0;
+        if (c == 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        if (c == 0xf0) lo = 0x90;
+        if (c == 0xf4) hi = 0x8f;
+    } else {
+        return 0;
+    }
+    if (n < len || s[1] < lo || s[1] > hi) return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((s[k] & 0xc0) != 0x80) return 0;
+    return len;
+}
+/** True when all `n` bytes are well-formed UTF-8. */
+bool hudi_utf8_valid(const uint8_t *p, size_t n);
+/** Writes code point `cp` (<= 0x10FFFF) as UTF-8 to `out`; returns its length (1..4). */
+size_t hudi_utf8_encode(uint32_t cp, uint8_t out[4]);
+/** Decodes the `n`-byte sequence at `s` (n = its length, 1..4); -1 if it is not one. */
+int32_t hudi_utf8_decode(const uint8_t *s, size_t n);
+/** Appends code point `cp` as UTF-8. */
+void hudi_buf_put_utf8(hudi_buf *b, uint32_t cp);
+
+/* ---- Base64 (base64.c), RFC 4648 standard alphabet ------------------------------------------ */
+
+/** Decodes `len` characters, strict as java.util.Base64's decoder: '=' padding is optional but,
+ *  when present, completes the last quad; appends the bytes to `out`. HUDI_ECORRUPT (bad
+ *  character or length, with the position in `err`) or HUDI_ENOMEM. */
+int hudi_base64_decode(hudi_buf *out, const char *in, size_t len, hudi_error *err);
+
+/* ---- civil dates (civil.c): proleptic Gregorian, days since 1970-01-01 ------------------------
+ */
+
+/** Days since 1970-01-01 of year `y`, month `m` (1..12), day `d` (1..31). Exact for every
+ *  int64 year that does not overflow (H. Hinnant's days_from_civil). */
+int64_t hudi_days_from_civil(int64_t y, int m, int d);
+/** The date of `days` since 1970-01-01 (H. Hinnant's civil_from_days). */
+void hudi_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
+/** True when y-m-d is a real date (month 1..12, day within the month, leap years). */
+bool hudi_civil_valid(int64_t y, int m, int d);
 
 /* ---- misc ----------------------------------------------------------------------------- */
 

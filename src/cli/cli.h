@@ -80,14 +80,6 @@ int cli_finish_output(int rc);
 double cli_half_to_double(uint16_t bits);
 /* Bytes as 0x-prefixed lowercase hex; at most `max_bytes` shown (0 = all), then "…". */
 void cli_fmt_hex(hudi_buf *b, const uint8_t *p, size_t n, size_t max_bytes);
-/* True when p[0..n) is valid UTF-8. */
-bool cli_utf8_valid(const uint8_t *p, size_t n);
-/* Big-endian two's complement bytes (1..16) to a signed 128-bit integer. false if n > 16
- * or n == 0. */
-bool cli_be_to_i128(const uint8_t *p, size_t n, __int128 *out);
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (inverse of hudi_render_date). */
-int64_t cli_days_from_civil(int64_t y, unsigned m, unsigned d);
 
 /* ---- parquet printing (pq_print.c) ----------------------------------------------------- */
 

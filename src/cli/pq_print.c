@@ -346,7 +346,7 @@ static void put_kv_list(hudi_buf *b, const pq_key_value *kv, int32_t n, int dept
 static bool is_textual(const uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (p[i] < 0x20 || p[i] == 0x7f) return false;
-    return cli_utf8_valid(p, n);
+    return hudi_utf8_valid(p, n);
 }
 
 static void put_decimal(hudi_buf *b, __int128 unscaled, int32_t scale) {
@@ -422,9 +422,8 @@ static void put_stat(hudi_buf *b, const pq_schema_element *e, int32_t physical, 
     }
     case PQ_BYTE_ARRAY:
     case PQ_FIXED_LEN_BYTE_ARRAY: {
-        __int128 dec;
-        if (a.kind == PQ_LT_DECIMAL && cli_be_to_i128(p, v.len, &dec)) {
-            put_decimal(b, dec, a.scale);
+        if (a.kind == PQ_LT_DECIMAL && v.len >= 1 && v.len <= 16) {
+            put_decimal(b, hudi_load_i128be(p, v.len), a.scale);
             return;
         }
         if (a.kind == PQ_LT_FLOAT16 && v.len == 2) {

@@ -186,25 +186,12 @@ void hudi_render_decimal128(hudi_buf *out, const uint8_t value[16], int32_t scal
 
 /* ---- dates and times --------------------------------------------------------------------- */
 
-/* Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's civil_from_days). */
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    unsigned doe = (unsigned)(z - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (int64_t)yoe + era * 400 + (*m <= 2);
-}
-
 /* Years 0000-9999 as four digits; others as ISO 8601 expanded years: a sign and at least six
  * digits ("+290000", "-000001"). At most 1 + 20 + 6 characters. */
 static char *put_date(char *o, int64_t days) {
     int64_t y;
-    unsigned m, d;
-    civil_from_days(days, &y, &m, &d);
+    int m, d;
+    hudi_civil_from_days(days, &y, &m, &d);
     if (y >= 0 && y <= 9999) {
         o = put_padded(o, (uint64_t)y, 4);
     } else {
@@ -216,9 +203,9 @@ static char *put_date(char *o, int64_t days) {
             o = put_u64(o, ay);
     }
     *o++ = '-';
-    o = put_padded(o, m, 2);
+    o = put_padded(o, (uint64_t)m, 2);
     *o++ = '-';
-    return put_padded(o, d, 2);
+    return put_padded(o, (uint64_t)d, 2);
 }
 
 static const int64_t per_second[] = {1000, 1000000, 1000000000};
@@ -332,29 +319,6 @@ void hudi_render_uuid(hudi_buf *out, const uint8_t p[16]) {
 
 /* ---- strings -------------------------------------------------------------------------------- */
 
-/* Length of the well-formed UTF-8 sequence (Unicode table 3-7) starting at s, or 0. */
-static size_t utf8_len(const uint8_t *s, size_t n) {
-    uint8_t c = s[0];
-    size_t len;
-    uint8_t lo = 0x80, hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf)
-        len = 2;
-    else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        if (c == 0xe0) lo = 0xa0;
-        if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        if (c == 0xf0) lo = 0x90;
-        if (c == 0xf4) hi = 0x8f;
-    } else
-        return 0;
-    if (n < len || s[1] < lo || s[1] > hi) return 0;
-    for (size_t k = 2; k < len; k++)
-        if ((s[k] & 0xc0) != 0x80) return 0;
-    return len;
-}
-
 /* The input is escaped in chunks so the reservation stays bounded (6 output bytes per input
  * byte at worst, plus a multi-byte sequence that may run 3 bytes past the chunk). */
 void hudi_render_json_string(hudi_buf *out, const uint8_t *s, size_t n) {
@@ -383,7 +347,7 @@ void hudi_render_json_string(hudi_buf *out, const uint8_t *s, size_t n) {
                 *o++ = hex[c & 15];
                 i++;
             } else {
-                size_t len = utf8_len(s + i, n - i);
+                size_t len = hudi_utf8_seq_len(s + i, n - i);
                 if (len) {
                     o = put_lit(o, (const char *)s + i, len);
                     i += len;

@@ -238,16 +238,6 @@ static bool fixed_digits(const char *s, size_t n, size_t *i, int cnt, int64_t *o
     return true;
 }
 
-int64_t hudi_days_from_civil(int64_t y, unsigned m, unsigned d) {
-    /* Howard Hinnant's days_from_civil: exact for the proleptic Gregorian calendar. */
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 static bool date_at(const char *s, size_t n, size_t *i, int64_t *days) {
     size_t p = *i;
     bool neg = p < n && s[p] == '-';
@@ -259,11 +249,8 @@ static bool date_at(const char *s, size_t n, size_t *i, int64_t *days) {
     if (p >= n || s[p++] != '-' || !fixed_digits(s, n, &p, 2, &m)) return false;
     if (p >= n || s[p++] != '-' || !fixed_digits(s, n, &p, 2, &d)) return false;
     if (neg) y = -y;
-    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1]) return false;
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (m == 2 && d == 29 && !leap) return false;
-    *days = hudi_days_from_civil(y, (unsigned)m, (unsigned)d);
+    if (m < 1 || m > 12 || !hudi_civil_valid(y, (int)m, (int)d)) return false;
+    *days = hudi_days_from_civil(y, (int)m, (int)d);
     *i = p;
     return true;
 }
@@ -379,34 +366,9 @@ int hudi_parse_hex(const char *s, size_t n, hudi_buf *out) {
     return hi < 0 ? HUDI_PARSE_OK : HUDI_PARSE_SYNTAX;
 }
 
-static int b64_value(char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
 int hudi_parse_base64(const char *s, size_t n, hudi_buf *out) {
-    size_t end = n;
-    while (end > 0 && n - end < 2 && s[end - 1] == '=') end--;
-    if (end < n && (n % 4) != 0) return HUDI_PARSE_SYNTAX; /* padding only completes a quad */
-    if (end % 4 == 1) return HUDI_PARSE_SYNTAX;
-    if (hudi_buf_grow(out, end / 4 * 3 + 3) < 0) return HUDI_PARSE_RANGE;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < end; i++) {
-        int v = b64_value(s[i]);
-        if (v < 0) return HUDI_PARSE_SYNTAX;
-        acc = acc << 6 | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            hudi_buf_putc(out, (char)(acc >> bits & 0xff));
-        }
-    }
-    return HUDI_PARSE_OK;
+    int rc = hudi_base64_decode(out, s, n, NULL);
+    return rc == 0 ? HUDI_PARSE_OK : rc == HUDI_ENOMEM ? HUDI_PARSE_RANGE : HUDI_PARSE_SYNTAX;
 }
 
 int hudi_parse_uuid(const char *s, size_t n, uint8_t out[16]) {

@@ -56,7 +56,4 @@ int hudi_parse_base64(const char *s, size_t n, hudi_buf *out);
 /* Canonical 8-4-4-4-12 UUID text (any case) -> 16 bytes in order. */
 int hudi_parse_uuid(const char *s, size_t n, uint8_t out[16]);
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (inverse of hudi_render_date). */
-int64_t hudi_days_from_civil(int64_t y, unsigned m, unsigned d);
-
 #endif

@@ -141,23 +141,6 @@ static int line_push(line_buf *l, uint16_t c) {
 
 static bool is_ws(uint16_t c) { return c == ' ' || c == '\t' || c == '\f'; }
 
-/* Appends code point `cp` as UTF-8. */
-static void put_utf8(hudi_buf *b, uint32_t cp) {
-    char s[4];
-    size_t n;
-    if (cp < 0x80)
-        s[0] = (char)cp, n = 1;
-    else if (cp < 0x800)
-        s[0] = (char)(0xC0 | cp >> 6), s[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
-    else if (cp < 0x10000)
-        s[0] = (char)(0xE0 | cp >> 12), s[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
-        s[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
-    else
-        s[0] = (char)(0xF0 | cp >> 18), s[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
-        s[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), s[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
-    hudi_buf_append(b, s, n);
-}
-
 static int hexval(uint16_t c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -208,7 +191,7 @@ static int load_convert(char **out, const uint16_t *u, size_t n, const char *pat
         } else if (cp >= 0xD800 && cp <= 0xDFFF) {
             cp = 0xFFFD; /* a lone surrogate has no UTF-8 form */
         }
-        put_utf8(&b, cp);
+        hudi_buf_put_utf8(&b, cp);
     }
     hudi_free(units);
     hudi_buf_append(&b, "", 0); /* grow() alone does not NUL-terminate */

@@ -87,8 +87,4 @@ int hudi_bloom_from_footer(hudi_bloom **out, const hudi_parquet_file *f, hudi_er
 const char *hudi_bloom_type_name(hudi_bloom_type t);
 int hudi_bloom_type_parse(hudi_bloom_type *out, const char *name, size_t len, hudi_error *err);
 
-/** Standard Base64 (RFC 4648, '=' padding, no line breaks) decoding, strict like Java's
- *  Base64.getDecoder(). Appends to `out`; ECORRUPT on a bad character or length. */
-int hudi_base64_decode(hudi_buf *out, const char *in, size_t len, hudi_error *err);
-
 #endif

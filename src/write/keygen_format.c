@@ -8,29 +8,6 @@
 
 #include "write/keygen_int.h"
 
-/* ---- calendar (H. Hinnant's civil algorithms) --------------------------------------------- */
-
-int64_t hudi_kg_days_from_civil(int64_t y, int m, int d) {
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-void hudi_kg_civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
-
 static int64_t floor_div(int64_t a, int64_t b) {
     return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
@@ -38,7 +15,7 @@ static int64_t floor_div(int64_t a, int64_t b) {
 void hudi_kg_put_date(hudi_buf *out, int64_t days) {
     int64_t y;
     int m, d;
-    hudi_kg_civil_from_days(days, &y, &m, &d);
+    hudi_civil_from_days(days, &y, &m, &d);
     /* LocalDate: 4+ digit years, '+' above 9999, '-' below 0 */
     if (y > 9999)
         hudi_buf_printf(out, "+%lld", (long long)y);
@@ -53,7 +30,7 @@ void hudi_kg_put_sql_timestamp(hudi_buf *out, int64_t ms) {
     int64_t days = floor_div(ms, 86400000), rem = ms - days * 86400000;
     int64_t y;
     int m, d;
-    hudi_kg_civil_from_days(days, &y, &m, &d);
+    hudi_civil_from_days(days, &y, &m, &d);
     int frac = (int)(rem % 1000);
     int64_t secs = rem / 1000;
     hudi_buf_printf(out, "%04lld-%02d-%02d %02d:%02d:%02d.", (long long)y, m, d, (int)(secs / 3600),
@@ -286,7 +263,7 @@ void hudi_kg_pattern_format(hudi_buf *out, const char *pattern, int64_t ms, int3
     int64_t days = floor_div(local, 86400000), rem = local - days * 86400000;
     int64_t y;
     int mo, d;
-    hudi_kg_civil_from_days(days, &y, &mo, &d);
+    hudi_civil_from_days(days, &y, &mo, &d);
     int H = (int)(rem / 3600000), mi = (int)(rem / 60000 % 60), s = (int)(rem / 1000 % 60);
     int milli = (int)(rem % 1000);
     tok t;
@@ -432,7 +409,7 @@ bool hudi_kg_pattern_parse(const char *pattern, const char *s, size_t len,
     if (p != end) return false;
     if (has_ampm) H = (H % 12) + (pm ? 12 : 0);
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || H > 23 || mi > 59 || sec > 59) return false;
-    int64_t days = hudi_kg_days_from_civil(y, (int)mo, (int)d);
+    int64_t days = hudi_days_from_civil(y, (int)mo, (int)d);
     *ms = ((days * 86400 + H * 3600 + mi * 60 + sec) * 1000 + milli) - (int64_t)offset * 60000;
     return true;
 }

@@ -5,10 +5,6 @@
 
 #include "write/keygen.h"
 
-/* Civil date <-> days since 1970-01-01 (proleptic Gregorian). */
-int64_t hudi_kg_days_from_civil(int64_t y, int m, int d);
-void hudi_kg_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
-
 /* LocalDate.toString of an epoch day. */
 void hudi_kg_put_date(hudi_buf *out, int64_t days);
 /* java.sql.Timestamp.toString of epoch millis, in UTC. */

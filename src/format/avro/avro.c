@@ -735,22 +735,10 @@ static void put_json_utf8(hudi_buf *b, hudi_slice s) {
             p++;
             continue;
         }
-        int n = c >= 0xC2 && c <= 0xDF   ? 1
-                : c >= 0xE0 && c <= 0xEF ? 2
-                : c >= 0xF0 && c <= 0xF4 ? 3
-                                         : -1;
-        bool ok = n > 0 && end - p > n;
-        uint32_t cp = n == 1 ? c & 0x1F : n == 2 ? c & 0x0F : c & 0x07;
-        for (int i = 1; ok && i <= n; i++) {
-            ok = (p[i] & 0xC0) == 0x80;
-            cp = cp << 6 | (p[i] & 0x3F);
-        }
-        if (ok && ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-                   (n == 3 && (cp < 0x10000 || cp > 0x10FFFF))))
-            ok = false;
-        if (ok) {
-            hudi_buf_append(b, p, (size_t)n + 1);
-            p += n + 1;
+        size_t n = hudi_utf8_seq_len(p, (size_t)(end - p));
+        if (n) {
+            hudi_buf_append(b, p, n);
+            p += n;
         } else {
             hudi_buf_puts(b, "\\ufffd");
             p++;

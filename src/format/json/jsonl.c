@@ -129,22 +129,6 @@ static int hex4(const char *p, uint32_t *out) {
     return 0;
 }
 
-static void put_utf8(hudi_buf *b, uint32_t cp) {
-    char u[4];
-    size_t n;
-    if (cp < 0x80)
-        u[0] = (char)cp, n = 1;
-    else if (cp < 0x800)
-        u[0] = (char)(0xc0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
-    else if (cp < 0x10000)
-        u[0] = (char)(0xe0 | cp >> 12), u[1] = (char)(0x80 | (cp >> 6 & 0x3f)),
-        u[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
-    else
-        u[0] = (char)(0xf0 | cp >> 18), u[1] = (char)(0x80 | (cp >> 12 & 0x3f)),
-        u[2] = (char)(0x80 | (cp >> 6 & 0x3f)), u[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
-    hudi_buf_append(b, u, n);
-}
-
 /* A string token at j->p: *s, *n is the decoded text (borrowed from the line when it has no
  * escapes, else from j->str, valid until the next string). Lone surrogates become U+FFFD. */
 static int string_token(jp *j, const char **s, size_t *n) {
@@ -188,7 +172,7 @@ static int string_token(jp *j, const char **s, size_t *n) {
         } else if (cp >= 0xd800 && cp <= 0xdfff) {
             cp = 0xfffd;
         }
-        put_utf8(&j->str, cp);
+        hudi_buf_put_utf8(&j->str, cp);
     }
     if (j->p >= j->end) return bad(j, "unterminated string");
     j->p++;
@@ -246,28 +230,6 @@ static int skip_value(jp *j, int depth) {
 }
 
 /* ---- scalars ------------------------------------------------------------------------------- */
-
-static bool utf8_valid(const uint8_t *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-        if (len == 0 || c > 0xf4 || i + len > n) return false;
-        uint8_t c1 = p[i + 1];
-        if ((c1 & 0xc0) != 0x80) return false;
-        if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) || (c == 0xf0 && c1 < 0x90) ||
-            (c == 0xf4 && c1 > 0x8f))
-            return false;
-        for (size_t k = 2; k < len; k++)
-            if ((p[i + k] & 0xc0) != 0x80) return false;
-        i += len;
-    }
-    return true;
-}
 
 typedef enum { TOK_NUMBER, TOK_STRING } tok_kind;
 
@@ -351,7 +313,7 @@ static int put_scalar(jp *j, hudi_array *a, tok_kind kind, const char *s, size_t
         break;
     case HUDI_TYPE_STRING:
         if (kind != TOK_STRING) return bad(j, "expected a string, found a number");
-        if (!utf8_valid((const uint8_t *)s, n)) return bad(j, "string is not valid UTF-8");
+        if (!hudi_utf8_valid((const uint8_t *)s, n)) return bad(j, "string is not valid UTF-8");
         rc = hudi_array_append_bytes(a, s, n, j->err);
         break;
     case HUDI_TYPE_BINARY:

@@ -75,14 +75,6 @@ static int grow_buffer(uint8_t **buf, size_t *cap, size_t need) {
 
 /* ---- conversion from the stored representation to the array's --------------------------- */
 
-static __int128 be_to_i128(const uint8_t *p, size_t len) {
-    /* Big-endian two's complement of any length; longer than 16 bytes keeps the low 16
-     * (callers check the value fits). */
-    __int128 v = (len > 0 && (p[0] & 0x80)) ? -1 : 0;
-    for (size_t i = 0; i < len; i++) v = (__int128)(((unsigned __int128)v << 8) | p[i]);
-    return v;
-}
-
 static int convert_fixed(pq_colreader *cr, const uint8_t *in, int64_t n, uint8_t *out,
                          hudi_error *err) {
     const hudi_field *f = cr->leaf->field;
@@ -105,7 +97,7 @@ static int convert_fixed(pq_colreader *cr, const uint8_t *in, int64_t n, uint8_t
         } else if (phys == PQ_FIXED_LEN_BYTE_ARRAY) {
             size_t w = (size_t)cr->stored_width;
             for (int64_t i = 0; i < n; i++) {
-                __int128 v = be_to_i128(in + i * w, w);
+                __int128 v = hudi_load_i128be(in + i * w, w);
                 memcpy(o + i, &v, 16);
             }
         } else {
@@ -144,7 +136,7 @@ static int convert_bytes_decimal(pq_colreader *cr, const int32_t *offsets, const
             p += len - 16;
             len = 16;
         }
-        __int128 v = be_to_i128(p, len);
+        __int128 v = hudi_load_i128be(p, len);
         memcpy(out + i * 16, &v, 16);
     }
     return 0;

@@ -53,8 +53,7 @@ int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf
         if (f->type == HUDI_TYPE_DECIMAL) {
             int len = leaf->physical_type == PQ_FIXED_LEN_BYTE_ARRAY ? leaf->type_length : 16;
             if (len <= 0 || len > 16) return -1;
-            unsigned __int128 u = (unsigned __int128)v->dec;
-            for (int i = len - 1; i >= 0; i--, u >>= 8) buf[i] = (uint8_t)u;
+            hudi_store_i128be(buf, v->dec, (size_t)len);
             *out = HUDI_SLICE(buf, (size_t)len);
             return len;
         }

@@ -657,41 +657,6 @@ void hudi_pq_stats_truncate_min(hudi_buf *out, hudi_slice v, uint32_t limit, boo
     hudi_buf_append(out, v.data, cut);
 }
 
-/* Decodes the code point starting at s[0] of length n (a validated lead byte); -1 if bad. */
-static int32_t utf8_decode(const uint8_t *s, size_t n) {
-    static const uint8_t lead_mask[5] = {0, 0x7F, 0x1F, 0x0F, 0x07};
-    if (n < 1 || n > 4) return -1;
-    int32_t cp = s[0] & lead_mask[n];
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return -1;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    return cp;
-}
-
-static size_t utf8_encode(int32_t cp, uint8_t *o) {
-    if (cp < 0x80) {
-        o[0] = (uint8_t)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (uint8_t)(0xC0 | (cp >> 6));
-        o[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (uint8_t)(0xE0 | (cp >> 12));
-        o[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (uint8_t)(0xF0 | (cp >> 18));
-    o[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (uint8_t)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Shortest upper bound of v within `limit` bytes: a prefix whose last character (UTF-8) or
  * byte was incremented; returns the new length (written to buf), 0 if impossible. */
 static size_t increment_prefix(hudi_slice v, size_t limit, bool utf8, uint8_t *buf) {
@@ -709,12 +674,12 @@ static size_t increment_prefix(hudi_slice v, size_t limit, bool utf8, uint8_t *b
     while (end > 0) {
         size_t start = end - 1;
         while (start > 0 && (buf[start] & 0xC0) == 0x80) start--;
-        int32_t cp = utf8_decode(buf + start, end - start);
+        int32_t cp = hudi_utf8_decode(buf + start, end - start);
         if (cp >= 0) {
             int32_t next = cp + 1 == 0xD800 ? 0xE000 : cp + 1;
             uint8_t enc[4];
             /* Keep the same encoded length so the bound stays within the limit. */
-            if (next <= 0x10FFFF && utf8_encode(next, enc) == end - start) {
+            if (next <= 0x10FFFF && hudi_utf8_encode((uint32_t)next, enc) == end - start) {
                 memcpy(buf + start, enc, end - start);
                 return end;
             }
