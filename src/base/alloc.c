@@ -1,5 +1,6 @@
 /* alloc.c - allocation hooks. The hooks are process-wide configuration, set once before
- * use (as sqlite3_config does); tests install a failing allocator to exercise OOM paths. */
+ * use (as sqlite3_config does; hudi_set_allocator in src/api/alloc.c); tests install a failing
+ * allocator to exercise OOM paths. */
 #include <stdlib.h>
 
 #include "base.h"
@@ -19,7 +20,7 @@ static void std_free(void *p, void *payload) {
 
 static hudi_allocator g_alloc = {std_malloc, std_realloc, std_free, NULL};
 
-void hudi_set_allocator(const hudi_allocator *a) {
+void hudi_alloc_set(const hudi_allocator *a) {
     if (a)
         g_alloc = *a;
     else

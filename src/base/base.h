@@ -31,16 +31,10 @@
 
 /* ---- allocation hooks (alloc.c) ------------------------------------------------------ */
 
-/** Allocator hooks. Set once, before any other call (like sqlite3_config). */
-typedef struct hudi_allocator {
-    void *(*malloc_fn)(size_t size, void *payload);
-    void *(*realloc_fn)(void *ptr, size_t size, void *payload);
-    void (*free_fn)(void *ptr, void *payload);
-    void *payload;
-} hudi_allocator;
-
-/** Installs `a` (NULL restores the C library's allocator). */
-HUDI_API void hudi_set_allocator(const hudi_allocator *a);
+/* hudi_allocator and the public hudi_set_allocator are in include/hudi/hudi.h; the public
+ * function (src/api/alloc.c) also routes jansson and libavro through the hooks. This installs
+ * hudic's own hooks only (`a` is copied; NULL restores the C library's allocator). */
+void hudi_alloc_set(const hudi_allocator *a);
 
 void *hudi_malloc(size_t size);
 void *hudi_calloc(size_t n, size_t size); /* overflow-checked, zeroed */

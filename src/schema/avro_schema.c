@@ -403,12 +403,19 @@ static int convert_type(pctx *c, json_t *t, const char *ns, hudi_field *f) {
     return rc;
 }
 
+/* jansson fails without a message when it cannot allocate its first buffer, and with
+ * json_error_out_of_memory later: both are out of memory, not bad JSON. */
+static bool json_out_of_memory(const json_error_t *e) {
+    return json_error_code(e) == json_error_out_of_memory || e->text[0] == '\0';
+}
+
 int hudi_schema_parse_avro(hudi_field *out, const char *json, size_t len, hudi_error *err) {
     pctx c = {.err = err, .names = HUDI_MAP_INIT, .arena = HUDI_ARENA_INIT};
     json_error_t jerr;
     int rc;
     memset(out, 0, sizeof(*out));
     json_t *root = json_loadb(json, len, JSON_DECODE_ANY, &jerr);
+    if (!root && json_out_of_memory(&jerr)) return hudi_error_oom(err);
     if (!root) {
         return hudi_error_set(err, HUDI_ECORRUPT, "avro schema: bad JSON at line %d column %d: %s",
                               jerr.line, jerr.column, jerr.text);

@@ -234,6 +234,12 @@ static int get_str(parse_ctx *c, json_t *v, const char *field, const char **out)
     return ok ? 0 : hudi_error_oom(c->err);
 }
 
+/* jansson fails without a message when it cannot allocate its first buffer, and with
+ * json_error_out_of_memory later: both are out of memory, not bad JSON. */
+static bool json_out_of_memory(const json_error_t *e) {
+    return json_error_code(e) == json_error_out_of_memory || e->text[0] == '\0';
+}
+
 /* Keeps an arbitrary JSON value as compact text (cdcStats, recordsStats). */
 static int get_raw(parse_ctx *c, json_t *v, const char **out) {
     *out = NULL;
@@ -242,7 +248,10 @@ static int get_raw(parse_ctx *c, json_t *v, const char **out) {
     if (!s) return hudi_error_oom(c->err);
     bool ok = true;
     *out = dup_str(c->md, s, &ok);
-    free(s); /* jansson allocates with the C library's malloc */
+    json_free_t json_free_fn; /* jansson's allocator: hudi's hooks once hudi_set_allocator ran */
+    json_malloc_t json_malloc_fn;
+    json_get_alloc_funcs(&json_malloc_fn, &json_free_fn);
+    json_free_fn(s);
     return ok ? 0 : hudi_error_oom(c->err);
 }
 
@@ -409,6 +418,7 @@ int hudi_commit_metadata_parse(hudi_commit_metadata **out, const char *json, siz
     if (!what) what = "commit metadata";
     json_error_t jerr;
     json_t *root = json_loadb(json, len, 0, &jerr);
+    if (!root && json_out_of_memory(&jerr)) return hudi_error_oom(err);
     if (!root)
         return hudi_error_set(err, HUDI_ECORRUPT,
                               "%s: invalid commit metadata JSON at line %d "
@@ -644,7 +654,9 @@ static int jw_kv_raw(jw *w, const char *key, const char *raw, const char *dflt, 
         hudi_buf_puts(w->b, "null");
         return 0;
     }
-    json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+    json_error_t jerr;
+    json_t *v = json_loads(text, JSON_DECODE_ANY, &jerr);
+    if (!v && json_out_of_memory(&jerr)) return hudi_error_oom(err);
     if (!v)
         return hudi_error_set(err, HUDI_EINVAL, "commit metadata: field '%s' holds invalid JSON",
                               key);
