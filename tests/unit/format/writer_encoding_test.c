@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "format/parquet/codec.h"
+#include "format/parquet/meta.h"
 #include "format/parquet/parquet.h"
 
 /* ---- data ----------------------------------------------------------------------------------- */
