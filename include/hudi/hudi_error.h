@@ -32,13 +32,17 @@ enum {
     HUDI_OK = 0,
     HUDI_ENOTFOUND = -1,    /**< a file, table, column or instant does not exist */
     HUDI_EEXISTS = -2,      /**< something to be created already exists */
-    HUDI_ECONFLICT = -3,    /**< a concurrent change or a state conflict */
+    HUDI_ECONFLICT = -3,    /**< a concurrent change or a state conflict (a write that
+                                 touched file groups a concurrent commit also touched: it was
+                                 rolled back and may be retried) */
     HUDI_ECORRUPT = -4,     /**< bytes read from storage are malformed */
     HUDI_EUNSUPPORTED = -5, /**< a valid feature hudic does not implement */
     HUDI_EINVAL = -6,       /**< a bad argument or option from the caller */
     HUDI_EIO = -7,          /**< the storage layer failed */
     HUDI_ENOMEM = -8,       /**< an allocation failed or a limit was hit */
     HUDI_ESQL = -9,         /**< a SQL statement is malformed or cannot be bound */
+    HUDI_ELOCKED = -10,     /**< another writer holds the table lock past the wait time;
+                                 nothing was written, the call may be retried */
 };
 
 #define HUDI_ERROR_MESSAGE_MAX 512

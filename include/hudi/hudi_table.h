@@ -161,10 +161,18 @@ typedef struct hudi_table_write_options {
     int32_t clean_retain_commits; /**< clean after the write keeping this many commits;
                                        default 10, 0 = do not clean */
     const char *instant_time;     /**< force the instant ("yyyyMMddHHmmssSSS"); NULL = now */
+    /** Version 2: writer settings as Apache Hudi names them, a NULL-terminated key, value list
+     *  (NULL = none); hoodie.properties supplies those absent here. Concurrency:
+     *  hoodie.write.concurrency.mode (single_writer, the default, or
+     *  optimistic_concurrency_control), hoodie.write.lock.wait_time_ms (60000),
+     *  hoodie.write.lock.provider (only FileSystemBasedLockProvider),
+     *  hoodie.write.lock.filesystem.path and .expire, hoodie.client.heartbeat.interval_in_ms and
+     *  .tolerable.misses. */
+    const char *const *properties;
 } hudi_table_write_options;
-#define HUDI_TABLE_WRITE_OPTIONS_VERSION 1
+#define HUDI_TABLE_WRITE_OPTIONS_VERSION 2
 #define HUDI_TABLE_WRITE_OPTIONS_INIT                                                              \
-    { HUDI_TABLE_WRITE_OPTIONS_VERSION, HUDI_WRITE_UPSERT, false, NULL, 0, 0, 0, 10, NULL }
+    { HUDI_TABLE_WRITE_OPTIONS_VERSION, HUDI_WRITE_UPSERT, false, NULL, 0, 0, 0, 10, NULL, NULL }
 
 /** What a write did. */
 typedef struct hudi_table_write_result {
@@ -178,8 +186,15 @@ typedef struct hudi_table_write_result {
  *  columns are matched to the table's columns by name; _hoodie_* meta columns in it are
  *  ignored. Both are borrowed: hudic copies what it needs and the caller still releases them.
  *  For HUDI_WRITE_DELETE_PARTITION both may be NULL.
- *  Before writing, writes left pending by a crashed writer are rolled back. On failure nothing
- *  is committed and the table reads as before. `result` may be NULL. */
+ *  The write holds the table lock (.hoodie/lock, shared with Apache Hudi's
+ *  FileSystemBasedLockProvider) from its first look at the timeline to the end of its cleanup
+ *  (with optimistic concurrency control: only to start and to commit). Before writing, writes
+ *  left pending by dead writers are rolled back; a live writer's never. On failure nothing is
+ *  committed and the table reads as before. `result` may be NULL.
+ *  Retryable failures: HUDI_ELOCKED (another writer held the lock longer than
+ *  hoodie.write.lock.wait_time_ms; the message names it and since when) and HUDI_ECONFLICT
+ *  (optimistic concurrency: a commit that completed meanwhile changed a file group this write
+ *  changed; this write was rolled back). */
 HUDI_API int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
                               const struct ArrowArray *array, const hudi_table_write_options *opts,
                               hudi_table_write_result *result, hudi_error *err);

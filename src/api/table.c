@@ -209,10 +209,10 @@ int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
     if (result) memset(result, 0, sizeof(*result));
     if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_write: no table");
     if (!opts) opts = &dflt;
-    if (opts->version != HUDI_TABLE_WRITE_OPTIONS_VERSION)
+    if (opts->version < 1 || opts->version > HUDI_TABLE_WRITE_OPTIONS_VERSION)
         return hudi_error_set(err, HUDI_EINVAL,
                               "hudi_table_write: options version %d, "
-                              "expected %d",
+                              "expected 1 to %d",
                               opts->version, HUDI_TABLE_WRITE_OPTIONS_VERSION);
     if ((rc = hudi_api_write_op(&wo.op, opts->operation, err)) < 0) return rc;
     if (opts->n_partitions < 0 || (opts->n_partitions > 0 && !opts->partitions))
@@ -228,6 +228,7 @@ int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
     wo.small_file_bytes = opts->small_file_bytes;
     wo.clean_retain_commits = opts->clean_retain_commits;
     wo.instant_time = opts->instant_time;
+    if (opts->version >= 2) wo.props = opts->properties; /* version 1 structs end before it */
     if (schema && array) {
         if ((rc = hudi_arrow_import_schema(&field, schema, err)) < 0) goto done;
         if ((rc = hudi_arrow_import_batch(&batch, array, schema, &field, err)) < 0) goto done;

@@ -52,6 +52,7 @@ const char *hudi_error_name(int code) {
     case HUDI_EIO: return "EIO";
     case HUDI_ENOMEM: return "ENOMEM";
     case HUDI_ESQL: return "ESQL";
+    case HUDI_ELOCKED: return "ELOCKED";
     default: return "EUNKNOWN";
     }
 }

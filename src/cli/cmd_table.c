@@ -470,9 +470,24 @@ done:
 }
 
 typedef struct write_args {
-    const char *op, *partitions, *input, *instant;
+    const char *op, *partitions, *input, *instant, *props;
     bool latest_wins, no_clean;
 } write_args;
+
+/* --props 'k1=v1,k2=v2' into a NULL-terminated key, value list over `copy` (owned). */
+static int split_props(const char *text, char **copy, const char **kv_out, size_t cap) {
+    size_t n = 0;
+    if (!(*copy = hudi_strdup(text))) return -1;
+    for (char *kv = strtok(*copy, ","); kv; kv = strtok(NULL, ",")) {
+        char *eq = strchr(kv, '=');
+        if (!eq || eq == kv || n + 2 >= cap) return -1;
+        *eq = '\0';
+        kv_out[n++] = kv;
+        kv_out[n++] = eq + 1;
+    }
+    kv_out[n] = NULL;
+    return 0;
+}
 
 static int cmd_write(const cli_group *g, const cli_command *self, int argc, char **argv) {
     write_args a = {0};
@@ -481,6 +496,7 @@ static int cmd_write(const cli_group *g, const cli_command *self, int argc, char
         {"--partitions", &a.partitions, NULL},
         {"--input", &a.input, NULL},
         {"--instant", &a.instant, NULL},
+        {"--props", &a.props, NULL},
         {"--latest-wins", NULL, &a.latest_wins},
         {"--no-clean", NULL, &a.no_clean},
     };
@@ -511,6 +527,17 @@ static int cmd_write(const cli_group *g, const cli_command *self, int argc, char
     wo.latest_wins = a.latest_wins;
     wo.instant_time = a.instant;
     if (a.no_clean) wo.clean_retain_commits = 0;
+    /* --props: writer settings, e.g. hoodie.write.concurrency.mode, hoodie.write.lock.* */
+    char *props_copy = NULL;
+    const char *props[2 * 64 + 1] = {0};
+    if (a.props) {
+        if (split_props(a.props, &props_copy, props, HUDI_ARRAY_LEN(props)) < 0) {
+            hudi_free(props_copy);
+            hudi_free(parts_copy);
+            return cli_usage_error(g, self, "--props takes KEY=VALUE[,KEY=VALUE...] (at most 64)");
+        }
+        wo.props = props;
+    }
     hudi_tbl *t = NULL;
     hudi_batch *all = NULL;
     hudi_field all_schema = {0};
@@ -544,6 +571,7 @@ done:
     hudi_batch_free(all);
     hudi_field_dispose(&all_schema);
     hudi_tbl_free(t);
+    hudi_free(props_copy);
     hudi_free(parts_copy);
     hudi_free(path);
     return rc;
@@ -629,7 +657,7 @@ static const cli_command table_commands[] = {
     {"write",
      "--op insert|upsert|bulk_insert|delete|insert_overwrite|insert_overwrite_table|"
      "delete_partition [--input FILE.parquet|FILE.jsonl|-] [--partitions A,B] [--latest-wins] "
-     "[--instant TIME] [--no-clean] PATH",
+     "[--instant TIME] [--no-clean] [--props K=V,...] PATH",
      "commit Parquet or JSON Lines rows with one write operation", cmd_write},
     {"rollback", "PATH", "roll back writes left pending by a failed writer", cmd_rollback},
     {"clean", "[--retain N] PATH", "remove file versions older than the latest N commits need",

@@ -152,11 +152,23 @@ static int faulty_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
     FORWARD(path, "mkdirs", mkdirs(f->inner, path, err));
 }
 
+static int faulty_create_locked(hudi_fs *fs, const char *path, const void *data, size_t len,
+                                hudi_fs_lock **out, hudi_error *err) {
+    FORWARD(path, "create", create_locked(f->inner, path, data, len, out, err));
+}
+static int faulty_lock_file(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi_error *err) {
+    FORWARD(path, "lock", lock_file(f->inner, path, out, err));
+}
+static int faulty_touch(hudi_fs *fs, const char *path, hudi_error *err) {
+    FORWARD(path, "touch", touch(f->inner, path, err));
+}
+
 static void faulty_destroy(hudi_fs *fs) { hudi_free(fs); }
 
-static const hudi_fs_ops faulty_ops = {"faulty",      faulty_open,   faulty_create,
-                                       faulty_stat,   faulty_list,   faulty_remove,
-                                       faulty_rename, faulty_mkdirs, faulty_destroy};
+static const hudi_fs_ops faulty_ops = {
+    "faulty",       faulty_open,          faulty_create,    faulty_stat,
+    faulty_list,    faulty_remove,        faulty_rename,    faulty_mkdirs,
+    faulty_destroy, faulty_create_locked, faulty_lock_file, faulty_touch};
 
 int hudi_fs_faulty_new(hudi_fs **out, hudi_fs *inner, hudi_fault_plan plan, hudi_error *err) {
     *out = NULL;

@@ -21,6 +21,10 @@ void hudi_writer_abort(hudi_writer *w) {
     if (w) w->ops->abort(w);
 }
 
+void hudi_fs_lock_release(hudi_fs_lock *lock) {
+    if (lock) lock->release(lock);
+}
+
 void hudi_dir_listing_dispose(hudi_dir_listing *l) {
     for (size_t i = 0; i < l->count; i++) hudi_free(l->entries[i].name);
     hudi_free(l->entries);

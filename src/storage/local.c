@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "storage.h"
@@ -255,11 +257,130 @@ static int local_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
     return rc;
 }
 
+/* ---- process-bound locks: flock(2) on the inode, released by the kernel when the process
+ * ends, however it ends. */
+
+typedef struct local_lock {
+    hudi_fs_lock base;
+    int fd;
+} local_lock;
+
+static void ll_release(hudi_fs_lock *l) {
+    close(((local_lock *)l)->fd); /* drops the flock */
+    hudi_free(l);
+}
+
+static int new_lock(hudi_fs_lock **out, int fd, hudi_error *err) {
+    local_lock *l = hudi_calloc(1, sizeof(*l));
+    if (!l) {
+        close(fd);
+        return hudi_error_oom(err);
+    }
+    l->base.release = ll_release;
+    l->fd = fd;
+    *out = &l->base;
+    return 0;
+}
+
+static int write_fd(int fd, const void *data, size_t len) {
+    const uint8_t *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* The content goes to a temporary sibling, locked before anything else can see it, then
+ * link(2) publishes it under `path` only if nothing is there (atomic create-if-absent). */
+static int local_create_locked(hudi_fs *fs, const char *path, const void *data, size_t len,
+                               hudi_fs_lock **out, hudi_error *err) {
+    static unsigned counter;
+    hudi_buf tmp = HUDI_BUF_INIT;
+    int rc = 0;
+    hudi_buf_printf(&tmp, "%s.hudic-tmp-%ld-%u", path, (long)getpid(),
+                    __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+    if (hudi_buf_failed(&tmp)) return hudi_error_oom(err);
+    int fd = open(tmp.data, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        rc = io_error(err, "create", path);
+        goto done;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 || write_fd(fd, data, len) != 0) {
+        rc = io_error(err, "create", path);
+        close(fd);
+        unlink(tmp.data);
+        goto done;
+    }
+    if (link(tmp.data, path) != 0) {
+        rc = errno == EEXIST ? hudi_error_set(err, HUDI_EEXISTS, "%s: already exists", path)
+                             : io_error(err, "create", path);
+        close(fd);
+        unlink(tmp.data);
+        goto done;
+    }
+    unlink(tmp.data);
+    rc = new_lock(out, fd, err);
+done:
+    hudi_buf_dispose(&tmp);
+    return rc;
+}
+
+static int local_lock_file(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi_error *err) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return io_error(err, "lock", path);
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int rc = errno == EWOULDBLOCK
+                     ? hudi_error_set(err, HUDI_ECONFLICT, "%s: locked by a live process", path)
+                     : io_error(err, "lock", path);
+        close(fd);
+        return rc;
+    }
+    /* The name may have been removed or replaced between open and flock. */
+    struct stat a, b;
+    if (fstat(fd, &a) != 0 || stat(path, &b) != 0 || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+        close(fd);
+        return hudi_error_set(err, HUDI_ENOTFOUND, "%s: replaced while locking", path);
+    }
+    return new_lock(out, fd, err);
+}
+
+static int local_touch(hudi_fs *fs, const char *path, hudi_error *err) {
+    if (utimensat(AT_FDCWD, path, NULL, 0) != 0) return io_error(err, "touch", path);
+    return 0;
+}
+
 static void local_destroy(hudi_fs *fs) { hudi_free(fs); }
 
-static const hudi_fs_ops local_ops = {"local",      local_open,   local_create,
-                                      local_stat,   local_list,   local_remove,
-                                      local_rename, local_mkdirs, local_destroy};
+long hudi_os_pid(void) { return (long)getpid(); }
+
+const char *hudi_os_host(void) {
+    static char host[256];
+    if (!host[0] && (gethostname(host, sizeof(host) - 1) != 0 || !host[0]))
+        snprintf(host, sizeof(host), "localhost");
+    return host;
+}
+
+void hudi_os_sleep_ms(int64_t ms) {
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (ms > 0 && nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+int64_t hudi_os_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const hudi_fs_ops local_ops = {
+    "local",      local_open,   local_create,  local_stat,          local_list,      local_remove,
+    local_rename, local_mkdirs, local_destroy, local_create_locked, local_lock_file, local_touch};
 
 int hudi_fs_local_new(hudi_fs **out, hudi_error *err) {
     *out = NULL;

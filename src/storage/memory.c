@@ -11,14 +11,21 @@ typedef struct mem_blob {
     uint8_t *data;
     size_t len;
     int64_t mtime_ms;
+    bool locked; /* a process-bound lock is held on this file (the inode, not the name) */
 } mem_blob;
 
 typedef struct mem_fs {
     hudi_fs base;
-    hudi_map files; /* path -> mem_blob* */
-    hudi_map dirs;  /* path -> (void*)1 */
-    int64_t clock_ms;
+    hudi_map files;   /* path -> mem_blob* */
+    hudi_map dirs;    /* path -> (void*)1 */
+    int64_t clock_ms; /* last modification time handed out: the wall clock, never backwards */
 } mem_fs;
+
+static int64_t next_mtime(mem_fs *m) {
+    int64_t now = hudi_os_now_ms();
+    m->clock_ms = now > m->clock_ms ? now : m->clock_ms + 1;
+    return m->clock_ms;
+}
 
 typedef struct mem_file {
     hudi_file base;
@@ -121,7 +128,7 @@ static int mw_close(hudi_writer *w, hudi_error *err) {
     b->refs = 1;
     b->len = mw->data.len;
     b->data = (uint8_t *)hudi_buf_detach(&mw->data);
-    b->mtime_ms = ++m->clock_ms;
+    b->mtime_ms = next_mtime(m);
     if (!b->data) {
         hudi_free(b);
         rc = hudi_error_oom(err);
@@ -274,6 +281,85 @@ static int mem_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
     return 0;
 }
 
+/* ---- process-bound locks: a flag on the blob, cleared when the handle is released (which
+ * is what a process's death does to its flocks). */
+
+typedef struct mem_lock {
+    hudi_fs_lock base;
+    mem_blob *blob;
+} mem_lock;
+
+static void ml_release(hudi_fs_lock *l) {
+    mem_lock *ml = (mem_lock *)l;
+    ml->blob->locked = false;
+    blob_unref(ml->blob);
+    hudi_free(ml);
+}
+
+static int hold(mem_blob *b, hudi_fs_lock **out, hudi_error *err) {
+    mem_lock *l = hudi_calloc(1, sizeof(*l));
+    if (!l) return hudi_error_oom(err);
+    l->base.release = ml_release;
+    l->blob = b;
+    b->refs++;
+    b->locked = true;
+    *out = &l->base;
+    return 0;
+}
+
+static int mem_create_locked(hudi_fs *fs, const char *path, const void *data, size_t len,
+                             hudi_fs_lock **out, hudi_error *err) {
+    mem_fs *m = (mem_fs *)fs;
+    size_t n = norm_len(path);
+    if (hudi_map_get(&m->files, path, n))
+        return hudi_error_set(err, HUDI_EEXISTS, "%s: already exists", path);
+    mem_blob *b = hudi_calloc(1, sizeof(*b));
+    if (!b || !(b->data = hudi_malloc(len ? len : 1))) {
+        hudi_free(b);
+        return hudi_error_oom(err);
+    }
+    if (len) memcpy(b->data, data, len);
+    b->len = len;
+    b->refs = 1;
+    b->mtime_ms = next_mtime(m);
+    if (hudi_map_put(&m->files, path, n, b, NULL) < 0) {
+        blob_unref(b);
+        return hudi_error_oom(err);
+    }
+    int rc = hold(b, out, err);
+    if (rc < 0) {
+        hudi_map_remove(&m->files, path, n, NULL);
+        blob_unref(b);
+    }
+    return rc;
+}
+
+static int mem_lock_file(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi_error *err) {
+    mem_fs *m = (mem_fs *)fs;
+    mem_blob *b = hudi_map_get(&m->files, path, norm_len(path));
+    if (!b) return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
+    if (b->locked) return hudi_error_set(err, HUDI_ECONFLICT, "%s: locked by a live process", path);
+    return hold(b, out, err);
+}
+
+static int mem_touch(hudi_fs *fs, const char *path, hudi_error *err) {
+    mem_fs *m = (mem_fs *)fs;
+    mem_blob *b = hudi_map_get(&m->files, path, norm_len(path));
+    if (!b) return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
+    b->mtime_ms = next_mtime(m);
+    return 0;
+}
+
+int hudi_fs_memory_set_mtime(hudi_fs *fs, const char *path, int64_t mtime_ms, hudi_error *err) {
+    mem_fs *m = (mem_fs *)fs;
+    if (strcmp(fs->ops->name, "memory") != 0)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: not a memory filesystem", path);
+    mem_blob *b = hudi_map_get(&m->files, path, norm_len(path));
+    if (!b) return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
+    b->mtime_ms = mtime_ms;
+    return 0;
+}
+
 static void mem_destroy(hudi_fs *fs) {
     mem_fs *m = (mem_fs *)fs;
     size_t it = 0;
@@ -284,8 +370,9 @@ static void mem_destroy(hudi_fs *fs) {
     hudi_free(m);
 }
 
-static const hudi_fs_ops mem_ops = {"memory",   mem_open,   mem_create, mem_stat,   mem_list,
-                                    mem_remove, mem_rename, mem_mkdirs, mem_destroy};
+static const hudi_fs_ops mem_ops = {"memory",    mem_open,          mem_create,    mem_stat,
+                                    mem_list,    mem_remove,        mem_rename,    mem_mkdirs,
+                                    mem_destroy, mem_create_locked, mem_lock_file, mem_touch};
 
 int hudi_fs_memory_new(hudi_fs **out, hudi_error *err) {
     *out = NULL;

@@ -18,6 +18,7 @@
 typedef struct hudi_fs hudi_fs;
 typedef struct hudi_file hudi_file;
 typedef struct hudi_writer hudi_writer;
+typedef struct hudi_fs_lock hudi_fs_lock;
 
 typedef struct hudi_stat {
     int64_t size_bytes;
@@ -53,7 +54,23 @@ typedef struct hudi_fs_ops {
     int (*rename)(hudi_fs *fs, const char *from, const char *to, hudi_error *err);
     int (*mkdirs)(hudi_fs *fs, const char *path, hudi_error *err);
     void (*destroy)(hudi_fs *fs);
+    /* Process-bound locks (table locks and heartbeats, docs/formats/concurrency.md). A lock is
+     * held on a file until released or until the process that took it ends, however it ends
+     * (local: flock(2) on the file's inode). create_locked atomically creates `path` holding
+     * `data`, already locked before it becomes visible; HUDI_EEXISTS if it exists. lock_file
+     * locks the existing file at `path`: HUDI_ECONFLICT when a live holder has it,
+     * HUDI_ENOTFOUND when it is absent or was replaced meanwhile. */
+    int (*create_locked)(hudi_fs *fs, const char *path, const void *data, size_t len,
+                         hudi_fs_lock **out, hudi_error *err);
+    int (*lock_file)(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi_error *err);
+    /* Sets the modification time of an existing file to now (heartbeats). */
+    int (*touch)(hudi_fs *fs, const char *path, hudi_error *err);
 } hudi_fs_ops;
+
+/* A held lock; release never fails and never touches the file's contents or name. */
+struct hudi_fs_lock {
+    void (*release)(hudi_fs_lock *lock);
+};
 
 struct hudi_fs {
     const hudi_fs_ops *ops;
@@ -89,6 +106,8 @@ struct hudi_writer {
 /* Backends. */
 int hudi_fs_local_new(hudi_fs **out, hudi_error *err);
 int hudi_fs_memory_new(hudi_fs **out, hudi_error *err);
+/* Memory backend only (tests): sets a file's modification time. */
+int hudi_fs_memory_set_mtime(hudi_fs *fs, const char *path, int64_t mtime_ms, hudi_error *err);
 /* Wraps `inner` (borrowed; must outlive the wrapper). Fails call number `fail_call`
  * (1-based, counting every fs, file and writer call; 0 = never) and/or the write that
  * would take the total written bytes past `fail_after_bytes` (-1 = never). After the first
@@ -129,6 +148,20 @@ static inline int hudi_fs_rename(hudi_fs *fs, const char *from, const char *to, 
 static inline int hudi_fs_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
     return fs->ops->mkdirs(fs, path, err);
 }
+static inline int hudi_fs_create_locked(hudi_fs *fs, const char *path, const void *data, size_t len,
+                                        hudi_fs_lock **out, hudi_error *err) {
+    *out = NULL;
+    return fs->ops->create_locked(fs, path, data, len, out, err);
+}
+static inline int hudi_fs_lock_file(hudi_fs *fs, const char *path, hudi_fs_lock **out,
+                                    hudi_error *err) {
+    *out = NULL;
+    return fs->ops->lock_file(fs, path, out, err);
+}
+static inline int hudi_fs_touch(hudi_fs *fs, const char *path, hudi_error *err) {
+    return fs->ops->touch(fs, path, err);
+}
+void hudi_fs_lock_release(hudi_fs_lock *lock); /* NULL-safe */
 void hudi_fs_free(hudi_fs *fs);
 static inline int hudi_file_read_at(hudi_file *f, int64_t off, void *buf, size_t len,
                                     hudi_error *err) {
@@ -149,6 +182,14 @@ int hudi_fs_read_all(hudi_fs *fs, const char *path, hudi_buf *out, hudi_error *e
 int hudi_fs_write_all(hudi_fs *fs, const char *path, int mode, const void *data, size_t len,
                       hudi_error *err);
 bool hudi_fs_exists(hudi_fs *fs, const char *path);
+
+/* This process: its id and the host name (lock owners in docs/formats/concurrency.md). */
+long hudi_os_pid(void);
+const char *hudi_os_host(void); /* static storage; "localhost" when unknown */
+/* Sleeps `ms` milliseconds (lock waits). */
+void hudi_os_sleep_ms(int64_t ms);
+/* Wall clock, milliseconds since the epoch (file modification times compare with it). */
+int64_t hudi_os_now_ms(void);
 
 /* Path helpers (pure string functions). */
 int hudi_path_join(hudi_buf *out, const char *a, const char *b); /* a + "/" + b */

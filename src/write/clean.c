@@ -289,7 +289,8 @@ static int drop_pending_cleans(hudi_tbl *t, hudi_error *err) {
     return 0;
 }
 
-int hudi_tbl_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err) {
+int hudi_write_clean_locked(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock,
+                            hudi_error *err) {
     cl_state s;
     memset(&s, 0, sizeof(s));
     s.t = t;
@@ -323,4 +324,20 @@ done:
     hudi_fs_view_free(v);
     hudi_instant_list_dispose(&l);
     return rc < 0 ? rc : deleted;
+}
+
+int hudi_tbl_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err) {
+    hudi_txn_config tc;
+    hudi_table_lock *lock = NULL;
+    if (retain_commits < 1)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: clean must retain at least one commit",
+                              t->base_path);
+    int rc = hudi_txn_config_load(&tc, t, NULL, err);
+    if (rc < 0) return rc;
+    if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) == 0 &&
+        (rc = hudi_tbl_reload(t, err)) == 0)
+        rc = hudi_write_clean_locked(t, retain_commits, clock, err);
+    hudi_table_lock_release(lock);
+    hudi_txn_config_dispose(&tc);
+    return rc;
 }

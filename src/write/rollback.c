@@ -318,11 +318,34 @@ static const hudi_instant *find_pending(const hudi_timeline *tl, const char *tim
     return best;
 }
 
-int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
+static int remove_heartbeat(hudi_tbl *t, const char *time, hudi_error *err) {
+    hudi_buf p = HUDI_BUF_INIT;
+    hudi_buf_printf(&p, "%s/%s/%s", t->base_path, HUDI_HEARTBEAT_DIR, time);
+    int rc = hudi_buf_failed(&p) ? hudi_error_oom(err) : hudi_fs_remove(t->fs, p.data, err);
+    if (rc == HUDI_ENOTFOUND) {
+        hudi_error_clear(err);
+        rc = 0;
+    }
+    hudi_buf_dispose(&p);
+    return rc;
+}
+
+int hudi_write_rollback_instant(hudi_tbl *t, const char *time, const hudi_clock *clock,
+                                hudi_error *err) {
+    const hudi_instant *f = find_pending(t->timeline, time);
+    if (!f) return 0;
+    int rc = rollback_one(t, f, clock, err);
+    if (rc == 0) rc = remove_heartbeat(t, time, err);
+    return rc;
+}
+
+int hudi_write_rollback_failed(hudi_tbl *t, const hudi_txn_config *tc, const hudi_clock *clock,
+                               hudi_error *err) {
     char(*times)[HUDI_INSTANT_TIME_MAX] = NULL;
     size_t n = 0;
     int rolled = 0;
-    /* Unfinished rollbacks and cleans are redone from scratch: drop their instants. */
+    /* Unfinished rollbacks and cleans are redone from scratch: drop their instants. (hudic runs
+     * them only under the table lock, which the caller holds.) */
     unsigned redo = HUDI_ACTION_BIT(HUDI_ACTION_ROLLBACK) | HUDI_ACTION_BIT(HUDI_ACTION_CLEAN);
     int rc = pending_times(t->timeline, redo, &times, &n, err);
     for (size_t i = 0; rc == 0 && i < n; i++)
@@ -333,10 +356,26 @@ int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *
         HUDI_ACTION_BIT(HUDI_ACTION_COMMIT) | HUDI_ACTION_BIT(HUDI_ACTION_REPLACECOMMIT);
     if (rc == 0) rc = pending_times(t->timeline, writes, &times, &n, err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        const hudi_instant *f = find_pending(t->timeline, times[i]);
-        if (!f) continue;
-        if ((rc = rollback_one(t, f, clock, err)) == 0) rolled++;
+        bool dead = false;
+        /* Never a live writer's instant: only those whose heartbeat says the writer is gone
+         * (docs/formats/concurrency.md, "Failed writes"). */
+        if ((rc = hudi_heartbeat_writer_dead(&dead, t, tc, times[i], err)) < 0) break;
+        if (!dead) continue;
+        if ((rc = hudi_write_rollback_instant(t, times[i], clock, err)) == 0) rolled++;
     }
     hudi_free(times);
     return rc < 0 ? rc : rolled;
+}
+
+int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
+    hudi_txn_config tc;
+    hudi_table_lock *lock = NULL;
+    int rc = hudi_txn_config_load(&tc, t, NULL, err);
+    if (rc < 0) return rc;
+    if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) == 0 &&
+        (rc = hudi_tbl_reload(t, err)) == 0)
+        rc = hudi_write_rollback_failed(t, &tc, clock, err);
+    hudi_table_lock_release(lock);
+    hudi_txn_config_dispose(&tc);
+    return rc;
 }

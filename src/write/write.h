@@ -3,13 +3,17 @@
  * committing a batch of records with one operation as one instant, the way Apache Hudi 0.14/0.15
  * does on Spark, so Spark, Flink, Trino and hudi-rs read the result.
  *
- * A write is: roll back failed writes left on the timeline, pick a new instant, plan (keys,
+ * A write is: take the table lock, roll back failed writes of dead writers, pick a new instant
+ * and start its heartbeat, plan (keys,
  * partitions, de-duplication, index lookup, file-group assignment with small-file
  * handling), write requested + inflight instants, markers, partition metadata and Parquet
  * base files (meta columns, Hudi footer: bloom filter, min/max keys, Avro schema), then the
  * completed instant with the commit metadata (the atomic commit point), then remove markers
- * and clean. A failure before the completed instant leaves the table reading as before; the
- * next write rolls the failed one back. */
+ * and clean, release the lock. With optimistic concurrency control the lock is held only to
+ * start the instant and to commit it, and the commit fails with HUDI_ECONFLICT (the write
+ * rolled back) when a concurrent commit touched one of its file groups. A failure before the
+ * completed instant leaves the table reading as before; the next write rolls the failed one
+ * back once its writer is known to be dead. HUDI_ELOCKED: the lock was not had in time. */
 #ifndef HUDI_WRITE_H
 #define HUDI_WRITE_H
 
@@ -68,10 +72,14 @@ typedef struct hudi_write_options {
     int codec;                    /* Parquet codec, default GZIP as Hudi 0.14 (or SNAPPY) */
     const char *instant_time;     /* force the instant (tests); NULL = generated */
     const hudi_clock *clock;      /* NULL = system clock */
+    /* Writer settings as Hudi names them, a NULL-terminated key, value list (NULL = none);
+     * hoodie.properties supplies those absent here. Concurrency: hoodie.write.concurrency.mode,
+     * hoodie.write.lock.* and hoodie.client.heartbeat.* (docs/formats/concurrency.md). */
+    const char *const *props;
 } hudi_write_options;
 
 #define HUDI_WRITE_OPTIONS_INIT                                                                    \
-    { HUDI_OP_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL }
+    { HUDI_OP_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL, NULL }
 
 typedef struct hudi_write_result {
     char instant[HUDI_INSTANT_TIME_MAX]; /* the committed instant ("" when nothing was written) */
@@ -84,13 +92,15 @@ typedef struct hudi_write_result {
 int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
                    hudi_write_result *result, hudi_error *err);
 
-/* Rolls back every pending (requested/inflight) write instant left by a failed writer
- * (timeline.md §8): deletes its files (by markers, else by listing its instant's files), records a
- * rollback instant, deletes its timeline files. Returns the number rolled back. */
+/* Rolls back every pending (requested/inflight) write instant left by a dead writer (timeline.md
+ * §8; never one whose writer is alive, docs/formats/concurrency.md) under the table lock: deletes
+ * its files (by markers, else by listing its instant's files), records a rollback instant,
+ * deletes its timeline files and heartbeat. Returns the number rolled back. */
 int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err);
 
-/* Cleans file slices no longer needed: keeps the latest `retain_commits` commits' versions
- * of every file group (KEEP_LATEST_COMMITS), records a clean instant. */
+/* Cleans file slices no longer needed, under the table lock: keeps the latest
+ * `retain_commits` commits' versions of every file group (KEEP_LATEST_COMMITS), records a
+ * clean instant. */
 int hudi_tbl_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err);
 
 #endif

@@ -1,8 +1,11 @@
-/* write_client.c - one write = one instant (docs/formats/timeline.md §6): roll back failed writes,
- * pick the instant, plan, write requested + inflight, then every file group (marker, partition
- * metafile, base file), then the completed instant - the commit point - and finally remove the
- * markers and clean. Before the commit point nothing is visible to readers; after it, errors
- * in the housekeeping steps are not failures of the write (the next writer redoes them). */
+/* write_client.c - one write = one instant (docs/formats/timeline.md §6): take the table lock,
+ * roll back failed writes of dead writers, pick the instant, plan, start the heartbeat, write
+ * requested + inflight, then every file group (marker, partition metafile, base file), then the
+ * completed instant - the commit point - and finally remove the markers, clean and release the
+ * lock. With optimistic concurrency control the lock is let go while the files are written and
+ * taken again to check for conflicts and commit (docs/formats/concurrency.md). Before the
+ * commit point nothing is visible to readers; after it, errors in the housekeeping steps are
+ * not failures of the write (the next writer redoes them). */
 #include <stdio.h>
 
 #include "write/write_int.h"
@@ -138,14 +141,47 @@ static int plan(wctx *c, hudi_error *err) {
     return 0;
 }
 
-/* After the commit point: best effort. */
+/* After the commit point: best effort (the table lock is held). */
 static void finish(wctx *c) {
     hudi_buf dir = HUDI_BUF_INIT;
     hudi_buf_printf(&dir, "%s/%s/%s", c->t->base_path, WRITE_TEMP_DIR, c->instant);
     if (!hudi_buf_failed(&dir)) (void)hudi_write_remove_tree(c->t->fs, dir.data, NULL);
     hudi_buf_dispose(&dir);
     if (c->o.clean_retain_commits > 0)
-        (void)hudi_tbl_clean(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
+        (void)hudi_write_clean_locked(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
+}
+
+static int pick_instant(wctx *c, hudi_error *err) {
+    hudi_tbl *t = c->t;
+    const char *last = hudi_timeline_last_time(t->timeline);
+    if (!c->o.instant_time)
+        return hudi_instant_time_new(c->instant, c->o.clock, t->cfg.timeline_utc, last, err);
+    if (!hudi_instant_time_valid(c->o.instant_time, strlen(c->o.instant_time)) ||
+        strlen(c->o.instant_time) >= sizeof(c->instant))
+        return hudi_error_set(err, HUDI_EINVAL, "invalid instant time '%s'", c->o.instant_time);
+    if (last && hudi_instant_time_cmp(c->o.instant_time, last) <= 0)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: instant %s is not after %s", t->base_path,
+                              c->o.instant_time, last);
+    snprintf(c->instant, sizeof(c->instant), "%s", c->o.instant_time);
+    return 0;
+}
+
+static int write_groups(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
+    int rc = 0;
+    for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {
+        if (!c->groups[gi].active) continue;
+        if ((rc = hudi_merge_write_group(c, gi, err)) == 0) rc = hudi_heartbeat_beat(hb, err);
+    }
+    return rc;
+}
+
+/* Undoes a write that failed after its requested instant: rolls it back under the lock (taken
+ * again with OCC), else leaves it to the next writer, who sees its heartbeat stopped. */
+static void abandon(wctx *c, const hudi_txn_config *tc, hudi_table_lock **lock) {
+    hudi_error scratch = HUDI_ERROR_INIT;
+    if (!*lock && hudi_table_lock_acquire(lock, c->t, tc, &scratch) < 0) return;
+    if (hudi_tbl_reload(c->t, &scratch) == 0)
+        (void)hudi_write_rollback_instant(c->t, c->instant, c->o.clock, &scratch);
 }
 
 int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
@@ -154,6 +190,11 @@ int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_option
     memset(&c, 0, sizeof(c));
     hudi_write_options dflt = HUDI_WRITE_OPTIONS_INIT;
     hudi_write_result scratch;
+    hudi_txn_config tc;
+    hudi_table_lock *lock = NULL;
+    hudi_heartbeat *hb = NULL;
+    hudi_occ_snapshot snap = {0};
+    bool started = false, committed = false;
     c.t = t;
     c.o = opts ? *opts : dflt;
     c.res = result ? result : &scratch;
@@ -162,39 +203,44 @@ int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_option
     fill_defaults(&c.o);
     int rc = check_table(t, c.in, &c.o, err);
     if (rc < 0) return rc;
+    if ((rc = hudi_txn_config_load(&tc, t, c.o.props, err)) < 0) return rc;
+    /* Everything from the first look at the timeline holds the table lock
+     * (docs/formats/concurrency.md). */
+    if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) < 0) goto done;
+    if ((rc = hudi_tbl_reload(t, err)) < 0) goto done;
     if ((rc = disable_metadata_table(t, c.o.clock, err)) < 0) goto done;
-    if ((rc = hudi_tbl_rollback_pending(t, c.o.clock, err)) < 0) goto done;
-    rc = 0;
-    if (c.o.instant_time) {
-        if (!hudi_instant_time_valid(c.o.instant_time, strlen(c.o.instant_time)) ||
-            strlen(c.o.instant_time) >= sizeof(c.instant)) {
-            rc = hudi_error_set(err, HUDI_EINVAL, "invalid instant time '%s'", c.o.instant_time);
-            goto done;
-        }
-        const char *last = hudi_timeline_last_time(t->timeline);
-        if (last && hudi_instant_time_cmp(c.o.instant_time, last) <= 0) {
-            rc = hudi_error_set(err, HUDI_EINVAL, "%s: instant %s is not after %s", t->base_path,
-                                c.o.instant_time, last);
-            goto done;
-        }
-        snprintf(c.instant, sizeof(c.instant), "%s", c.o.instant_time);
-    } else if ((rc = hudi_instant_time_new(c.instant, c.o.clock, t->cfg.timeline_utc,
-                                           hudi_timeline_last_time(t->timeline), err)) < 0) {
-        goto done;
-    }
+    if ((rc = hudi_write_rollback_failed(t, &tc, c.o.clock, err)) < 0) goto done;
+    if ((rc = pick_instant(&c, err)) < 0) goto done;
     c.action = is_replace(c.o.op) ? HUDI_ACTION_REPLACECOMMIT : HUDI_ACTION_COMMIT;
     if ((rc = plan(&c, err)) < 0) goto done;
-    if ((rc = hudi_commit_write_requested(&c, err)) < 0 ||
-        (rc = hudi_commit_write_inflight(&c, err)) < 0)
-        goto done;
-    for (size_t gi = 0; gi < c.n_groups; gi++) {
-        if (!c.groups[gi].active) continue;
-        if ((rc = hudi_merge_write_group(&c, gi, err)) < 0) goto done;
+    if (tc.occ && (rc = hudi_occ_snapshot_take(&snap, t, err)) < 0) goto done;
+    if ((rc = hudi_heartbeat_start(&hb, t, &tc, c.instant, err)) < 0) goto done;
+    started = true;
+    if ((rc = hudi_commit_write_requested(&c, err)) < 0) goto done;
+    if (tc.occ) { /* the files are written without the lock; the commit checks for conflicts */
+        hudi_table_lock_release(lock);
+        lock = NULL;
     }
+    if ((rc = hudi_commit_write_inflight(&c, err)) < 0) goto done;
+    if ((rc = write_groups(&c, hb, err)) < 0) goto done;
+    if (tc.occ) {
+        if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) < 0) goto done;
+        if ((rc = hudi_tbl_reload(t, err)) < 0) goto done;
+        if ((rc = hudi_occ_check(&c, &snap, err)) < 0) goto done;
+    }
+    if ((rc = hudi_heartbeat_beat(hb, err)) < 0) goto done;
     if ((rc = hudi_commit_complete(&c, err)) < 0) goto done;
+    committed = true;
     snprintf(c.res->instant, sizeof(c.res->instant), "%s", c.instant);
+    hudi_heartbeat_stop(hb);
+    hb = NULL;
     finish(&c);
 done:
+    if (rc < 0 && started && !committed) abandon(&c, &tc, &lock);
+    hudi_heartbeat_stop(hb);
+    hudi_table_lock_release(lock);
+    hudi_occ_snapshot_dispose(&snap);
+    hudi_txn_config_dispose(&tc);
     ctx_dispose(&c);
     return rc;
 }

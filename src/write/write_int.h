@@ -11,6 +11,7 @@
 #include "format/avro/avro.h"
 #include "format/parquet/parquet.h"
 #include "schema/schema.h"
+#include "table/txn.h"
 #include "write/bloom.h"
 #include "write/keygen.h"
 #include "write/write.h"
@@ -151,6 +152,29 @@ int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err);
 /* Lists every file below `dir` as paths relative to it. */
 int hudi_write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hudi_error *err);
 void hudi_write_free_strings(char **v, size_t n);
+
+/* rollback.c, clean.c: the work of hudi_tbl_rollback_pending and hudi_tbl_clean for a caller
+ * that holds the table lock and has reloaded the timeline under it. rollback_failed rolls back
+ * the pending writes whose writers are dead (hudi_heartbeat_writer_dead) and returns their
+ * number; rollback_instant rolls back one pending instant (a no-op if it is not pending). */
+int hudi_write_rollback_failed(hudi_tbl *t, const hudi_txn_config *tc, const hudi_clock *clock,
+                               hudi_error *err);
+int hudi_write_rollback_instant(hudi_tbl *t, const char *time, const hudi_clock *clock,
+                                hudi_error *err);
+int hudi_write_clean_locked(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock,
+                            hudi_error *err);
+
+/* conflict.c: optimistic concurrency control. The snapshot is the set of completed commit
+ * times of the timeline a write planned on; the check runs under the lock on the reloaded
+ * timeline before the commit: ECONFLICT when the instant is no longer pending or a commit
+ * completed since touched one of the write's file groups. */
+typedef struct hudi_occ_snapshot {
+    char **done; /* sorted */
+    size_t n_done;
+} hudi_occ_snapshot;
+int hudi_occ_snapshot_take(hudi_occ_snapshot *s, hudi_tbl *t, hudi_error *err);
+void hudi_occ_snapshot_dispose(hudi_occ_snapshot *s);
+int hudi_occ_check(wctx *c, const hudi_occ_snapshot *s, hudi_error *err);
 
 /* ---- Avro values for timeline files (commit.c) -------------------------------------------- */
 
