@@ -76,10 +76,14 @@ typedef struct hudi_write_options {
      * hoodie.properties supplies those absent here. Concurrency: hoodie.write.concurrency.mode,
      * hoodie.write.lock.* and hoodie.client.heartbeat.* (docs/formats/concurrency.md). */
     const char *const *props;
+    /* Tests: called once the data files are written, before the commit (with optimistic
+     * concurrency, before the lock is taken again), so a test can commit a concurrent write. */
+    void (*before_commit)(void *payload);
+    void *payload;
 } hudi_write_options;
 
 #define HUDI_WRITE_OPTIONS_INIT                                                                    \
-    { HUDI_OP_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL, NULL }
+    { HUDI_OP_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL, NULL, NULL, NULL }
 
 typedef struct hudi_write_result {
     char instant[HUDI_INSTANT_TIME_MAX]; /* the committed instant ("" when nothing was written) */

@@ -223,6 +223,7 @@ int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_option
     }
     if ((rc = hudi_commit_write_inflight(&c, err)) < 0) goto done;
     if ((rc = write_groups(&c, hb, err)) < 0) goto done;
+    if (c.o.before_commit) c.o.before_commit(c.o.payload);
     if (tc.occ) {
         if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) < 0) goto done;
         if ((rc = hudi_tbl_reload(t, err)) < 0) goto done;

@@ -39,10 +39,13 @@ static hudi_fs *seeded(wt_fs_kind kind, scenario *sc, char *base, size_t len) {
     return fs;
 }
 
+static const char *const *g_props; /* writer settings of the loop (NULL: single writer) */
+
 static int upsert(hudi_fs *fs, const char *base, const hudi_batch *b, hudi_error *err) {
     hudi_tbl *t = NULL;
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
     o.clean_retain_commits = 1; /* the cleaner runs too */
+    o.props = g_props;
     int rc = hudi_tbl_open(&t, fs, base, err);
     if (rc == 0) rc = hudi_tbl_write(t, b, &o, NULL, err);
     hudi_tbl_free(t);
@@ -114,3 +117,16 @@ static void crash_loop(wt_fs_kind kind) {
 
 Test(write_crash, upsert_fails_at_every_call_memory, .timeout = 120) { crash_loop(WT_MEMORY); }
 Test(write_crash, upsert_fails_at_every_call_local, .timeout = 120) { crash_loop(WT_LOCAL); }
+
+/* With optimistic concurrency control the lock is taken twice and the commit reads the
+ * timeline again for the conflict check: every one of those calls fails once too. */
+static const char *const OCC[] = {"hoodie.write.concurrency.mode", "optimistic_concurrency_control",
+                                  "hoodie.write.lock.wait_time_ms", "0", NULL};
+Test(write_crash, occ_upsert_fails_at_every_call_memory, .timeout = 120) {
+    g_props = OCC;
+    crash_loop(WT_MEMORY);
+}
+Test(write_crash, occ_upsert_fails_at_every_call_local, .timeout = 120) {
+    g_props = OCC;
+    crash_loop(WT_LOCAL);
+}
