@@ -270,6 +270,12 @@ static void ll_release(hudi_fs_lock *l) {
     hudi_free(l);
 }
 
+static bool ll_holds(hudi_fs_lock *l, const char *path) {
+    struct stat a, b;
+    return fstat(((local_lock *)l)->fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino &&
+           a.st_dev == b.st_dev;
+}
+
 static int new_lock(hudi_fs_lock **out, int fd, hudi_error *err) {
     local_lock *l = hudi_calloc(1, sizeof(*l));
     if (!l) {
@@ -277,6 +283,7 @@ static int new_lock(hudi_fs_lock **out, int fd, hudi_error *err) {
         return hudi_error_oom(err);
     }
     l->base.release = ll_release;
+    l->base.holds = ll_holds;
     l->fd = fd;
     *out = &l->base;
     return 0;

@@ -287,7 +287,13 @@ static int mem_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
 typedef struct mem_lock {
     hudi_fs_lock base;
     mem_blob *blob;
+    mem_fs *fs;
 } mem_lock;
+
+static bool ml_holds(hudi_fs_lock *l, const char *path) {
+    mem_lock *ml = (mem_lock *)l;
+    return hudi_map_get(&ml->fs->files, path, norm_len(path)) == ml->blob;
+}
 
 static void ml_release(hudi_fs_lock *l) {
     mem_lock *ml = (mem_lock *)l;
@@ -296,10 +302,12 @@ static void ml_release(hudi_fs_lock *l) {
     hudi_free(ml);
 }
 
-static int hold(mem_blob *b, hudi_fs_lock **out, hudi_error *err) {
+static int hold(mem_fs *m, mem_blob *b, hudi_fs_lock **out, hudi_error *err) {
     mem_lock *l = hudi_calloc(1, sizeof(*l));
     if (!l) return hudi_error_oom(err);
     l->base.release = ml_release;
+    l->base.holds = ml_holds;
+    l->fs = m;
     l->blob = b;
     b->refs++;
     b->locked = true;
@@ -326,7 +334,7 @@ static int mem_create_locked(hudi_fs *fs, const char *path, const void *data, si
         blob_unref(b);
         return hudi_error_oom(err);
     }
-    int rc = hold(b, out, err);
+    int rc = hold(m, b, out, err);
     if (rc < 0) {
         hudi_map_remove(&m->files, path, n, NULL);
         blob_unref(b);
@@ -339,7 +347,7 @@ static int mem_lock_file(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi
     mem_blob *b = hudi_map_get(&m->files, path, norm_len(path));
     if (!b) return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
     if (b->locked) return hudi_error_set(err, HUDI_ECONFLICT, "%s: locked by a live process", path);
-    return hold(b, out, err);
+    return hold(m, b, out, err);
 }
 
 static int mem_touch(hudi_fs *fs, const char *path, hudi_error *err) {

@@ -70,6 +70,8 @@ typedef struct hudi_fs_ops {
 /* A held lock; release never fails and never touches the file's contents or name. */
 struct hudi_fs_lock {
     void (*release)(hudi_fs_lock *lock);
+    /* Whether `path` still names the locked file (not deleted or replaced by someone else). */
+    bool (*holds)(hudi_fs_lock *lock, const char *path);
 };
 
 struct hudi_fs {

@@ -242,9 +242,20 @@ fail:
     return rc;
 }
 
+int hudi_table_lock_check(hudi_table_lock *l, const char *base_path, hudi_error *err) {
+    if (l->held->holds(l->held, l->path)) return 0;
+    return hudi_error_set(err, HUDI_ECONFLICT,
+                          "%s: the table lock %s was deleted by another writer while this write "
+                          "held it (Apache Hudi's FileSystemBasedLockProvider deletes the lock "
+                          "file when it closes, held or not); the write was rolled back and can "
+                          "be retried",
+                          base_path, l->path);
+}
+
 void hudi_table_lock_release(hudi_table_lock *l) {
     if (!l) return;
-    (void)break_lock(l->fs, l->path, NULL);
+    /* Only our own file: another writer's, created after ours was deleted, stays. */
+    if (l->held->holds(l->held, l->path)) (void)break_lock(l->fs, l->path, NULL);
     hudi_fs_lock_release(l->held);
     hudi_free(l->path);
     hudi_free(l);

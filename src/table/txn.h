@@ -42,8 +42,13 @@ typedef struct hudi_table_lock hudi_table_lock;
  * N ms (hoodie.write.lock.wait_time_ms)". */
 int hudi_table_lock_acquire(hudi_table_lock **out, hudi_tbl *t, const hudi_txn_config *cfg,
                             hudi_error *err);
-/* Deletes the lock file and drops the process lock (NULL-safe; never fails: a lock file that
- * cannot be deleted is broken by the next hudic writer, its holder being gone). */
+/* ECONFLICT when the lock file is no longer the one this lock created: another writer deleted
+ * it (Hudi's FileSystemBasedLockProvider.close() deletes it unconditionally), so exclusion is
+ * lost. Checked right before a commit point. */
+int hudi_table_lock_check(hudi_table_lock *l, const char *base_path, hudi_error *err);
+/* Deletes the lock file if it is still ours and drops the process lock (NULL-safe; never
+ * fails: a lock file that cannot be deleted is broken by the next hudic writer, its holder
+ * being gone). */
 void hudi_table_lock_release(hudi_table_lock *l);
 
 /* ---- heartbeats ---------------------------------------------------------------------------- */

@@ -230,6 +230,11 @@ int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_option
         if ((rc = hudi_occ_check(&c, &snap, err)) < 0) goto done;
     }
     if ((rc = hudi_heartbeat_beat(hb, err)) < 0) goto done;
+    if ((rc = hudi_table_lock_check(lock, t->base_path, err)) < 0) {
+        hudi_table_lock_release(lock); /* lost: the rollback takes it anew */
+        lock = NULL;
+        goto done;
+    }
     if ((rc = hudi_commit_complete(&c, err)) < 0) goto done;
     committed = true;
     snprintf(c.res->instant, sizeof(c.res->instant), "%s", c.instant);

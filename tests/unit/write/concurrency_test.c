@@ -444,3 +444,48 @@ Test(concurrency, occ_writer_rolled_back_by_others_fails_cleanly) {
     free(d);
     teardown(&f, WT_MEMORY);
 }
+
+/* Apache Hudi's FileSystemBasedLockProvider deletes .hoodie/lock when it closes, whether it
+ * held it or not: a write whose lock file vanished must not commit, and must not delete the
+ * lock file another writer created meanwhile. */
+static void steal_lock(void *payload) {
+    fixture *f = payload;
+    hudi_buf p = HUDI_BUF_INIT;
+    hudi_buf_printf(&p, "%s/.hoodie/lock", f->base);
+    cr_assert_eq(hudi_fs_remove(f->fs, p.data, NULL), 0);
+    cr_assert_eq(hudi_fs_write_all(f->fs, p.data, HUDI_CREATE_EXCLUSIVE, "{}", 2, NULL), 0);
+    hudi_buf_dispose(&p);
+}
+
+static void lost_lock(wt_fs_kind kind) {
+    fixture f;
+    setup(&f, kind, true);
+    hudi_error err = HUDI_ERROR_INIT;
+    char *before = wt_dump(f.t, NULL);
+    hudi_batch *b = wt_batch_range(&f.s, 0, 5, 2, P2, 2);
+    static const char *const props[] = {"hoodie.write.lock.wait_time_ms", "50", NULL};
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    o.props = props;
+    o.before_commit = steal_lock;
+    o.payload = &f;
+    cr_assert_eq(hudi_tbl_write(f.t, b, &o, NULL, &err), HUDI_ECONFLICT);
+    cr_assert(strstr(err.message, "was deleted by another writer"), "%s", err.message);
+    char *after = wt_dump(f.t, NULL);
+    cr_assert_str_eq(after, before);
+    /* the other writer's lock file is still there; the failed instant is pending until it
+     * can be rolled back (its heartbeat stopped: the next writer does it) */
+    hudi_buf p = HUDI_BUF_INIT;
+    hudi_buf_printf(&p, "%s/.hoodie/lock", f.base);
+    cr_assert(hudi_fs_exists(f.fs, p.data));
+    cr_assert_eq(hudi_fs_remove(f.fs, p.data, NULL), 0);
+    cr_assert_eq(hudi_tbl_rollback_pending(f.t, NULL, &err), 1, "%s", err.message);
+    cr_assert_eq(count_state(f.t, HUDI_ACTION_COMMIT, true), 0);
+    hudi_buf_dispose(&p);
+    free(before);
+    free(after);
+    hudi_batch_free(b);
+    teardown(&f, kind);
+}
+
+Test(concurrency, lock_deleted_by_another_writer_memory) { lost_lock(WT_MEMORY); }
+Test(concurrency, lock_deleted_by_another_writer_local) { lost_lock(WT_LOCAL); }
