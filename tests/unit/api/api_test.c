@@ -406,3 +406,45 @@ Test(api, version) {
     cr_assert_eq(hudi_version_number(), HUDI_VERSION_NUMBER);
     cr_assert_str_eq(hudi_version_string(), HUDI_VERSION_STRING);
 }
+
+/* A write refused for the lock (HUDI_ELOCKED) or for a conflict (HUDI_ECONFLICT) is told apart
+ * from other errors, so a caller can retry; writer settings go in `properties`. */
+Test(api, locked_table_gives_elocked) {
+    char path[512], lock[600];
+    hudi_field s = {0};
+    hudi_error err = HUDI_ERROR_INIT;
+    snprintf(path, sizeof(path), "%s/trips", test_tmpdir());
+    schema_init(&s);
+    hudi_table *t = create_table(path, &s);
+    /* another writer (a Spark driver thread) holds the lock */
+    snprintf(lock, sizeof(lock), "%s/.hoodie/lock", path);
+    FILE *f = fopen(lock, "w");
+    cr_assert_not_null(f);
+    fputs("{\n  \"lockCreateTime\" : \"2026-12-01 10:00:00.000\",\n  \"lockThreadName\" : "
+          "\"main\",\n  \"lockStacksInfo\" : [ ]\n}",
+          f);
+    fclose(f);
+    hudi_batch *b = NULL;
+    cr_assert_eq(hudi_batch_new(&b, &s, NULL), 0);
+    add_row(b, 1, "a", 100, 0, "x");
+    arrow_batch ab;
+    export_batch(&ab, b);
+    static const char *const props[] = {"hoodie.write.lock.wait_time_ms", "20", NULL};
+    hudi_table_write_options wo = HUDI_TABLE_WRITE_OPTIONS_INIT;
+    wo.properties = props;
+    cr_assert_eq(hudi_table_write(t, &ab.schema, &ab.array, &wo, NULL, &err), HUDI_ELOCKED);
+    cr_assert_str_eq(hudi_error_name(err.code), "ELOCKED");
+    cr_assert(strstr(err.message, "being written by another writer (Hudi writer thread main, "
+                                  "since 2026-12-01 10:00:00.000)"),
+              "%s", err.message);
+    cr_assert_str_eq(hudi_table_latest_instant(t), "");
+    /* version-1 options (before `properties`) are still accepted */
+    remove(lock);
+    wo.version = 1;
+    cr_assert_eq(hudi_table_write(t, &ab.schema, &ab.array, &wo, NULL, &err), 0, "%s", err.message);
+    cr_assert_neq(hudi_table_latest_instant(t)[0], '\0');
+    release_batch(&ab);
+    hudi_batch_free(b);
+    hudi_table_free(t);
+    hudi_field_dispose(&s);
+}

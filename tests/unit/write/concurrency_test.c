@@ -489,3 +489,72 @@ static void lost_lock(wt_fs_kind kind) {
 
 Test(concurrency, lock_deleted_by_another_writer_memory) { lost_lock(WT_MEMORY); }
 Test(concurrency, lock_deleted_by_another_writer_local) { lost_lock(WT_LOCAL); }
+
+/* Fault injection on the OCC commit path with a concurrent commit to check against: the outer
+ * write runs on the fault-injecting filesystem (failing, sticky, at call n for every n), the
+ * concurrent one on the plain filesystem from the hook. Whatever call fails, the table reads
+ * as the concurrent commit left it, and the next writer recovers and commits. */
+typedef struct faulted {
+    fixture *f;
+    bool ran;
+} faulted;
+
+static void concurrent_commit(void *payload) {
+    faulted *x = payload;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_tbl *t = open_tbl(x->f);
+    hudi_batch *b = wt_batch(&x->f->s, (wt_row[]){{13, "y", 7, "b", false}}, 1);
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    o.props = OCC;
+    cr_assert_eq(hudi_tbl_write(t, b, &o, NULL, &err), 0, "%s", err.message);
+    x->ran = true;
+    hudi_batch_free(b);
+    hudi_tbl_free(t);
+}
+
+Test(concurrency, occ_commit_path_fails_at_every_call, .timeout = 120) {
+    static const char *const props[] = {OCC_PROPS, "hoodie.write.lock.wait_time_ms", "0", NULL};
+    int failures = 0;
+    for (int64_t n = 1; n < 3000; n++) {
+        fixture f;
+        setup(&f, WT_MEMORY, true);
+        hudi_fs *ff = NULL;
+        hudi_tbl *t = NULL;
+        hudi_error err = HUDI_ERROR_INIT;
+        cr_assert_eq(hudi_fs_faulty_new(&ff, f.fs, (hudi_fault_plan){n, -1, true}, NULL), 0);
+        faulted x = {&f, false};
+        hudi_batch *b =
+            wt_batch(&f.s, (wt_row[]){{0, "x", 5, "a", false}, {2, "x", 5, "a", false}}, 2);
+        hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+        o.props = props;
+        o.before_commit = concurrent_commit;
+        o.payload = &x;
+        int rc = hudi_tbl_open(&t, ff, f.base, &err);
+        if (rc == 0) rc = hudi_tbl_write(t, b, &o, NULL, &err);
+        hudi_tbl_free(t);
+        bool tripped = hudi_fs_faulty_tripped(ff);
+        hudi_fs_free(ff);
+        char *d = wt_dump(f.t, NULL);
+        cr_assert_eq(ts_of(d, 13), x.ran ? 7 : 1, "call %lld", (long long)n);
+        if (rc == 0) {
+            cr_assert_eq(ts_of(d, 0), 5, "call %lld", (long long)n);
+        } else {
+            failures++;
+            cr_assert_eq(ts_of(d, 0), 1, "call %lld: %s", (long long)n, err.message);
+            /* the next writer recovers (stale lock, dead writer's instant) and commits */
+            o.before_commit = NULL;
+            cr_assert_eq(hudi_tbl_write(f.t, b, &o, NULL, &err), 0, "call %lld: %s", (long long)n,
+                         err.message);
+            free(d);
+            d = wt_dump(f.t, NULL);
+            cr_assert_eq(ts_of(d, 0), 5);
+            cr_assert_eq(ts_of(d, 13), x.ran ? 7 : 1);
+            cr_assert_eq(count_state(f.t, HUDI_ACTION_COMMIT, true), 0, "call %lld", (long long)n);
+        }
+        free(d);
+        hudi_batch_free(b);
+        teardown(&f, WT_MEMORY);
+        if (!tripped) break;
+    }
+    cr_assert_gt(failures, 20);
+}
