@@ -241,6 +241,7 @@ int hudi_sql_lex(hudi_sql_lexer *lx, hudi_sql_token *t, hudi_sql_pos *err_pos, h
     int c = peekc(lx, 0);
     if (c < 0) {
         t->kind = HUDI_SQL_TK_EOF;
+        t->end = t->pos;
         return 0;
     }
     lx->stmt_start = false;
@@ -360,5 +361,6 @@ int hudi_sql_lex(hudi_sql_lexer *lx, hudi_sql_token *t, hudi_sql_pos *err_pos, h
         }
     }
     t->src_len = (uint32_t)(lx->off - t->pos.offset);
+    t->end = here(lx);
     return 0;
 }

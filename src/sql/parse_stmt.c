@@ -842,11 +842,12 @@ int hudi_sql_parser_next(hudi_sql_parser *p, hudi_sql_stmt **out, hudi_error *er
     if (p->failed) recover(p);
     while (hudi_sql_accept_op(p, ";")) {
     }
-    if (p->failed) return err ? err->code : HUDI_ESQL;
-    if (hudi_sql_peek(p, 0)->kind == HUDI_SQL_TK_EOF) return p->failed ? HUDI_ESQL : 0;
+    hudi_sql_token *t = hudi_sql_peek(p, 0);
+    if (p->failed) return p->rc;
+    if (t->kind == HUDI_SQL_TK_EOF) return 0;
     hudi_sql_stmt *s = hudi_sql_parse_statement(p);
     if (s && !at_end(p)) hudi_sql_expected(p, "end of statement");
-    if (p->failed) return err && err->code ? err->code : HUDI_ESQL;
+    if (p->failed) return p->rc;
     hudi_sql_accept_op(p, ";");
     *out = s;
     return 1;
@@ -860,9 +861,10 @@ int hudi_sql_parse(hudi_sql_stmt **out, hudi_arena *arena, const char *src, size
     hudi_sql_stmt *s;
     int rc = hudi_sql_parser_next(&p, &s, err);
     if (rc == 0) {
-        if (err_pos) *err_pos = hudi_sql_peek(&p, 0)->pos;
-        return hudi_error_set(err, HUDI_ESQL, "line %u, column %u: empty statement", p.lx.line,
-                              p.lx.col);
+        hudi_sql_pos pos = hudi_sql_peek(&p, 0)->pos;
+        if (err_pos) *err_pos = pos;
+        return hudi_error_set(err, HUDI_ESQL, "line %u, column %u: empty statement", pos.line,
+                              pos.col);
     }
     if (rc < 0) {
         if (err_pos) *err_pos = p.error_pos;
@@ -874,7 +876,7 @@ int hudi_sql_parse(hudi_sql_stmt **out, hudi_arena *arena, const char *src, size
         hudi_sql_expected(&p, "end of input (one statement only)");
     if (p.failed) {
         if (err_pos) *err_pos = p.error_pos;
-        return err && err->code ? err->code : HUDI_ESQL;
+        return p.rc;
     }
     *out = s;
     return 0;

@@ -31,6 +31,7 @@ hudi_sql_token *hudi_sql_peek(P *p, int k) {
                 p->lex_failed = true;
                 if (!p->failed) {
                     p->failed = true;
+                    p->rc = rc;
                     p->error_pos = pos;
                     if (rc == HUDI_ESQL)
                         hudi_error_set(p->err, rc, "line %u, column %u: %s", pos.line, pos.col,
@@ -49,9 +50,7 @@ hudi_sql_token *hudi_sql_peek(P *p, int k) {
 
 void hudi_sql_advance(P *p) {
     hudi_sql_peek(p, 0);
-    hudi_sql_token *t = &p->tok[0];
-    p->last_end = t->pos;
-    p->last_end.offset += t->src_len;
+    p->last_end = p->tok[0].end;
     memmove(&p->tok[0], &p->tok[1], sizeof(p->tok[0]) * (size_t)(p->ntok - 1));
     p->ntok--;
 }
@@ -81,9 +80,13 @@ void *hudi_sql_fail(P *p, const hudi_sql_token *t, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    /* "expected ..., found end of input" points just past the last token, not at the end of
+     * whatever blank lines follow it */
+    hudi_sql_pos pos = t->kind == HUDI_SQL_TK_EOF && p->last_end.line ? p->last_end : t->pos;
     p->failed = true;
-    p->error_pos = t->pos;
-    hudi_error_set(p->err, HUDI_ESQL, "line %u, column %u: %s", t->pos.line, t->pos.col, msg);
+    p->rc = HUDI_ESQL;
+    p->error_pos = pos;
+    hudi_error_set(p->err, HUDI_ESQL, "line %u, column %u: %s", pos.line, pos.col, msg);
     return NULL;
 }
 
@@ -97,6 +100,7 @@ void *hudi_sql_expected(P *p, const char *what) {
 void *hudi_sql_oom(P *p) {
     if (!p->failed) {
         p->failed = true;
+        p->rc = HUDI_ENOMEM;
         p->error_pos = hudi_sql_peek(p, 0)->pos;
         hudi_error_oom(p->err);
     }

@@ -29,6 +29,7 @@ typedef struct hudi_sql_token {
     const char *text;      /* for WORD and OP: points into the source (not NUL-terminated) */
     size_t text_len;
     hudi_sql_pos pos;
+    hudi_sql_pos end; /* just past the token */
     uint32_t src_len; /* bytes of source the token spans */
     bool lex_error;   /* parser only: an end token standing for a token that failed to lex */
 } hudi_sql_token;
@@ -58,11 +59,12 @@ typedef struct hudi_sql_parser {
     hudi_sql_token tok[5]; /* current token and four of lookahead */
     int ntok;              /* tokens valid in tok[] */
     hudi_sql_pos error_pos;
+    int rc;      /* the error's code (HUDI_ESQL or HUDI_ENOMEM) */
     bool failed; /* the last statement failed; skip to the next ';' */
     bool lex_failed;
     int depth; /* nesting, bounded so hostile input cannot exhaust the stack */
     hudi_error *err;
-    hudi_sql_pos last_end; /* end of the last consumed token */
+    hudi_sql_pos last_end; /* just past the last consumed token */
 } hudi_sql_parser;
 
 void hudi_sql_parser_init(hudi_sql_parser *p, hudi_arena *arena, const char *src, size_t len);
