@@ -424,6 +424,8 @@ static hudi_sql_stmt *show_stmt(P *p, hudi_sql_stmt *s) {
         if (!database_word(p)) return hudi_sql_expected(p, "NAMESPACE or DATABASE");
     } else if (KW("CATALOGS")) {
         s->show = HUDI_SQL_SHOW_CATALOGS;
+    } else if (AT("COMPACTION")) {
+        return hudi_sql_fail(p, hudi_sql_peek(p, 0), "SHOW COMPACTION is not supported yet");
     } else if (KW("FUNCTIONS")) {
         s->show = HUDI_SQL_SHOW_FUNCTIONS;
         if (!like_pattern(p, s)) return NULL;
@@ -798,6 +800,8 @@ hudi_sql_stmt *hudi_sql_parse_statement(P *p) {
             hudi_sql_expected(p, "a statement to explain");
         else if ((s->inner = hudi_sql_parse_statement(p)))
             r = s;
+    } else if ((AT("RUN") || AT("SCHEDULE")) && hudi_sql_at_kw(p, 1, "COMPACTION")) {
+        hudi_sql_fail(p, t, "%.*s COMPACTION is not supported yet", (int)t->text_len, t->text);
     } else {
         hudi_sql_expected(p, "a statement");
     }

@@ -38,15 +38,19 @@ def statements(text):
 
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
-    written = 0
+    names = set()
     for f in sorted(SQL.rglob("*.sql")):
         text = f.read_text(encoding="utf-8")
         for piece in [text] + statements(text):
             data = piece.encode("utf-8")
             name = "seed-" + hashlib.sha1(data).hexdigest()[:16]
             (OUT / name).write_bytes(data)
-            written += 1
-    print(f"{written} inputs in {OUT}")
+            names.add(name)
+    # seeds of statements that are gone are removed; other files (crashers) stay
+    for old in OUT.glob("seed-*"):
+        if old.name not in names:
+            old.unlink()
+    print(f"{len(names)} seed inputs in {OUT}")
 
 
 if __name__ == "__main__":
