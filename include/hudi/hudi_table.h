@@ -225,10 +225,14 @@ typedef struct hudi_scan_options {
                                     timestamps), x'hex'; NULL = none */
     bool read_optimized;       /**< MOR: base files only */
     int64_t batch_rows;        /**< rows per batch; 0 = default */
+    bool ignore_missing_files; /**< a base file that a completed commit wrote but storage lacks
+                                    (deleted, half-copied table) fails the scan (HUDI_ENOTFOUND
+                                    naming the commit and the file); true: its file group is
+                                    left out and hudi_scan_warning says so */
 } hudi_scan_options;
 #define HUDI_SCAN_OPTIONS_VERSION 1
 #define HUDI_SCAN_OPTIONS_INIT                                                                     \
-    { HUDI_SCAN_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, false, 0 }
+    { HUDI_SCAN_OPTIONS_VERSION, NULL, 0, NULL, NULL, NULL, NULL, false, 0, false }
 
 /** Starts a scan (snapshot, time travel or incremental per `opts`; `opts` may be NULL for a
  *  snapshot of every column). The table must outlive the scan and any stream made from it.
@@ -242,6 +246,11 @@ HUDI_API int hudi_scan_open(hudi_scan **out, hudi_table *t, const hudi_scan_opti
  *  end. get_last_error gives the message of a failed call. The scan handle is consumed, also
  *  on failure (do not free it); the stream owns it until stream->release. */
 HUDI_API int hudi_scan_to_arrow(hudi_scan *scan, struct ArrowArrayStream *out, hudi_error *err);
+
+/** What the scan left out with ignore_missing_files ("N committed base files missing, file
+ *  groups skipped: commit ... wrote ..."), or NULL when nothing. Valid until the scan is
+ *  freed or moved into a stream. */
+HUDI_API const char *hudi_scan_warning(const hudi_scan *scan);
 
 /** Frees a scan that was not moved into a stream. NULL does nothing. */
 HUDI_API void hudi_scan_free(hudi_scan *scan);

@@ -43,6 +43,7 @@ int hudi_scan_open(hudi_scan **out, hudi_table *t, const hudi_scan_options *opts
     ro.end = opts->end_instant;
     ro.read_optimized = opts->read_optimized;
     ro.batch_rows = opts->batch_rows;
+    ro.ignore_missing_files = opts->ignore_missing_files;
     if (opts->filter) {
         if ((rc = hudi_read_table_schema(&full, t->t, &ro, err)) < 0) goto fail;
         if ((rc = hudi_predicate_parse(&s->pred, opts->filter, &full, err)) < 0) {
@@ -62,6 +63,8 @@ fail:
     hudi_scan_free(s);
     return rc;
 }
+
+const char *hudi_scan_warning(const hudi_scan *s) { return s ? hudi_reader_warning(s->r) : NULL; }
 
 void hudi_scan_free(hudi_scan *s) {
     if (!s) return;

@@ -110,7 +110,7 @@ static int cmd_info(const cli_group *g, const cli_command *self, int argc, char 
 
 typedef struct cat_args {
     const char *path, *as_of, *incremental, *columns, *limit, *where;
-    bool count, read_optimized;
+    bool count, read_optimized, ignore_missing;
 } cat_args;
 
 static int split_columns(char *list, const char **out, int32_t *n) {
@@ -132,6 +132,7 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
         {"--where", &a.where, NULL},
         {"--count", NULL, &a.count},
         {"--read-optimized", NULL, &a.read_optimized},
+        {"--ignore-missing-files", NULL, &a.ignore_missing},
     };
     const char *pos[1];
     int n_pos = 0;
@@ -171,6 +172,7 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
     }
     ro.as_of = a.as_of;
     ro.read_optimized = a.read_optimized;
+    ro.ignore_missing_files = a.ignore_missing;
 
     hudi_tbl *t = NULL;
     hudi_reader *r = NULL;
@@ -204,6 +206,7 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
         rc = cli_runtime_error(a.path, &err);
         goto done;
     }
+    if (hudi_reader_warning(r)) fprintf(stderr, "hudic: warning: %s\n", hudi_reader_warning(r));
     while (limit < 0 || produced < limit) {
         hudi_batch *b = NULL;
         if (hudi_reader_next(r, &b, &err) < 0) {
@@ -645,8 +648,7 @@ static const cli_command table_commands[] = {
     {"info", "PATH", "table properties, timeline, file groups and latest file slices", cmd_info},
     {"cat",
      "[--as-of INSTANT] [--incremental BEGIN,END] [--read-optimized] [--columns a,b] [--where 'COL "
-     "OP "
-     "VALUE'] [--limit N] [--count] PATH",
+     "OP VALUE'] [--limit N] [--count] [--ignore-missing-files] PATH",
      "rows of a Hudi table (snapshot, time travel or incremental) as JSON Lines", cmd_cat},
     {"create",
      "--name NAME --key F[,F] [--partition P[,P]] [--precombine F] [--type cow] [--hive-style] "

@@ -33,8 +33,10 @@ struct hudi_reader {
     hudi_parquet_scan *scan;
     int32_t *map; /* output column -> batch column of the current scan, -1 = absent */
     hudi_batch *out;
-    hudi_batch *in;       /* last batch taken from the scan */
-    int64_t files_pruned; /* base files skipped by partition pruning */
+    hudi_batch *in;        /* last batch taken from the scan */
+    int64_t files_pruned;  /* base files skipped by partition pruning */
+    int64_t files_missing; /* committed base files missing (ignore_missing_files) */
+    char *warning;         /* what was skipped for them; NULL = nothing */
 };
 
 static int cmp_read_file(const void *a, const void *b) {
@@ -44,6 +46,51 @@ static int cmp_read_file(const void *a, const void *b) {
 }
 
 /* Base files to read, from the view (snapshot) or from the commits in range (incremental). */
+/* Whether the file group of `s` lost its latest committed base file (ignore_missing_files). */
+static bool group_missing(const hudi_reader *r, const hudi_file_slice *s) {
+    size_t n = 0;
+    const hudi_missing_file *m = hudi_fs_view_missing_files(r->view, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(m[i].file_id, s->file_id) == 0 &&
+            strcmp(m[i].partition_path, s->partition_path) == 0)
+            return true;
+    return false;
+}
+
+/* Committed base files missing from storage (hudi_fs_view_missing_files): an error naming the
+ * first, or with ignore_missing_files a warning and their file groups left out. */
+static int check_missing(hudi_reader *r, hudi_error *err) {
+    size_t n = 0;
+    const hudi_missing_file *m = hudi_fs_view_missing_files(r->view, &n);
+    if (n == 0) return 0;
+    const char *why = m[0].cleaned ? "removed by a clean: the table as of this instant is older "
+                                     "than the cleaner keeps"
+                                   : "deleted, or the table was copied incompletely";
+    hudi_buf more = HUDI_BUF_INIT;
+    if (n > 1) hudi_buf_printf(&more, " (and %zu more)", n - 1);
+    const char *and_more = more.data ? more.data : "";
+    int rc = 0;
+    if (!r->opts.ignore_missing_files) {
+        rc = hudi_error_set(err, HUDI_ENOTFOUND,
+                            "%s: commit %s wrote base file %s, which is missing (%s)%s; without "
+                            "it file group %s would read as older rows or none",
+                            r->t->base_path, m[0].instant, m[0].path, why, and_more, m[0].file_id);
+    } else {
+        hudi_buf w = HUDI_BUF_INIT;
+        hudi_buf_printf(&w,
+                        "%zu committed base file%s missing, file group%s skipped: commit %s wrote "
+                        "%s (%s)%s",
+                        n, n > 1 ? "s" : "", n > 1 ? "s" : "", m[0].instant, m[0].path, why,
+                        and_more);
+        r->files_missing = (int64_t)n;
+        if (hudi_buf_failed(&w) || hudi_buf_failed(&more)) rc = hudi_error_oom(err);
+        r->warning = rc == 0 ? hudi_buf_detach(&w) : NULL;
+        hudi_buf_dispose(&w);
+    }
+    hudi_buf_dispose(&more);
+    return rc;
+}
+
 static int collect_files(hudi_reader *r, hudi_error *err) {
     size_t n = 0;
     const hudi_file_slice *slices = hudi_fs_view_latest_slices(r->view, &n);
@@ -72,7 +119,7 @@ static int collect_files(hudi_reader *r, hudi_error *err) {
                                 r->t->base_path, s->file_id);
             break;
         }
-        if (!s->base) continue;
+        if (!s->base || (r->files_missing && group_missing(r, s))) continue;
         if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0) break;
         r->files[r->n_files++] = (read_file){s->base, s->base_instant, s->partition_path};
     }
@@ -215,6 +262,8 @@ static void prune_partitions(hudi_reader *r, const hudi_field *full) {
 }
 
 int64_t hudi_reader_files_pruned(const hudi_reader *r) { return r->files_pruned; }
+const char *hudi_reader_warning(const hudi_reader *r) { return r->warning; }
+int64_t hudi_reader_files_missing(const hudi_reader *r) { return r->files_missing; }
 
 static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *err) {
     int32_t n = r->opts.columns ? r->opts.n_columns : full->n_children;
@@ -242,6 +291,7 @@ int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options
     hudi_read_options o = HUDI_READ_OPTIONS_INIT;
     o.as_of = opts->incremental ? opts->end : opts->as_of;
     o.read_optimized = opts->read_optimized;
+    o.ignore_missing_files = opts->ignore_missing_files;
     int rc = hudi_reader_open(&r, t, &o, err);
     if (rc == 0) rc = hudi_field_copy(out, &r->schema) < 0 ? hudi_error_oom(err) : 0;
     hudi_reader_free(r);
@@ -276,8 +326,11 @@ int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *op
     }
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     vo.as_of_instant = q;
+    vo.check_missing = true;
+    vo.missing_after = opts->incremental ? opts->begin : NULL;
     if ((rc = hudi_fs_view_build(&r->view, t->timeline, &vo, err)) < 0) goto fail;
     snprintf(r->as_of, sizeof(r->as_of), "%s", hudi_fs_view_as_of(r->view));
+    if ((rc = check_missing(r, err)) < 0) goto fail;
     if ((rc = collect_files(r, err)) < 0) goto fail;
     if ((rc = newest_file_schema(&full, t, r->files, r->n_files, err)) < 0) goto fail;
     prune_partitions(r, &full);
@@ -454,5 +507,6 @@ void hudi_reader_free(hudi_reader *r) {
     hudi_free(r->begin);
     hudi_free(r->end);
     hudi_free(r->filter_column);
+    hudi_free(r->warning);
     hudi_free(r);
 }

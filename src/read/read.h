@@ -21,8 +21,11 @@ typedef struct hudi_read_options {
     bool read_optimized;       /* base files only: log files of MOR slices are ignored */
     const char *filter_column; /* one simple predicate; NULL = none */
     hudi_cmp_op filter_op;
-    hudi_value filter_value; /* in the column's type (see hudi_reader_open_schema) */
-    int64_t batch_rows;      /* 0 = default */
+    hudi_value filter_value;   /* in the column's type (see hudi_reader_open_schema) */
+    int64_t batch_rows;        /* 0 = default */
+    bool ignore_missing_files; /* a committed base file missing from storage (deleted by hand,
+                                  half-copied table) skips its file group with a warning
+                                  (hudi_reader_warning) instead of failing the read */
 } hudi_read_options;
 
 #define HUDI_READ_OPTIONS_INIT                                                                     \
@@ -40,13 +43,21 @@ int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *op
                      hudi_error *err);
 /* The schema of the batches (a STRUCT owned by the reader). */
 const hudi_field *hudi_reader_schema(const hudi_reader *r);
-/* The next batch or *out = NULL at the end. The batch is owned by the reader and valid until
+/* Fails (ENOTFOUND, naming the commit and the file) when a completed commit in the query's
+ * range names a base file that storage lacks and nothing newer supersedes it
+ * (hudi_fs_view_missing_files): reading on would silently return the file group's older rows,
+ * or none. Cleaned older slices, replaced file groups and archived commits are not checked.
+ * The next batch or *out = NULL at the end. The batch is owned by the reader and valid until
  * the next call. */
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err);
 /* The instant the read is as of ("" for an empty table). */
 const char *hudi_reader_as_of(const hudi_reader *r);
 /* Base files skipped because their partition's value cannot satisfy the filter. */
 int64_t hudi_reader_files_pruned(const hudi_reader *r);
+/* With ignore_missing_files: what was skipped ("N committed base files are missing ...",
+ * naming the first commit and file), or NULL when nothing was. Owned by the reader. */
+const char *hudi_reader_warning(const hudi_reader *r);
+int64_t hudi_reader_files_missing(const hudi_reader *r);
 void hudi_reader_free(hudi_reader *r); /* NULL-safe */
 
 #endif

@@ -24,6 +24,8 @@ struct hudi_fs_view {
     size_t all_count;
     hudi_file_slice *latest; /* one per visible file group, same order */
     size_t latest_count;
+    hudi_missing_file *missing; /* committed base files absent from storage */
+    size_t missing_count;
 };
 
 /* One data file found by listing. Strings live in the builder's arena (the view's). */
@@ -49,6 +51,7 @@ typedef struct builder {
     hudi_map committed; /* instant -> VISIBLE / HIDDEN: one timeline lookup per instant */
     hudi_vec all;       /* hudi_file_slice */
     hudi_vec latest;    /* hudi_file_slice */
+    hudi_vec missing;   /* hudi_missing_file */
     hudi_error *err;
 } builder;
 
@@ -485,6 +488,116 @@ static int build_group(builder *b, const entry *lo, const entry *hi) {
     return rc;
 }
 
+/* ---- committed base files missing from storage ------------------------------------------- */
+
+/* The listed entries of (partition rank, file id): [*lo, *hi) of the sorted entries. */
+static void group_entries(const builder *b, uint32_t part, const char *file_id, size_t *lo,
+                          size_t *hi) {
+    const entry *e = b->entries.data;
+    size_t l = 0, h = b->entries.len;
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+        int c =
+            e[mid].part != part ? (e[mid].part < part ? -1 : 1) : strcmp(e[mid].file_id, file_id);
+        if (c < 0)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    *lo = l;
+    while (l < b->entries.len && e[l].part == part && strcmp(e[l].file_id, file_id) == 0) l++;
+    *hi = l;
+}
+
+static bool partition_requested(const hudi_fs_view_options *opts, const char *partition) {
+    if (!opts->partitions) return true;
+    for (size_t i = 0; i < opts->partitions_count; i++)
+        if (strcmp(opts->partitions[i], partition) == 0) return true;
+    return false;
+}
+
+/* One file a completed commit names in its write stats (commit-metadata.md §2): recorded in
+ * b->missing when it is a base file the listing lacks and nothing newer in the view supersedes it.
+ * The listing is the view's own (b->entries, sorted), so the check reads no storage. */
+static int check_written(builder *b, const hudi_fs_view_options *opts, const hudi_instant *in,
+                         const hudi_write_stat *st, hudi_buf *part, hudi_buf *key) {
+    hudi_base_file_name bn;
+    if (!st->path) return 0;
+    const char *name = hudi_path_basename(st->path);
+    if (!hudi_base_file_name_parse(&bn, name)) return 0; /* log and CDC files */
+    char file_id[128], instant[HUDI_INSTANT_TIME_MAX];
+    if (bn.file_id.len >= sizeof(file_id) || bn.instant.len >= sizeof(instant)) return 0;
+    memcpy(file_id, bn.file_id.data, bn.file_id.len);
+    file_id[bn.file_id.len] = '\0';
+    memcpy(instant, bn.instant.data, bn.instant.len);
+    instant[bn.instant.len] = '\0';
+    /* The folder of the path is the partition ("" for a file at the base path). */
+    hudi_buf_clear(part);
+    hudi_buf_append(part, st->path, name > st->path ? (size_t)(name - st->path) - 1 : 0);
+    const char *partition = part->data && part->len ? part->data : "";
+    if (hudi_buf_failed(part) || replaced_key(key, partition, file_id) < 0)
+        return hudi_error_oom(b->err);
+    if (!partition_requested(opts, partition) ||
+        hudi_map_get(&b->replaced, key->data, key->len) != NULL)
+        return 0;
+    bool newer_visible = false, newer_exists = false;
+    const hudi_fs_view *v = b->v;
+    const char **hit = v->partitions_count ? bsearch(&partition, v->partitions, v->partitions_count,
+                                                     sizeof(char *), cmp_cstr)
+                                           : NULL;
+    if (hit) {
+        size_t lo, hi;
+        group_entries(b, (uint32_t)(hit - v->partitions), file_id, &lo, &hi);
+        for (size_t i = lo; i < hi; i++) {
+            const entry *e = &hudi_vec_at(&b->entries, entry, i);
+            if (e->is_log) continue;
+            if (strcmp(e->name, name) == 0) return 0; /* present */
+            if (hudi_instant_time_cmp(e->instant, instant) <= 0) continue;
+            if (base_visible(b, e->instant))
+                newer_visible = true;
+            else if (hudi_timeline_is_committed(b->tl, e->instant))
+                newer_exists = true;
+        }
+    }
+    if (newer_visible) return 0; /* an older slice, e.g. cleaned: the view does not read it */
+    hudi_missing_file *m = hudi_vec_push(&b->missing);
+    if (!m) return hudi_error_oom(b->err);
+    hudi_arena *a = &b->v->arena;
+    m->instant = hudi_arena_strdup(a, in->time);
+    m->partition_path = hudi_arena_strdup(a, partition);
+    m->file_id = hudi_arena_strdup(a, file_id);
+    m->path = hudi_arena_strdup(a, st->path);
+    hudi_instant_filter cleans = {HUDI_ACTION_BIT(HUDI_ACTION_CLEAN),
+                                  HUDI_STATE_BIT(HUDI_STATE_COMPLETED), in->time, NULL};
+    m->cleaned = newer_exists && hudi_timeline_count_matching(b->tl, &cleans) > 0;
+    if (!m->instant || !m->partition_path || !m->file_id || !m->path) return hudi_error_oom(b->err);
+    return 0;
+}
+
+/* Every base file named by a completed commit in (opts->missing_after, Q] that the view lacks
+ * (hudi_fs_view_missing_files). One commit metadata file read per commit in the range. */
+static int check_missing(builder *b, const hudi_fs_view_options *opts) {
+    hudi_instant_list l = {NULL, 0};
+    hudi_instant_filter f = {HUDI_ACTIONS_COMMITS, HUDI_STATE_BIT(HUDI_STATE_COMPLETED),
+                             opts->missing_after, b->q};
+    hudi_buf part = HUDI_BUF_INIT, key = HUDI_BUF_INIT;
+    int rc = hudi_timeline_select(&l, b->tl, &f, b->err);
+    for (size_t i = 0; rc == 0 && i < l.count; i++) {
+        hudi_commit_metadata *md = NULL;
+        if ((rc = read_commit(&md, b->tl, l.items[i], b->err)) < 0) break;
+        for (size_t p = 0; rc == 0 && p < md->partitions_count; p++) {
+            const hudi_partition_write_stats *ps = &md->partitions[p];
+            for (size_t j = 0; rc == 0 && j < ps->count; j++)
+                rc = check_written(b, opts, l.items[i], &ps->stats[j], &part, &key);
+        }
+        hudi_commit_metadata_free(md);
+    }
+    hudi_instant_list_dispose(&l);
+    hudi_buf_dispose(&part);
+    hudi_buf_dispose(&key);
+    return rc;
+}
+
 /* Remaps partition indexes to sorted order so slices come out sorted by partition. */
 static int sort_partitions(builder *b) {
     size_t n = b->parts.len;
@@ -557,6 +670,7 @@ static void builder_dispose(builder *b) {
     hudi_map_dispose(&b->committed);
     hudi_vec_dispose(&b->all);
     hudi_vec_dispose(&b->latest);
+    hudi_vec_dispose(&b->missing);
 }
 
 int hudi_fs_view_build(hudi_fs_view **out, const hudi_timeline *tl,
@@ -574,6 +688,7 @@ int hudi_fs_view_build(hudi_fs_view **out, const hudi_timeline *tl,
     b.entries = (hudi_vec)HUDI_VEC_INIT(entry);
     b.all = (hudi_vec)HUDI_VEC_INIT(hudi_file_slice);
     b.latest = (hudi_vec)HUDI_VEC_INIT(hudi_file_slice);
+    b.missing = (hudi_vec)HUDI_VEC_INIT(hudi_missing_file);
     int rc = 0;
     const hudi_instant *last = hudi_timeline_last_completed_commit(tl);
     /* Hudi shows nothing while the commits timeline is empty, whatever is on storage. */
@@ -600,14 +715,18 @@ int hudi_fs_view_build(hudi_fs_view **out, const hudi_timeline *tl,
             rc = build_group(&b, &all[i], &all[j]);
             i = j;
         }
+        if (rc == 0 && opts->check_missing) rc = check_missing(&b, opts);
         if (rc < 0) goto done;
     }
     v->all = b.all.data;
     v->all_count = b.all.len;
     v->latest = b.latest.data;
     v->latest_count = b.latest.len;
+    v->missing = b.missing.data;
+    v->missing_count = b.missing.len;
     b.all = (hudi_vec)HUDI_VEC_INIT(hudi_file_slice);
     b.latest = (hudi_vec)HUDI_VEC_INIT(hudi_file_slice);
+    b.missing = (hudi_vec)HUDI_VEC_INIT(hudi_missing_file);
     *out = v;
     v = NULL;
 done:
@@ -620,6 +739,7 @@ void hudi_fs_view_free(hudi_fs_view *v) {
     if (!v) return;
     hudi_free(v->all);
     hudi_free(v->latest);
+    hudi_free(v->missing);
     hudi_arena_dispose(&v->arena);
     hudi_free(v);
 }
@@ -639,6 +759,11 @@ const hudi_file_slice *hudi_fs_view_latest_slices(const hudi_fs_view *v, size_t 
 const hudi_file_slice *hudi_fs_view_all_slices(const hudi_fs_view *v, size_t *count) {
     *count = v->all_count;
     return v->all;
+}
+
+const hudi_missing_file *hudi_fs_view_missing_files(const hudi_fs_view *v, size_t *count) {
+    *count = v->missing_count;
+    return v->missing;
 }
 
 /* First index in latest[] whose (partition, file id) is >= the key. */

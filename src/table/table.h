@@ -553,9 +553,11 @@ typedef struct hudi_fs_view_options {
     const char *as_of_instant;     /* Q; NULL = latest completed commits-timeline instant */
     const char *const *partitions; /* restrict to these partitions; NULL = list all */
     size_t partitions_count;
+    bool check_missing;        /* find committed base files missing from storage (below) */
+    const char *missing_after; /* check only commits > this (incremental); NULL = all <= Q */
 } hudi_fs_view_options;
 #define HUDI_FS_VIEW_OPTIONS_INIT                                                                  \
-    { 1, NULL, NULL, 0 }
+    { 1, NULL, NULL, 0, false, NULL }
 
 /** Builds the view of the table of `tl` (its fs and base path) as of `opts->as_of_instant`:
  *  lists partitions (file-names.md §2) unless given (a given partition without a folder is empty),
@@ -587,6 +589,25 @@ const hudi_file_slice *hudi_fs_view_all_slices(const hudi_fs_view *v, size_t *co
 /** The latest slice of (partition, file_id), or NULL if that group is not visible. */
 const hudi_file_slice *hudi_fs_view_find(const hudi_fs_view *v, const char *partition,
                                          const char *file_id);
+
+/** A base file that a completed commit <= Q names in its write stats (partitionToWriteStats)
+ *  but that the listing lacks, while no newer visible base file of its file group supersedes
+ *  it and no replacecommit <= Q retired the group: without it the file group would read as an
+ *  older version (or vanish). Files superseded in the view (cleaned older slices) do not
+ *  count; neither do commits archived off the active timeline. */
+typedef struct hudi_missing_file {
+    const char *instant;        /* the commit naming it */
+    const char *partition_path; /* "" when not partitioned */
+    const char *file_id;
+    const char *path; /* relative to the base path, as in the write stats */
+    bool cleaned;     /* a committed newer base file of the group exists after Q and a clean
+                         completed after the commit: probably the cleaner removed this one (time
+                         travel to before the cleaner's retention) */
+} hudi_missing_file;
+
+/** With opts->check_missing: the missing base files found (in commit order), else none.
+ *  Borrowed from the view. */
+const hudi_missing_file *hudi_fs_view_missing_files(const hudi_fs_view *v, size_t *count);
 
 /** Lists the partitions of the table at `base_path` (file-names.md §2): every directory under it,
  * not under ".hoodie" or a hidden directory, that holds a partition metafile
