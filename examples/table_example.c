@@ -4,6 +4,7 @@
  *
  * Uses only include/hudi. Build: the `example_table` CMake target; ctest runs it. Exits non-zero
  * when anything does not come out as expected. */
+#define _XOPEN_SOURCE 700 /* nftw, mkdtemp: the example builds alone with -std=c11 */
 #include <ftw.h>
 #include <inttypes.h>
 #include <stdio.h>
