@@ -291,7 +291,9 @@ int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options
     hudi_read_options o = HUDI_READ_OPTIONS_INIT;
     o.as_of = opts->incremental ? opts->end : opts->as_of;
     o.read_optimized = opts->read_optimized;
-    o.ignore_missing_files = opts->ignore_missing_files;
+    /* Only the schema is needed here; the query's own reader reports missing files for its
+     * range (an incremental query's range is narrower than this as-of read). */
+    o.ignore_missing_files = true;
     int rc = hudi_reader_open(&r, t, &o, err);
     if (rc == 0) rc = hudi_field_copy(out, &r->schema) < 0 ? hudi_error_oom(err) : 0;
     hudi_reader_free(r);
