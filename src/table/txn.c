@@ -300,7 +300,7 @@ int hudi_heartbeat_start(hudi_heartbeat **out, hudi_tbl *t, const hudi_txn_confi
         if (rc < 0) break;
     }
     if (rc == HUDI_EEXISTS)
-        rc = hudi_error_set(err, HUDI_ECONFLICT, "%s: a heartbeat for instant %s exists already",
+        rc = hudi_error_set(err, HUDI_EEXISTS, "%s: a heartbeat for instant %s exists already",
                             t->base_path, instant);
     if (rc < 0) goto fail;
     hb->last_ms = hudi_os_now_ms();

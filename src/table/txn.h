@@ -55,7 +55,8 @@ void hudi_table_lock_release(hudi_table_lock *l);
 
 typedef struct hudi_heartbeat hudi_heartbeat;
 
-/* Creates .hoodie/.heartbeat/<instant> (before the instant's requested file, as Hudi does). */
+/* Creates .hoodie/.heartbeat/<instant> (before the instant's requested file, as Hudi does).
+ * HUDI_EEXISTS when that heartbeat exists already (left by a writer that died). */
 int hudi_heartbeat_start(hudi_heartbeat **out, hudi_tbl *t, const hudi_txn_config *cfg,
                          const char *instant, hudi_error *err);
 /* Refreshes the modification time when an interval has passed since the last beat. */

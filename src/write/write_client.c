@@ -214,7 +214,21 @@ int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_option
     c.action = is_replace(c.o.op) ? HUDI_ACTION_REPLACECOMMIT : HUDI_ACTION_COMMIT;
     if ((rc = plan(&c, err)) < 0) goto done;
     if (tc.occ && (rc = hudi_occ_snapshot_take(&snap, t, err)) < 0) goto done;
-    if ((rc = hudi_heartbeat_start(&hb, t, &tc, c.instant, err)) < 0) goto done;
+    /* A writer that died before its requested instant can leave a heartbeat named after an
+     * instant that never reached the timeline; the instant is then taken: pick a later one. */
+    for (int tries = 0; (rc = hudi_heartbeat_start(&hb, t, &tc, c.instant, err)) == HUDI_EEXISTS &&
+                        tries < 8 && !c.o.instant_time;
+         tries++) {
+        char taken[sizeof(c.instant)];
+        hudi_error_clear(err);
+        memcpy(taken, c.instant, sizeof(taken));
+        if ((rc = hudi_instant_time_new(c.instant, c.o.clock, t->cfg.timeline_utc, taken, err)) < 0)
+            goto done;
+    }
+    if (rc == HUDI_EEXISTS)
+        rc = hudi_error_set(err, HUDI_ECONFLICT, "%s: a heartbeat for instant %s exists already",
+                            t->base_path, c.instant);
+    if (rc < 0) goto done;
     started = true;
     if ((rc = hudi_commit_write_requested(&c, err)) < 0) goto done;
     if (tc.occ) { /* the files are written without the lock; the commit checks for conflicts */
