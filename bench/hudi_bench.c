@@ -157,10 +157,10 @@ static void write_parquet(hudi_fs *fs, const char *dir, const char *name, const 
     hudi_error err = HUDI_ERROR_INIT;
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.codec = PQ_CODEC_SNAPPY;
-    hudi_parquet_writer *w = NULL;
-    if (hudi_parquet_writer_open(&w, fs, path, schema, &o, &err) < 0) die(path, &err);
+    hudi_pq_writer *w = NULL;
+    if (hudi_pq_writer_open(&w, fs, path, schema, &o, &err) < 0) die(path, &err);
     /* In slices of 1M rows so generating 10M rows needs no 10M-row batch. */
     const int64_t slice = 1 << 20;
     int64_t total = sp->n_upd + sp->n_ins;
@@ -180,11 +180,11 @@ static void write_parquet(hudi_fs *fs, const char *dir, const char *name, const 
             part.ins_first = sp->ins_first + (is - sp->n_upd);
         }
         hudi_batch *b = make_batch(schema, &part);
-        if (hudi_parquet_writer_write(w, b, &err) < 0) die(path, &err);
+        if (hudi_pq_writer_write(w, b, &err) < 0) die(path, &err);
         hudi_batch_free(b);
     }
     int64_t bytes = 0;
-    if (hudi_parquet_writer_close(w, &bytes, &err) < 0) die(path, &err);
+    if (hudi_pq_writer_close(w, &bytes, &err) < 0) die(path, &err);
     printf("{\"file\":\"%s\",\"rows\":%" PRId64 ",\"bytes\":%" PRId64 "}\n", path, total, bytes);
 }
 

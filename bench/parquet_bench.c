@@ -148,7 +148,7 @@ typedef struct scan_shared {
     hudi_fs *fs;
     const int32_t *cols;
     int32_t n_cols;
-    const hudi_parquet_predicate *pred; /* NULL or one */
+    const hudi_pq_predicate *pred; /* NULL or one */
     int32_t n_rgs;
 } scan_shared;
 
@@ -207,14 +207,14 @@ static void sum_array(colsum *cs, const hudi_array *a) {
 }
 
 /* Thread t reads row groups [t*n/T, (t+1)*n/T) through one scan on its own
- * hudi_parquet_file, so no reader state is shared and the scan's batch buffers are reused
+ * hudi_pq_file, so no reader state is shared and the scan's batch buffers are reused
  * across its row groups. (DuckDB hands out row groups dynamically; with equal row groups a
  * static split balances as well.) */
 static void *scan_thread(void *p) {
     scan_job *j = p;
     scan_shared *sh = j->sh;
-    hudi_parquet_file *f = NULL;
-    hudi_parquet_scan *s = NULL;
+    hudi_pq_file *f = NULL;
+    hudi_pq_scan *s = NULL;
     int32_t first = (int32_t)((int64_t)sh->n_rgs * j->index / sh->a->threads);
     int32_t last = (int32_t)((int64_t)sh->n_rgs * (j->index + 1) / sh->a->threads);
     int32_t rgs[1024];
@@ -224,8 +224,8 @@ static void *scan_thread(void *p) {
     }
     if (last == first) return NULL;
     for (int32_t g = first; g < last; g++) rgs[g - first] = g;
-    if ((j->rc = hudi_parquet_open(&f, sh->fs, sh->a->path, NULL, &j->err)) < 0) return NULL;
-    hudi_parquet_scan_options o = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    if ((j->rc = hudi_pq_open(&f, sh->fs, sh->a->path, NULL, &j->err)) < 0) return NULL;
+    hudi_pq_scan_options o = HUDI_PQ_SCAN_OPTIONS_INIT;
     o.columns = sh->cols;
     o.n_columns = sh->n_cols;
     o.batch_rows = sh->a->batch_rows;
@@ -236,16 +236,16 @@ static void *scan_thread(void *p) {
         o.n_predicates = 1;
         o.filter_rows = true;
     }
-    if ((j->rc = hudi_parquet_scan_open(&s, f, &o, &j->err)) == 0) {
+    if ((j->rc = hudi_pq_scan_open(&s, f, &o, &j->err)) == 0) {
         hudi_batch *b;
-        while ((j->rc = hudi_parquet_scan_next(s, &b, &j->err)) == 0 && b) {
+        while ((j->rc = hudi_pq_scan_next(s, &b, &j->err)) == 0 && b) {
             j->rows += b->num_rows;
             for (int32_t c = 0; c < b->n_columns && c < MAX_COLS; c++)
                 sum_array(&j->sums[c], b->columns[c]);
         }
     }
-    hudi_parquet_scan_free(s);
-    hudi_parquet_close(f);
+    hudi_pq_scan_free(s);
+    hudi_pq_close(f);
     return NULL;
 }
 
@@ -258,7 +258,7 @@ static int32_t find_column(const hudi_field *schema, const char *name, size_t le
 }
 
 /* "fare>99.5" -> predicate on column `fare`. The value is parsed for the column's type. */
-static void parse_where(const char *w, const hudi_field *schema, hudi_parquet_predicate *p) {
+static void parse_where(const char *w, const hudi_field *schema, hudi_pq_predicate *p) {
     static const struct {
         const char *s;
         hudi_cmp_op op;
@@ -300,12 +300,12 @@ static int32_t parse_columns(const char *list, const hudi_field *schema, int32_t
 static void run_scan(const bench_args *a) {
     hudi_error err = HUDI_ERROR_INIT;
     hudi_fs *fs = NULL;
-    hudi_parquet_file *f = NULL;
+    hudi_pq_file *f = NULL;
     if (hudi_fs_local_new(&fs, &err) < 0) die("local fs", &err);
-    if (hudi_parquet_open(&f, fs, a->path, NULL, &err) < 0) die(a->path, &err);
-    const hudi_field *schema = hudi_parquet_schema(f);
+    if (hudi_pq_open(&f, fs, a->path, NULL, &err) < 0) die(a->path, &err);
+    const hudi_field *schema = hudi_pq_schema(f);
     int32_t cols[MAX_COLS + 1], n_cols = 0;
-    hudi_parquet_predicate pred;
+    hudi_pq_predicate pred;
     if (a->columns) n_cols = parse_columns(a->columns, schema, cols);
     if (a->where) {
         parse_where(a->where, schema, &pred);
@@ -319,7 +319,7 @@ static void run_scan(const bench_args *a) {
                       .cols = n_cols ? cols : NULL,
                       .n_cols = n_cols,
                       .pred = a->where ? &pred : NULL,
-                      .n_rgs = hudi_parquet_meta(f)->n_row_groups};
+                      .n_rgs = hudi_pq_meta(f)->n_row_groups};
     int32_t out_cols = n_cols ? n_cols : schema->n_children;
     long setup_rss = current_rss_kb();
     double times[MAX_REPEAT], cpus[MAX_REPEAT];
@@ -377,7 +377,7 @@ static void run_scan(const bench_args *a) {
     }
     printf("}}\n");
     free(jobs);
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     hudi_fs_free(fs);
 }
 
@@ -473,12 +473,12 @@ static bool in_list(const char *list, hudi_slice name) {
 static void run_rawcodec(const bench_args *a) {
     hudi_error err = HUDI_ERROR_INIT;
     hudi_fs *fs = NULL;
-    hudi_parquet_file *f = NULL;
+    hudi_pq_file *f = NULL;
     hudi_file *file = NULL;
     if (hudi_fs_local_new(&fs, &err) < 0) die("local fs", &err);
-    if (hudi_parquet_open(&f, fs, a->path, NULL, &err) < 0) die(a->path, &err);
+    if (hudi_pq_open(&f, fs, a->path, NULL, &err) < 0) die(a->path, &err);
     if (hudi_fs_open(fs, a->path, &file, &err) < 0) die(a->path, &err);
-    const pq_file_meta *m = hudi_parquet_meta(f);
+    const pq_file_meta *m = hudi_pq_meta(f);
     pq_codec_ctx *ctx = NULL;
     if (hudi_pq_codec_ctx_new(&ctx, &err) < 0) die("codec ctx", &err);
     uint8_t *buf = NULL, *chunk = NULL;
@@ -511,7 +511,7 @@ static void run_rawcodec(const bench_args *a) {
     free(chunk);
     hudi_pq_codec_ctx_free(ctx);
     hudi_file_close(file);
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     hudi_fs_free(fs);
 }
 
@@ -556,21 +556,20 @@ typedef struct write_job {
 
 static void *write_thread(void *p) {
     write_job *j = p;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
-    hudi_parquet_writer *w = NULL;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
+    hudi_pq_writer *w = NULL;
     o.codec = j->a->codec;
     if (j->a->row_group_rows > 0) o.row_group_rows = j->a->row_group_rows;
     o.dictionary = !j->a->no_dictionary;
     o.column_encodings = j->a->encodings;
     o.n_column_encodings = j->a->n_encodings;
-    if ((j->rc = hudi_parquet_writer_open(&w, j->fs, j->path, j->schema, &o, &j->err)) < 0)
-        return NULL;
+    if ((j->rc = hudi_pq_writer_open(&w, j->fs, j->path, j->schema, &o, &j->err)) < 0) return NULL;
     for (int64_t k = 0; k < j->count; k++)
-        if ((j->rc = hudi_parquet_writer_write(w, j->batches[j->first + k], &j->err)) < 0) {
-            hudi_parquet_writer_abort(w);
+        if ((j->rc = hudi_pq_writer_write(w, j->batches[j->first + k], &j->err)) < 0) {
+            hudi_pq_writer_abort(w);
             return NULL;
         }
-    j->rc = hudi_parquet_writer_close(w, &j->bytes, &j->err);
+    j->rc = hudi_pq_writer_close(w, &j->bytes, &j->err);
     return NULL;
 }
 

@@ -92,7 +92,7 @@ void cli_print_parquet_meta(hudi_buf *out, const pq_file_meta *m, int64_t file_s
 
 /* A parsed --where: the predicate plus the storage its constant borrows. */
 typedef struct cli_where {
-    hudi_parquet_predicate pred;
+    hudi_pq_predicate pred;
     hudi_buf bytes; /* string/binary constant; pred.value.bytes points into it */
 } cli_where;
 

@@ -19,21 +19,21 @@
 
 typedef struct pq_session {
     hudi_fs *fs;
-    hudi_parquet_file *file;
+    hudi_pq_file *file;
 } pq_session;
 
 static int session_open(pq_session *s, const char *path, bool verify_crc, hudi_error *err) {
-    hudi_parquet_open_options opts = HUDI_PARQUET_OPEN_OPTIONS_INIT;
+    hudi_pq_open_options opts = HUDI_PQ_OPEN_OPTIONS_INIT;
     opts.verify_crc = verify_crc;
     s->fs = NULL;
     s->file = NULL;
     int rc = hudi_fs_local_new(&s->fs, err);
     if (rc < 0) return rc;
-    return hudi_parquet_open(&s->file, s->fs, path, &opts, err);
+    return hudi_pq_open(&s->file, s->fs, path, &opts, err);
 }
 
 static void session_close(pq_session *s) {
-    hudi_parquet_close(s->file);
+    hudi_pq_close(s->file);
     hudi_fs_free(s->fs);
     s->file = NULL;
     s->fs = NULL;
@@ -88,9 +88,9 @@ static int print_footer(const cli_group *g, const cli_command *self, int argc, c
             rc = cli_runtime_error(path, &err);
             goto done;
         }
-        cli_print_parquet_meta(&out, hudi_parquet_meta(s.file), st.size_bytes);
+        cli_print_parquet_meta(&out, hudi_pq_meta(s.file), st.size_bytes);
     } else {
-        cli_print_parquet_schema(&out, hudi_parquet_meta(s.file), hudi_parquet_schema(s.file));
+        cli_print_parquet_schema(&out, hudi_pq_meta(s.file), hudi_pq_schema(s.file));
     }
     rc = hudi_buf_failed(&out) || !flush_out(&out) ? out_error(path, &out) : CLI_EXIT_OK;
 done:
@@ -285,21 +285,21 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
     hudi_error err = HUDI_ERROR_INIT;
     hudi_buf out = HUDI_BUF_INIT, why = HUDI_BUF_INIT;
     cat_plan plan = {.where = CLI_WHERE_INIT};
-    hudi_parquet_scan *scan = NULL;
+    hudi_pq_scan *scan = NULL;
     pq_session s;
     int64_t produced = 0;
     if (session_open(&s, a.path, !a.no_crc, &err) < 0) {
         rc = cli_runtime_error(a.path, &err);
         goto done;
     }
-    if ((rc = plan_build(&plan, hudi_parquet_schema(s.file), &a, &why)) < 0) {
+    if ((rc = plan_build(&plan, hudi_pq_schema(s.file), &a, &why)) < 0) {
         rc = rc == HUDI_EINVAL ? cli_usage_error(g, self, "%s", why.data ? why.data : "")
                                : cli_runtime_error(a.path, (hudi_error_oom(&err), &err));
         goto done;
     }
     if (a.limit == 0) goto finish; /* nothing to read */
 
-    hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     so.columns = plan.columns;
     so.n_columns = plan.n_columns;
     /* A small --limit decodes only that many rows; with --where rows may be dropped, so
@@ -310,13 +310,13 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
         so.n_predicates = 1;
         so.filter_rows = true;
     }
-    if (hudi_parquet_scan_open(&scan, s.file, &so, &err) < 0) {
+    if (hudi_pq_scan_open(&scan, s.file, &so, &err) < 0) {
         rc = cli_runtime_error(a.path, &err);
         goto done;
     }
     for (;;) {
         hudi_batch *b = NULL;
-        if (hudi_parquet_scan_next(scan, &b, &err) < 0) {
+        if (hudi_pq_scan_next(scan, &b, &err) < 0) {
             flush_out(&out); /* rows before the error stay visible, in order */
             rc = cli_runtime_error(a.path, &err);
             goto done;
@@ -335,7 +335,7 @@ finish:
     if (a.count) hudi_buf_printf(&out, "%lld\n", (long long)produced);
     rc = hudi_buf_failed(&out) || !flush_out(&out) ? out_error(a.path, &out) : CLI_EXIT_OK;
 done:
-    hudi_parquet_scan_free(scan);
+    hudi_pq_scan_free(scan);
     plan_dispose(&plan);
     session_close(&s);
     hudi_buf_dispose(&out);

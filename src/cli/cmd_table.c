@@ -256,11 +256,11 @@ typedef struct create_args {
 static int load_create_schema(hudi_field *out, const create_args *a, hudi_error *err) {
     if (a->schema) return hudi_schema_parse_avro(out, a->schema, strlen(a->schema), err);
     hudi_fs *fs = NULL;
-    hudi_parquet_file *f = NULL;
+    hudi_pq_file *f = NULL;
     int rc = hudi_fs_local_new(&fs, err);
-    if (rc == 0) rc = hudi_parquet_open(&f, fs, a->schema_from, NULL, err);
-    if (rc == 0) rc = hudi_schema_from_parquet(out, hudi_parquet_schema(f), a->name, err);
-    hudi_parquet_close(f);
+    if (rc == 0) rc = hudi_pq_open(&f, fs, a->schema_from, NULL, err);
+    if (rc == 0) rc = hudi_schema_from_parquet(out, hudi_pq_schema(f), a->name, err);
+    hudi_pq_close(f);
     hudi_fs_free(fs);
     return rc;
 }
@@ -419,8 +419,8 @@ static bool ends_with(const char *s, const char *suffix) {
 static int read_input_rows(hudi_batch **all, hudi_field *all_schema, hudi_tbl *t, const char *input,
                            hudi_error *err) {
     hudi_fs *fs = NULL;
-    hudi_parquet_file *pf = NULL;
-    hudi_parquet_scan *scan = NULL;
+    hudi_pq_file *pf = NULL;
+    hudi_pq_scan *scan = NULL;
     hudi_jsonl_reader *jr = NULL;
     hudi_field table_schema = {0};
     input_src src = {0};
@@ -428,9 +428,9 @@ static int read_input_rows(hudi_batch **all, hudi_field *all_schema, hudi_tbl *t
     bool parquet = strcmp(input, "-") != 0 && ends_with(input, ".parquet");
     if ((rc = hudi_fs_local_new(&fs, err)) < 0) return rc;
     if (parquet) {
-        hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
-        if ((rc = hudi_parquet_open(&pf, fs, input, NULL, err)) < 0) goto done;
-        if ((rc = hudi_parquet_scan_open(&scan, pf, &so, err)) < 0) goto done;
+        hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
+        if ((rc = hudi_pq_open(&pf, fs, input, NULL, err)) < 0) goto done;
+        if ((rc = hudi_pq_scan_open(&scan, pf, &so, err)) < 0) goto done;
     } else {
         /* The meta columns are accepted (and dropped) so `hudic table cat` output reads back. */
         hudi_field data = {0};
@@ -448,14 +448,14 @@ static int read_input_rows(hudi_batch **all, hudi_field *all_schema, hudi_tbl *t
     }
     for (;;) {
         hudi_batch *b = NULL;
-        rc = scan ? hudi_parquet_scan_next(scan, &b, err) : hudi_jsonl_reader_next(jr, &b, err);
+        rc = scan ? hudi_pq_scan_next(scan, &b, err) : hudi_jsonl_reader_next(jr, &b, err);
         if (rc < 0 || !b) break;
         if ((rc = accumulate(all, all_schema, b, err)) < 0) break;
     }
     if (rc == 0 && !*all) {
         /* No rows: an empty batch of the input's schema (delete/overwrite may still mean
          * something). */
-        hudi_batch empty = {scan ? hudi_parquet_scan_schema(scan) : &table_schema, 0, 0, NULL};
+        hudi_batch empty = {scan ? hudi_pq_scan_schema(scan) : &table_schema, 0, 0, NULL};
         empty.n_columns = empty.schema->n_children;
         hudi_batch *tmp = NULL;
         if ((rc = hudi_batch_new(&tmp, empty.schema, err)) == 0)
@@ -465,8 +465,8 @@ static int read_input_rows(hudi_batch **all, hudi_field *all_schema, hudi_tbl *t
 done:
     hudi_jsonl_reader_free(jr);
     hudi_file_close(src.file);
-    hudi_parquet_scan_free(scan);
-    hudi_parquet_close(pf);
+    hudi_pq_scan_free(scan);
+    hudi_pq_close(pf);
     hudi_field_dispose(&table_schema);
     hudi_fs_free(fs);
     return rc;

@@ -29,8 +29,8 @@ struct hudi_reader {
     read_file *files;
     size_t n_files, next_file;
     hudi_field schema; /* output STRUCT */
-    hudi_parquet_file *pf;
-    hudi_parquet_scan *scan;
+    hudi_pq_file *pf;
+    hudi_pq_scan *scan;
     int32_t *map; /* output column -> batch column of the current scan, -1 = absent */
     hudi_batch *out;
     hudi_batch *in;        /* last batch taken from the scan */
@@ -171,11 +171,11 @@ static int newest_file_schema(hudi_field *out, hudi_tbl *t, const read_file *fil
     for (size_t i = 0; i < n; i++)
         if (!newest || strcmp(files[i].instant, newest->instant) > 0) newest = &files[i];
     if (!newest) return create_schema(out, t, err);
-    hudi_parquet_file *pf = NULL;
-    int rc = hudi_parquet_open(&pf, t->fs, newest->base->path, NULL, err);
+    hudi_pq_file *pf = NULL;
+    int rc = hudi_pq_open(&pf, t->fs, newest->base->path, NULL, err);
     if (rc < 0) return rc;
-    rc = hudi_field_copy(out, hudi_parquet_schema(pf)) < 0 ? hudi_error_oom(err) : 0;
-    hudi_parquet_close(pf);
+    rc = hudi_field_copy(out, hudi_pq_schema(pf)) < 0 ? hudi_error_oom(err) : 0;
+    hudi_pq_close(pf);
     if (rc == 0) widen_small_ints(out);
     return rc;
 }
@@ -357,9 +357,9 @@ const char *hudi_reader_as_of(const hudi_reader *r) { return r->as_of; }
 static void close_file(hudi_reader *r) {
     hudi_batch_free(r->in);
     r->in = NULL;
-    hudi_parquet_scan_free(r->scan);
+    hudi_pq_scan_free(r->scan);
     r->scan = NULL;
-    hudi_parquet_close(r->pf);
+    hudi_pq_close(r->pf);
     r->pf = NULL;
 }
 
@@ -395,11 +395,11 @@ static int rebind(hudi_array **slot, const hudi_field *f, const char *file, hudi
 static int open_next_file(hudi_reader *r, hudi_error *err) {
     while (r->next_file < r->n_files) {
         const read_file *rf = &r->files[r->next_file++];
-        int rc = hudi_parquet_open(&r->pf, r->t->fs, rf->base->path, NULL, err);
+        int rc = hudi_pq_open(&r->pf, r->t->fs, rf->base->path, NULL, err);
         if (rc < 0) return rc;
-        const hudi_field *fs = hudi_parquet_schema(r->pf);
+        const hudi_field *fs = hudi_pq_schema(r->pf);
         int32_t cols[1024], n_cols = 0;
-        hudi_parquet_predicate preds[3];
+        hudi_pq_predicate preds[3];
         int32_t n_preds = 0;
         bool skip = false;
         for (int32_t i = 0; i < r->schema.n_children; i++) {
@@ -417,8 +417,7 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
             if (c < 0) {
                 skip = r->opts.filter_op != HUDI_CMP_IS_NULL; /* absent = all null */
             } else {
-                preds[n_preds++] =
-                    (hudi_parquet_predicate){c, r->opts.filter_op, r->opts.filter_value};
+                preds[n_preds++] = (hudi_pq_predicate){c, r->opts.filter_op, r->opts.filter_value};
             }
         }
         if (r->opts.incremental) {
@@ -428,11 +427,11 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
                                       META_COMMIT_TIME);
             if (r->begin) {
                 hudi_value v = {.bytes = hudi_slice_cstr(r->begin)};
-                preds[n_preds++] = (hudi_parquet_predicate){c, HUDI_CMP_GT, v};
+                preds[n_preds++] = (hudi_pq_predicate){c, HUDI_CMP_GT, v};
             }
             if (r->as_of[0]) {
                 hudi_value v = {.bytes = hudi_slice_cstr(r->as_of)};
-                preds[n_preds++] = (hudi_parquet_predicate){c, HUDI_CMP_LE, v};
+                preds[n_preds++] = (hudi_pq_predicate){c, HUDI_CMP_LE, v};
             }
         }
         /* Filtered columns must be read; extra ones are dropped when conforming. */
@@ -442,18 +441,18 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
             if (!have && n_cols < (int32_t)HUDI_ARRAY_LEN(cols)) cols[n_cols++] = preds[p].column;
         }
         if (skip) {
-            hudi_parquet_close(r->pf);
+            hudi_pq_close(r->pf);
             r->pf = NULL;
             continue;
         }
-        hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+        hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
         so.columns = cols;
         so.n_columns = n_cols;
         so.batch_rows = r->opts.batch_rows;
         so.predicates = preds;
         so.n_predicates = n_preds;
         so.filter_rows = n_preds > 0;
-        if ((rc = hudi_parquet_scan_open(&r->scan, r->pf, &so, err)) < 0) return rc;
+        if ((rc = hudi_pq_scan_open(&r->scan, r->pf, &so, err)) < 0) return rc;
         return 1;
     }
     return 0;
@@ -467,13 +466,13 @@ int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
             if ((rc = open_next_file(r, err)) <= 0) return rc;
         }
         hudi_batch *b = NULL;
-        if ((rc = hudi_parquet_scan_next(r->scan, &b, err)) < 0) return rc;
+        if ((rc = hudi_pq_scan_next(r->scan, &b, err)) < 0) return rc;
         if (!b) {
             close_file(r);
             continue;
         }
         hudi_batch_free(r->in);
-        r->in = hudi_parquet_scan_take_batch(r->scan);
+        r->in = hudi_pq_scan_take_batch(r->scan);
         /* Move the matching arrays into the output batch; fill absent columns with nulls. */
         hudi_batch *o = r->out;
         for (int32_t i = 0; i < o->n_columns; i++) {
@@ -482,7 +481,7 @@ int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
             if (r->map[i] >= 0) {
                 o->columns[i] = r->in->columns[r->map[i]];
                 r->in->columns[r->map[i]] = NULL;
-                if ((rc = rebind(&o->columns[i], &r->schema.children[i], hudi_parquet_path(r->pf),
+                if ((rc = rebind(&o->columns[i], &r->schema.children[i], hudi_pq_path(r->pf),
                                  err)) < 0)
                     return rc;
             } else {

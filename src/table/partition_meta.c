@@ -44,25 +44,25 @@ static int fill_meta(hudi_partition_meta *out, const char *commit, const char *d
 
 static int read_parquet_variant(hudi_partition_meta *out, hudi_fs *fs, const char *path,
                                 hudi_error *err) {
-    hudi_parquet_file *f = NULL;
+    hudi_pq_file *f = NULL;
     hudi_slice commit = {0}, depth = {0};
     char commit_s[HUDI_INSTANT_TIME_MAX], depth_s[16];
-    int rc = hudi_parquet_open(&f, fs, path, NULL, err);
+    int rc = hudi_pq_open(&f, fs, path, NULL, err);
     if (rc < 0) return rc;
-    if (!hudi_parquet_kv(f, "commitTime", &commit) || commit.len >= sizeof(commit_s)) {
+    if (!hudi_pq_kv(f, "commitTime", &commit) || commit.len >= sizeof(commit_s)) {
         rc = hudi_error_set(err, HUDI_ECORRUPT, "%s: missing or invalid commitTime", path);
         goto done;
     }
     memcpy(commit_s, commit.data, commit.len);
     commit_s[commit.len] = 0;
-    bool has_depth = hudi_parquet_kv(f, "partitionDepth", &depth) && depth.len < sizeof(depth_s);
+    bool has_depth = hudi_pq_kv(f, "partitionDepth", &depth) && depth.len < sizeof(depth_s);
     if (has_depth) {
         memcpy(depth_s, depth.data, depth.len);
         depth_s[depth.len] = 0;
     }
     rc = fill_meta(out, commit_s, has_depth ? depth_s : NULL, path, err);
 done:
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     return rc;
 }
 

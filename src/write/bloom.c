@@ -358,22 +358,22 @@ int hudi_bloom_parse_base64(hudi_bloom **out, hudi_bloom_type type, hudi_slice b
     return rc;
 }
 
-int hudi_bloom_from_footer(hudi_bloom **out, const hudi_parquet_file *f, hudi_error *err) {
+int hudi_bloom_from_footer(hudi_bloom **out, const hudi_pq_file *f, hudi_error *err) {
     hudi_slice value, code;
     hudi_bloom_type type = HUDI_BLOOM_SIMPLE;
     int rc;
     *out = NULL;
-    if (!hudi_parquet_kv(f, HUDI_BLOOM_FOOTER_KEY, &value) &&
-        !hudi_parquet_kv(f, HUDI_BLOOM_FOOTER_KEY_LEGACY, &value))
+    if (!hudi_pq_kv(f, HUDI_BLOOM_FOOTER_KEY, &value) &&
+        !hudi_pq_kv(f, HUDI_BLOOM_FOOTER_KEY_LEGACY, &value))
         return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no bloom filter in the footer",
-                              hudi_parquet_path(f));
-    if (hudi_parquet_kv(f, HUDI_BLOOM_TYPE_FOOTER_KEY, &code) &&
+                              hudi_pq_path(f));
+    if (hudi_pq_kv(f, HUDI_BLOOM_TYPE_FOOTER_KEY, &code) &&
         (rc = hudi_bloom_type_parse(&type, (const char *)code.data, code.len, err)) < 0)
         goto fail;
     if ((rc = hudi_bloom_parse_base64(out, type, value, err)) < 0) goto fail;
     return 0;
 fail: /* hudi_error_wrap returns 0 when err is NULL: keep rc */
-    hudi_error_wrap(err, "%s", hudi_parquet_path(f));
+    hudi_error_wrap(err, "%s", hudi_pq_path(f));
     return rc;
 }
 

@@ -81,7 +81,7 @@ int hudi_bloom_parse_base64(hudi_bloom **out, hudi_bloom_type type, hudi_slice b
                             hudi_error *err);
 /** Reads the filter from a base file footer (new key, then the legacy one; type code absent =
  *  SIMPLE). ENOTFOUND when the file has none (e.g. populate.meta.fields=false). */
-int hudi_bloom_from_footer(hudi_bloom **out, const hudi_parquet_file *f, hudi_error *err);
+int hudi_bloom_from_footer(hudi_bloom **out, const hudi_pq_file *f, hudi_error *err);
 
 /** "SIMPLE" / "DYNAMIC_V0"; parse returns EINVAL for another name. */
 const char *hudi_bloom_type_name(hudi_bloom_type t);

@@ -99,7 +99,7 @@ typedef struct fwriter {
     wctx *c;
     wgroup *g;
     size_t gi;
-    hudi_parquet_writer *w;
+    hudi_pq_writer *w;
     hudi_batch *out;
     hudi_bloom *bf;
     hudi_buf min_key, max_key;
@@ -179,7 +179,7 @@ static int meta_old(fwriter *fw, const hudi_batch *b, const int32_t *meta_cols, 
 static int flush(fwriter *fw, hudi_error *err) {
     if (fw->out->columns[0]->length == 0) return 0;
     fw->out->num_rows = fw->out->columns[0]->length;
-    int rc = hudi_parquet_writer_write(fw->w, fw->out, err);
+    int rc = hudi_pq_writer_write(fw->w, fw->out, err);
     hudi_batch_clear(fw->out);
     return rc;
 }
@@ -368,24 +368,24 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
 }
 
 static int merge_old(fwriter *fw, hudi_error *err) {
-    hudi_parquet_file *pf = NULL;
-    hudi_parquet_scan *scan = NULL;
+    hudi_pq_file *pf = NULL;
+    hudi_pq_scan *scan = NULL;
     merge_state ms;
     memset(&ms, 0, sizeof(ms));
-    int rc = hudi_parquet_open(&pf, fw->c->t->fs, fw->g->old->path, NULL, err);
+    int rc = hudi_pq_open(&pf, fw->c->t->fs, fw->g->old->path, NULL, err);
     if (rc < 0) return rc;
-    if ((rc = setup_merge(fw, &ms, hudi_parquet_schema(pf), err)) < 0) goto done;
-    hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    if ((rc = setup_merge(fw, &ms, hudi_pq_schema(pf), err)) < 0) goto done;
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     so.batch_rows = WRITE_CHUNK_ROWS;
-    if ((rc = hudi_parquet_scan_open(&scan, pf, &so, err)) < 0) goto done;
+    if ((rc = hudi_pq_scan_open(&scan, pf, &so, err)) < 0) goto done;
     for (;;) {
         hudi_batch *b = NULL;
-        if ((rc = hudi_parquet_scan_next(scan, &b, err)) < 0 || !b) break;
+        if ((rc = hudi_pq_scan_next(scan, &b, err)) < 0 || !b) break;
         if ((rc = merge_batch(fw, &ms, b, err)) < 0) break;
     }
 done:
-    hudi_parquet_scan_free(scan);
-    hudi_parquet_close(pf);
+    hudi_pq_scan_free(scan);
+    hudi_pq_close(pf);
     hudi_keygen_free(ms.kg);
     hudi_array_free(ms.keys);
     hudi_free(ms.data_cols);
@@ -440,7 +440,7 @@ static int new_bloom(wctx *c, hudi_bloom **out, hudi_error *err) {
 static int open_file(fwriter *fw, hudi_error *err) {
     wctx *c = fw->c;
     hudi_buf path = HUDI_BUF_INIT;
-    hudi_parquet_write_options wo = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options wo = HUDI_PQ_WRITE_OPTIONS_INIT;
     wo.codec = c->o.codec;
     wo.legacy_list_format = true; /* parquet-avro's old list structure (base-files.md §3) */
     wo.decimal_as_fixed = true;
@@ -448,12 +448,12 @@ static int open_file(fwriter *fw, hudi_error *err) {
     wo.row_group_rows = 0;
     hudi_buf_printf(&path, "%s/%s", c->t->base_path, fw->g->rel_path);
     if (hudi_buf_failed(&path)) return hudi_error_oom(err);
-    int rc = hudi_parquet_writer_open(&fw->w, c->t->fs, path.data, &c->file_schema, &wo, err);
+    int rc = hudi_pq_writer_open(&fw->w, c->t->fs, path.data, &c->file_schema, &wo, err);
     hudi_buf_dispose(&path);
     if (rc < 0) return rc;
-    if ((rc = hudi_parquet_writer_add_kv(fw->w, "parquet.avro.schema", c->file_schema_json.data,
-                                         err)) < 0 ||
-        (rc = hudi_parquet_writer_add_kv(fw->w, "writer.model.name", "avro", err)) < 0)
+    if ((rc = hudi_pq_writer_add_kv(fw->w, "parquet.avro.schema", c->file_schema_json.data, err)) <
+            0 ||
+        (rc = hudi_pq_writer_add_kv(fw->w, "writer.model.name", "avro", err)) < 0)
         return rc;
     if (c->t->cfg.populate_meta_fields && (rc = new_bloom(c, &fw->bf, err)) < 0) return rc;
     if ((rc = hudi_batch_new(&fw->out, &c->file_schema, err)) < 0) return rc;
@@ -476,26 +476,25 @@ static int close_file(fwriter *fw, hudi_error *err) {
         hudi_buf b64 = HUDI_BUF_INIT;
         rc = hudi_bloom_to_base64(fw->bf, &b64, err);
         if (rc == 0)
-            rc = hudi_parquet_writer_add_kv(fw->w, HUDI_BLOOM_TYPE_FOOTER_KEY,
-                                            hudi_bloom_type_name(fw->bf->type), err);
-        if (rc == 0) rc = hudi_parquet_writer_add_kv(fw->w, HUDI_BLOOM_FOOTER_KEY, b64.data, err);
+            rc = hudi_pq_writer_add_kv(fw->w, HUDI_BLOOM_TYPE_FOOTER_KEY,
+                                       hudi_bloom_type_name(fw->bf->type), err);
+        if (rc == 0) rc = hudi_pq_writer_add_kv(fw->w, HUDI_BLOOM_FOOTER_KEY, b64.data, err);
         hudi_buf_dispose(&b64);
         if (rc == 0 && fw->have_key) {
             hudi_buf_putc(&fw->min_key, 0); /* make empty buffers non-NULL */
             hudi_buf_putc(&fw->max_key, 0);
-            rc = hudi_parquet_writer_add_kv(fw->w, "hoodie_min_record_key", fw->min_key.data, err);
+            rc = hudi_pq_writer_add_kv(fw->w, "hoodie_min_record_key", fw->min_key.data, err);
             if (rc == 0)
-                rc = hudi_parquet_writer_add_kv(fw->w, "hoodie_max_record_key", fw->max_key.data,
-                                                err);
+                rc = hudi_pq_writer_add_kv(fw->w, "hoodie_max_record_key", fw->max_key.data, err);
         }
     }
-    hudi_parquet_writer *w = fw->w;
+    hudi_pq_writer *w = fw->w;
     fw->w = NULL;
     if (rc < 0) {
-        hudi_parquet_writer_abort(w);
+        hudi_pq_writer_abort(w);
         return rc;
     }
-    return hudi_parquet_writer_close(w, &fw->g->size_bytes, err);
+    return hudi_pq_writer_close(w, &fw->g->size_bytes, err);
 }
 
 int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err) {
@@ -520,7 +519,7 @@ int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err) {
     g->num_writes = fw.pos;
     rc = close_file(&fw, err);
 done:
-    hudi_parquet_writer_abort(fw.w);
+    hudi_pq_writer_abort(fw.w);
     hudi_batch_free(fw.out);
     hudi_bloom_free(fw.bf);
     hudi_buf_dispose(&fw.min_key);

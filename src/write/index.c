@@ -64,28 +64,27 @@ static int key_columns(const wctx *c, const hudi_field *fs, int32_t *cols, int32
  * callback returning non-zero stops the scan. */
 typedef int (*key_fn)(wctx *c, size_t gi, const hudi_array *keys, hudi_error *err);
 
-static int scan_keys(wctx *c, size_t gi, hudi_parquet_file *pf, key_fn fn, hudi_error *err) {
+static int scan_keys(wctx *c, size_t gi, hudi_pq_file *pf, key_fn fn, hudi_error *err) {
     int32_t cols[64], n = 0;
-    hudi_parquet_scan *scan = NULL;
+    hudi_pq_scan *scan = NULL;
     hudi_keygen *kg = NULL;
     hudi_array *keys = NULL;
-    int rc = key_columns(c, hudi_parquet_schema(pf), cols, &n, err);
+    int rc = key_columns(c, hudi_pq_schema(pf), cols, &n, err);
     if (rc < 0) return rc;
-    hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     so.columns = cols;
     so.n_columns = n;
-    if ((rc = hudi_parquet_scan_open(&scan, pf, &so, err)) < 0) goto done;
+    if ((rc = hudi_pq_scan_open(&scan, pf, &so, err)) < 0) goto done;
     bool meta = c->t->cfg.populate_meta_fields && n == 1 &&
-                strcmp(hudi_parquet_schema(pf)->children[cols[0]].name, "_hoodie_record_key") == 0;
+                strcmp(hudi_pq_schema(pf)->children[cols[0]].name, "_hoodie_record_key") == 0;
     if (!meta) {
-        if ((rc = hudi_index_key_keygen(&kg, &c->t->cfg, hudi_parquet_scan_schema(scan), err)) <
-                0 ||
+        if ((rc = hudi_index_key_keygen(&kg, &c->t->cfg, hudi_pq_scan_schema(scan), err)) < 0 ||
             (rc = hudi_array_new(&keys, &c->key_field, err)) < 0)
             goto done;
     }
     for (;;) {
         hudi_batch *b = NULL;
-        if ((rc = hudi_parquet_scan_next(scan, &b, err)) < 0 || !b) break;
+        if ((rc = hudi_pq_scan_next(scan, &b, err)) < 0 || !b) break;
         const hudi_array *k = b->columns[0];
         if (!meta) {
             hudi_array_clear(keys);
@@ -93,7 +92,7 @@ static int scan_keys(wctx *c, size_t gi, hudi_parquet_file *pf, key_fn fn, hudi_
             k = keys;
         } else if (k->field->type != HUDI_TYPE_STRING && k->field->type != HUDI_TYPE_BINARY) {
             rc = hudi_error_set(err, HUDI_ECORRUPT, "%s: _hoodie_record_key is not a string",
-                                hudi_parquet_path(pf));
+                                hudi_pq_path(pf));
             break;
         }
         if ((rc = fn(c, gi, k, err)) != 0) break;
@@ -102,7 +101,7 @@ static int scan_keys(wctx *c, size_t gi, hudi_parquet_file *pf, key_fn fn, hudi_
 done:
     hudi_array_free(keys);
     hudi_keygen_free(kg);
-    hudi_parquet_scan_free(scan);
+    hudi_pq_scan_free(scan);
     return rc;
 }
 
@@ -126,13 +125,13 @@ static int slice_cmp(hudi_slice a, hudi_slice b) {
 }
 
 /* BLOOM pruning: true when some untagged row of the partition may be in the file. */
-static int bloom_candidates(wctx *c, hudi_parquet_file *pf, const wrows *rows, bool *any,
+static int bloom_candidates(wctx *c, hudi_pq_file *pf, const wrows *rows, bool *any,
                             hudi_error *err) {
     hudi_slice lo, hi;
     hudi_bloom *bf = NULL;
     *any = true;
-    bool range = hudi_parquet_kv(pf, "hoodie_min_record_key", &lo) &&
-                 hudi_parquet_kv(pf, "hoodie_max_record_key", &hi);
+    bool range = hudi_pq_kv(pf, "hoodie_min_record_key", &lo) &&
+                 hudi_pq_kv(pf, "hoodie_max_record_key", &hi);
     int rc = hudi_bloom_from_footer(&bf, pf, err);
     if (rc == HUDI_ENOTFOUND) {
         hudi_error_clear(err);
@@ -160,13 +159,13 @@ int hudi_index_tag(wctx *c, hudi_error *err) {
     for (size_t gi = 0; gi < c->n_groups && rc == 0; gi++) {
         const wgroup *g = &c->groups[gi];
         if (!g->old || by_part[g->part].n == 0) continue;
-        hudi_parquet_file *pf = NULL;
-        if ((rc = hudi_parquet_open(&pf, c->t->fs, g->old->path, NULL, err)) < 0) break;
+        hudi_pq_file *pf = NULL;
+        if ((rc = hudi_pq_open(&pf, c->t->fs, g->old->path, NULL, err)) < 0) break;
         bool any = true;
         if (c->o.use_bloom_index && c->t->cfg.populate_meta_fields)
             rc = bloom_candidates(c, pf, &by_part[g->part], &any, err);
         if (rc == 0 && any) rc = scan_keys(c, gi, pf, tag_keys, err);
-        hudi_parquet_close(pf);
+        hudi_pq_close(pf);
     }
     for (int32_t p = 0; p < c->n_parts; p++) hudi_free(by_part[p].v);
     hudi_free(by_part);

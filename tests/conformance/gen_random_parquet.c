@@ -570,7 +570,7 @@ static int random_encodings(rng *r, const hudi_field *schema, bool decimal_as_fi
     return n;
 }
 
-static void random_options(rng *r, hudi_parquet_write_options *o) {
+static void random_options(rng *r, hudi_pq_write_options *o) {
     static const int codecs[] = {HUDI_PQ_CODEC_UNCOMPRESSED, HUDI_PQ_CODEC_SNAPPY,
                                  HUDI_PQ_CODEC_GZIP, HUDI_PQ_CODEC_ZSTD, HUDI_PQ_CODEC_LZ4_RAW};
     o->codec = codecs[below(r, 5)];
@@ -737,7 +737,7 @@ int main(int argc, char **argv) {
 
     hudi_field schema;
     int n_cols;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     hudi_pq_column_encoding encs[64];
     int n_encs = 0;
     if (fixed_enc) {
@@ -784,9 +784,9 @@ int main(int argc, char **argv) {
 
     hudi_error err = HUDI_ERROR_INIT;
     hudi_fs *fs = NULL;
-    hudi_parquet_writer *w = NULL;
+    hudi_pq_writer *w = NULL;
     check(hudi_fs_local_new(&fs, &err), &err);
-    check(hudi_parquet_writer_open(&w, fs, path, &schema, &o, &err), &err);
+    check(hudi_pq_writer_open(&w, fs, path, &schema, &o, &err), &err);
 
     int n_batches = fixed_enc ? 3 : (int)between(&g.r, 1, 5);
     /* about one file in 16 is larger: long RLE/bit-packed runs, many pages and row groups */
@@ -817,18 +817,18 @@ int main(int argc, char **argv) {
             hudi_batch_free(b);
             b = s;
             rows = n;
-            check(hudi_parquet_writer_write(w, b, &err), &err);
+            check(hudi_pq_writer_write(w, b, &err), &err);
             free_slice(b);
         } else {
-            check(hudi_parquet_writer_write(w, b, &err), &err);
+            check(hudi_pq_writer_write(w, b, &err), &err);
             hudi_batch_free(b);
         }
         sizes[bi] = rows;
         total += rows;
     }
-    check(hudi_parquet_writer_add_kv(w, "hudic.gen_random_parquet.seed", argv[1], &err), &err);
+    check(hudi_pq_writer_add_kv(w, "hudic.gen_random_parquet.seed", argv[1], &err), &err);
     int64_t size_bytes = 0;
-    int rc = hudi_parquet_writer_close(w, &size_bytes, &err);
+    int rc = hudi_pq_writer_close(w, &size_bytes, &err);
     check(rc, &err);
 
     hudi_buf desc = HUDI_BUF_INIT;

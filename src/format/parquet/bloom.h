@@ -5,8 +5,8 @@
  * little-endian loads, so a filter may borrow unaligned bytes straight from a file. Only
  * BLOCK + XXHASH + UNCOMPRESSED filters exist here; anything else is refused at parse time
  * and the caller simply does without the filter. */
-#ifndef HUDI_PARQUET_BLOOM_H
-#define HUDI_PARQUET_BLOOM_H
+#ifndef HUDI_PQ_BLOOM_H
+#define HUDI_PQ_BLOOM_H
 
 #include "base/base.h"
 

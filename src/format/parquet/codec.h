@@ -4,8 +4,8 @@
  * fails; a codec never writes outside `out[0, out_len)`. Codec state that is expensive to
  * create (ZSTD contexts, zlib streams) lives in a pq_codec_ctx that one thread reuses across
  * pages; every function also accepts ctx == NULL and then builds the state temporarily. */
-#ifndef HUDI_PARQUET_CODEC_H
-#define HUDI_PARQUET_CODEC_H
+#ifndef HUDI_PQ_CODEC_H
+#define HUDI_PQ_CODEC_H
 
 #include "base/base.h"
 

@@ -20,8 +20,8 @@
  *
  * Encoders append to a hudi_buf and return 0 or HUDI_ENOMEM (the buffer's sticky failure).
  * The host is assumed little-endian (x86-64, aarch64), like the rest of hudic. */
-#ifndef HUDI_PARQUET_ENCODING_H
-#define HUDI_PARQUET_ENCODING_H
+#ifndef HUDI_PQ_ENCODING_H
+#define HUDI_PQ_ENCODING_H
 
 #include "base/base.h"
 

@@ -5,8 +5,8 @@
  * 1970-01-01 is 2,440,588). Invariant: reading follows Spark exactly: the day is signed,
  * the arithmetic wraps modulo 2^64 and never goes through nanoseconds, so out-of-range values
  * (int96_from_spark.parquet's year-290000 row) give Spark's documented answer instead of UB. */
-#ifndef HUDI_PARQUET_INT96_H
-#define HUDI_PARQUET_INT96_H
+#ifndef HUDI_PQ_INT96_H
+#define HUDI_PQ_INT96_H
 
 #include "base/base.h"
 

@@ -5,8 +5,8 @@
  * caller (page headers, indexes). Optional fields carry an `has_*` flag. Binary/string
  * values are hudi_slice views into the arena (decode copies them; never into file bytes
  * the caller may free). Encoders (meta_write.c) take the same structs. */
-#ifndef HUDI_PARQUET_META_H
-#define HUDI_PARQUET_META_H
+#ifndef HUDI_PQ_META_H
+#define HUDI_PQ_META_H
 
 #include "base/base.h"
 

@@ -6,8 +6,8 @@
  * internal to src/format/parquet: in particular the Thrift structs of meta.h are not exported
  * (cmake/layers.txt), so the footer reaches the layers above only through the functions
  * here. Nothing here knows about Hudi. */
-#ifndef HUDI_PARQUET_H
-#define HUDI_PARQUET_H
+#ifndef HUDI_PQ_H
+#define HUDI_PQ_H
 
 #include "columnar/columnar.h"
 #include "storage/storage.h"
@@ -27,36 +27,38 @@ enum {
 
 /* ================================ reading ================================================= */
 
-typedef struct hudi_parquet_file hudi_parquet_file;
+typedef struct hudi_pq_file hudi_pq_file;
 
-typedef struct hudi_parquet_open_options {
-    int version;           /* HUDI_PARQUET_OPEN_OPTIONS_VERSION */
+typedef struct hudi_pq_open_options {
+    int version;           /* HUDI_PQ_OPEN_OPTIONS_VERSION */
     bool verify_crc;       /* check page CRCs when present (default true) */
     bool binary_as_string; /* unannotated BYTE_ARRAY read as STRING (Spark's binaryAsString) */
-} hudi_parquet_open_options;
+} hudi_pq_open_options;
 
-#define HUDI_PARQUET_OPEN_OPTIONS_VERSION 1
-#define HUDI_PARQUET_OPEN_OPTIONS_INIT                                                             \
-    { HUDI_PARQUET_OPEN_OPTIONS_VERSION, true, false }
+#define HUDI_PQ_OPEN_OPTIONS_VERSION 1
+#define HUDI_PQ_OPEN_OPTIONS_INIT                                                                  \
+    { HUDI_PQ_OPEN_OPTIONS_VERSION, true, false }
 
 /** Opens `path` on `fs` and parses its footer and schema. `opts` may be NULL (defaults).
  *  Errors name the file: not parquet, encrypted, corrupt footer, unsupported schema. */
-int hudi_parquet_open(hudi_parquet_file **out, hudi_fs *fs, const char *path,
-                      const hudi_parquet_open_options *opts, hudi_error *err);
-void hudi_parquet_close(hudi_parquet_file *f); /* NULL-safe */
+int hudi_pq_open(hudi_pq_file **out, hudi_fs *fs, const char *path,
+                 const hudi_pq_open_options *opts, hudi_error *err);
+void hudi_pq_close(hudi_pq_file *f); /* NULL-safe */
 
 /** The decoded footer (lives as long as the file). Opaque here: only the format layer (and
  *  the exceptions cmake/layers.txt lists) include format/parquet/meta.h to look inside. */
-const struct pq_file_meta *hudi_parquet_meta(const hudi_parquet_file *f);
+const struct pq_file_meta *hudi_pq_meta(const hudi_pq_file *f);
 /** The file's schema as a STRUCT field whose children are the top-level columns. */
-const hudi_field *hudi_parquet_schema(const hudi_parquet_file *f);
+const hudi_field *hudi_pq_schema(const hudi_pq_file *f);
 /** Sum of the row groups' row counts (FileMetaData.num_rows is not trusted). */
-int64_t hudi_parquet_num_rows(const hudi_parquet_file *f);
+int64_t hudi_pq_num_rows(const hudi_pq_file *f);
+/** The file's size in bytes. */
+int64_t hudi_pq_file_size(const hudi_pq_file *f);
 /** Number of row groups in the footer. */
-int32_t hudi_parquet_num_row_groups(const hudi_parquet_file *f);
-const char *hudi_parquet_path(const hudi_parquet_file *f);
+int32_t hudi_pq_num_row_groups(const hudi_pq_file *f);
+const char *hudi_pq_path(const hudi_pq_file *f);
 /** Value of a footer key/value entry, or NULL. The slice is borrowed from the footer. */
-bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *value);
+bool hudi_pq_kv(const hudi_pq_file *f, const char *key, hudi_slice *value);
 
 /* A simple predicate: top-level primitive column `column` (index into the schema's
  * children) compared with a constant. Used to skip row groups and pages (from statistics
@@ -80,51 +82,51 @@ typedef struct hudi_value {
     hudi_slice bytes; /* string, binary, fixed binary (borrowed) */
 } hudi_value;
 
-typedef struct hudi_parquet_predicate {
+typedef struct hudi_pq_predicate {
     int32_t column;
     hudi_cmp_op op;
     hudi_value value; /* already converted to the column's type */
-} hudi_parquet_predicate;
+} hudi_pq_predicate;
 
-typedef struct hudi_parquet_scan_options {
-    int version;            /* HUDI_PARQUET_SCAN_OPTIONS_VERSION */
+typedef struct hudi_pq_scan_options {
+    int version;            /* HUDI_PQ_SCAN_OPTIONS_VERSION */
     const int32_t *columns; /* top-level column indices to read; NULL = all */
     int32_t n_columns;
-    int64_t batch_rows;                       /* rows per batch; 0 = default (65536) */
-    const hudi_parquet_predicate *predicates; /* ANDed */
+    int64_t batch_rows;                  /* rows per batch; 0 = default (65536) */
+    const hudi_pq_predicate *predicates; /* ANDed */
     int32_t n_predicates;
     bool filter_rows;          /* also drop rows that fail the predicates */
     bool use_statistics;       /* row-group skipping (default true) */
     bool use_page_index;       /* page skipping (default true) */
     const int32_t *row_groups; /* restrict to these row groups; NULL = all */
     int32_t n_row_groups;
-} hudi_parquet_scan_options;
+} hudi_pq_scan_options;
 
-#define HUDI_PARQUET_SCAN_OPTIONS_VERSION 1
-#define HUDI_PARQUET_SCAN_OPTIONS_INIT                                                             \
-    { HUDI_PARQUET_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0 }
+#define HUDI_PQ_SCAN_OPTIONS_VERSION 1
+#define HUDI_PQ_SCAN_OPTIONS_INIT                                                                  \
+    { HUDI_PQ_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0 }
 
-typedef struct hudi_parquet_scan hudi_parquet_scan;
+typedef struct hudi_pq_scan hudi_pq_scan;
 
-typedef struct hudi_parquet_scan_stats {
+typedef struct hudi_pq_scan_stats {
     int64_t row_groups_total, row_groups_skipped;
     int64_t pages_total, pages_skipped;
     int64_t rows_read, rows_returned;
     int64_t bytes_decompressed;
-} hudi_parquet_scan_stats;
+} hudi_pq_scan_stats;
 
 /** Starts a scan. The batch schema is the projection of the file schema to `columns`. */
-int hudi_parquet_scan_open(hudi_parquet_scan **out, hudi_parquet_file *f,
-                           const hudi_parquet_scan_options *opts, hudi_error *err);
+int hudi_pq_scan_open(hudi_pq_scan **out, hudi_pq_file *f, const hudi_pq_scan_options *opts,
+                      hudi_error *err);
 /** The next batch, or *out = NULL at the end. The batch belongs to the scan and stays valid
- *  until the next call (or until hudi_parquet_scan_take_batch moves it out). */
-int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *err);
+ *  until the next call (or until hudi_pq_scan_take_batch moves it out). */
+int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err);
 /** Moves the last batch out of the scan (the caller frees it); the scan builds a new one. */
-hudi_batch *hudi_parquet_scan_take_batch(hudi_parquet_scan *s);
+hudi_batch *hudi_pq_scan_take_batch(hudi_pq_scan *s);
 /** Schema of the batches (a STRUCT field owned by the scan). */
-const hudi_field *hudi_parquet_scan_schema(const hudi_parquet_scan *s);
-const hudi_parquet_scan_stats *hudi_parquet_scan_get_stats(const hudi_parquet_scan *s);
-void hudi_parquet_scan_free(hudi_parquet_scan *s); /* NULL-safe */
+const hudi_field *hudi_pq_scan_schema(const hudi_pq_scan *s);
+const hudi_pq_scan_stats *hudi_pq_scan_get_stats(const hudi_pq_scan *s);
+void hudi_pq_scan_free(hudi_pq_scan *s); /* NULL-safe */
 
 /* ================================ writing ================================================= */
 
@@ -143,14 +145,14 @@ void hudi_parquet_scan_free(hudi_parquet_scan *s); /* NULL-safe */
  * Any other choice turns the dictionary off for the column and every data page uses it
  * (parquet-mr's v2 writer instead starts with a dictionary and falls back to DELTA_*; hudic
  * keeps the chosen encoding for the whole chunk). Any other combination fails
- * hudi_parquet_writer_open with EINVAL naming the column. */
+ * hudi_pq_writer_open with EINVAL naming the column. */
 typedef struct hudi_pq_column_encoding {
     const char *column;
     int encoding; /* PQ_ENC_* */
 } hudi_pq_column_encoding;
 
-typedef struct hudi_parquet_write_options {
-    int version;                   /* HUDI_PARQUET_WRITE_OPTIONS_VERSION */
+typedef struct hudi_pq_write_options {
+    int version;                   /* HUDI_PQ_WRITE_OPTIONS_VERSION */
     int codec;                     /* HUDI_PQ_CODEC_*; default SNAPPY (LZO is not written) */
     int codec_level;               /* 0 = codec default */
     bool data_page_v2;             /* default false: v1 data pages */
@@ -171,32 +173,31 @@ typedef struct hudi_parquet_write_options {
     double bloom_fpp;                                /* default 0.01 */
     const hudi_pq_column_encoding *column_encodings; /* per-column encodings; NULL = defaults */
     int32_t n_column_encodings;
-} hudi_parquet_write_options;
+} hudi_pq_write_options;
 
-#define HUDI_PARQUET_WRITE_OPTIONS_VERSION 1
-#define HUDI_PARQUET_WRITE_OPTIONS_INIT                                                            \
+#define HUDI_PQ_WRITE_OPTIONS_VERSION 1
+#define HUDI_PQ_WRITE_OPTIONS_INIT                                                                 \
     {                                                                                              \
-        HUDI_PARQUET_WRITE_OPTIONS_VERSION, HUDI_PQ_CODEC_SNAPPY, 0, false, true, 1 << 20,         \
-            1 << 20, 20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0,     \
-            0.01, NULL, 0                                                                          \
+        HUDI_PQ_WRITE_OPTIONS_VERSION, HUDI_PQ_CODEC_SNAPPY, 0, false, true, 1 << 20, 1 << 20,     \
+            20000, 128ll << 20, 1 << 20, true, true, true, false, false, 64, NULL, 0, 0.01, NULL,  \
+            0                                                                                      \
     }
 
-typedef struct hudi_parquet_writer hudi_parquet_writer;
+typedef struct hudi_pq_writer hudi_pq_writer;
 
 /** Creates `path` (published only on a successful close). `schema` is a STRUCT field; it is
  *  copied. `opts` may be NULL (defaults). */
-int hudi_parquet_writer_open(hudi_parquet_writer **out, hudi_fs *fs, const char *path,
-                             const hudi_field *schema, const hudi_parquet_write_options *opts,
-                             hudi_error *err);
+int hudi_pq_writer_open(hudi_pq_writer **out, hudi_fs *fs, const char *path,
+                        const hudi_field *schema, const hudi_pq_write_options *opts,
+                        hudi_error *err);
 /** Adds a footer key/value entry (copied). */
-int hudi_parquet_writer_add_kv(hudi_parquet_writer *w, const char *key, const char *value,
-                               hudi_error *err);
+int hudi_pq_writer_add_kv(hudi_pq_writer *w, const char *key, const char *value, hudi_error *err);
 /** Appends a batch whose schema matches the writer's (same shape). */
-int hudi_parquet_writer_write(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *err);
+int hudi_pq_writer_write(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err);
 /** Flushes, writes indexes and the footer, publishes the file, frees `w`. On failure the
  *  file is not published. `*size_bytes` (may be NULL) receives the file size. */
-int hudi_parquet_writer_close(hudi_parquet_writer *w, int64_t *size_bytes, hudi_error *err);
+int hudi_pq_writer_close(hudi_pq_writer *w, int64_t *size_bytes, hudi_error *err);
 /** Discards the file and frees `w`. NULL-safe. */
-void hudi_parquet_writer_abort(hudi_parquet_writer *w);
+void hudi_pq_writer_abort(hudi_pq_writer *w);
 
 #endif

@@ -8,7 +8,7 @@
 
 /* ---- open ----------------------------------------------------------------------------- */
 
-static int check_footer(hudi_parquet_file *f, hudi_error *err) {
+static int check_footer(hudi_pq_file *f, hudi_error *err) {
     const pq_file_meta *m = &f->meta;
     if (m->has_encryption_algorithm)
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: encrypted parquet not supported",
@@ -51,9 +51,9 @@ static int check_footer(hudi_parquet_file *f, hudi_error *err) {
     return 0;
 }
 
-int hudi_parquet_open(hudi_parquet_file **out, hudi_fs *fs, const char *path,
-                      const hudi_parquet_open_options *opts, hudi_error *err) {
-    hudi_parquet_file *f = NULL;
+int hudi_pq_open(hudi_pq_file **out, hudi_fs *fs, const char *path,
+                 const hudi_pq_open_options *opts, hudi_error *err) {
+    hudi_pq_file *f = NULL;
     uint8_t tail[8], head[4];
     uint8_t *footer = NULL;
     int rc;
@@ -62,7 +62,7 @@ int hudi_parquet_open(hudi_parquet_file **out, hudi_fs *fs, const char *path,
         rc = hudi_error_oom(err);
         goto done;
     }
-    f->opts = opts ? *opts : (hudi_parquet_open_options)HUDI_PARQUET_OPEN_OPTIONS_INIT;
+    f->opts = opts ? *opts : (hudi_pq_open_options)HUDI_PQ_OPEN_OPTIONS_INIT;
     if ((rc = hudi_fs_open(fs, path, &f->file, err)) < 0) goto done;
     f->size_bytes = f->file->size_bytes;
     if (f->size_bytes < 12) {
@@ -106,11 +106,11 @@ int hudi_parquet_open(hudi_parquet_file **out, hudi_fs *fs, const char *path,
     f = NULL;
 done:
     hudi_free(footer);
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     return rc;
 }
 
-void hudi_parquet_close(hudi_parquet_file *f) {
+void hudi_pq_close(hudi_pq_file *f) {
     if (!f) return;
     hudi_pq_schema_dispose(&f->schema);
     hudi_arena_dispose(&f->arena);
@@ -119,10 +119,12 @@ void hudi_parquet_close(hudi_parquet_file *f) {
     hudi_free(f);
 }
 
-const pq_file_meta *hudi_parquet_meta(const hudi_parquet_file *f) { return &f->meta; }
-const hudi_field *hudi_parquet_schema(const hudi_parquet_file *f) { return &f->schema.root; }
-int64_t hudi_parquet_num_rows(const hudi_parquet_file *f) { return f->num_rows; }
-int32_t hudi_parquet_num_row_groups(const hudi_parquet_file *f) { return f->meta.n_row_groups; }
+const pq_file_meta *hudi_pq_meta(const hudi_pq_file *f) { return &f->meta; }
+const hudi_field *hudi_pq_schema(const hudi_pq_file *f) { return &f->schema.root; }
+int64_t hudi_pq_num_rows(const hudi_pq_file *f) { return f->num_rows; }
+
+int64_t hudi_pq_file_size(const hudi_pq_file *f) { return f->size_bytes; }
+int32_t hudi_pq_num_row_groups(const hudi_pq_file *f) { return f->meta.n_row_groups; }
 
 /* parquet.h's codec ids are meta.h's, so options pass straight through. */
 #define SAME_CODEC(x) ((int)HUDI_PQ_CODEC_##x == (int)PQ_CODEC_##x)
@@ -130,9 +132,9 @@ _Static_assert(SAME_CODEC(UNCOMPRESSED) && SAME_CODEC(SNAPPY) && SAME_CODEC(GZIP
                    SAME_CODEC(LZO) && SAME_CODEC(BROTLI) && SAME_CODEC(LZ4) && SAME_CODEC(ZSTD) &&
                    SAME_CODEC(LZ4_RAW),
                "parquet.h and meta.h codec ids");
-const char *hudi_parquet_path(const hudi_parquet_file *f) { return f->path; }
+const char *hudi_pq_path(const hudi_pq_file *f) { return f->path; }
 
-bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *value) {
+bool hudi_pq_kv(const hudi_pq_file *f, const char *key, hudi_slice *value) {
     size_t klen = strlen(key);
     for (int32_t i = 0; i < f->meta.n_key_value; i++) {
         const pq_key_value *kv = &f->meta.key_value[i];
@@ -146,15 +148,15 @@ bool hudi_parquet_kv(const hudi_parquet_file *f, const char *key, hudi_slice *va
 
 /* ---- scan ------------------------------------------------------------------------------ */
 
-static void release_readers(hudi_parquet_scan *s) {
+static void release_readers(hudi_pq_scan *s) {
     for (int32_t i = 0; i < s->n_readers; i++) hudi_pq_colreader_release(&s->readers[i]);
 }
 
-static void close_readers(hudi_parquet_scan *s) {
+static void close_readers(hudi_pq_scan *s) {
     for (int32_t i = 0; i < s->n_readers; i++) hudi_pq_colreader_dispose(&s->readers[i]);
 }
 
-void hudi_parquet_scan_free(hudi_parquet_scan *s) {
+void hudi_pq_scan_free(hudi_pq_scan *s) {
     if (!s) return;
     close_readers(s);
     hudi_free(s->readers);
@@ -169,10 +171,10 @@ void hudi_parquet_scan_free(hudi_parquet_scan *s) {
     hudi_free(s);
 }
 
-static int build_projection(hudi_parquet_scan *s, hudi_error *err) {
+static int build_projection(hudi_pq_scan *s, hudi_error *err) {
     const pq_schema *ps = &s->f->schema;
     int32_t n_file_cols = ps->root.n_children;
-    const hudi_parquet_scan_options *o = &s->opts;
+    const hudi_pq_scan_options *o = &s->opts;
     s->n_cols = o->columns ? o->n_columns : n_file_cols;
     if (!(s->cols = hudi_calloc((size_t)s->n_cols + 1, sizeof(int32_t))))
         return hudi_error_oom(err);
@@ -200,14 +202,14 @@ static int build_projection(hudi_parquet_scan *s, hudi_error *err) {
     return hudi_batch_new(&s->batch, &s->schema, err);
 }
 
-int hudi_parquet_scan_open(hudi_parquet_scan **out, hudi_parquet_file *f,
-                           const hudi_parquet_scan_options *opts, hudi_error *err) {
-    hudi_parquet_scan *s = hudi_calloc(1, sizeof(*s));
+int hudi_pq_scan_open(hudi_pq_scan **out, hudi_pq_file *f, const hudi_pq_scan_options *opts,
+                      hudi_error *err) {
+    hudi_pq_scan *s = hudi_calloc(1, sizeof(*s));
     int rc;
     *out = NULL;
     if (!s) return hudi_error_oom(err);
     s->f = f;
-    s->opts = opts ? *opts : (hudi_parquet_scan_options)HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    s->opts = opts ? *opts : (hudi_pq_scan_options)HUDI_PQ_SCAN_OPTIONS_INIT;
     if (s->opts.batch_rows <= 0) s->opts.batch_rows = 65536;
     s->cur_rg = -1;
     if ((rc = hudi_pq_codec_ctx_new(&s->codec, err)) < 0) goto fail;
@@ -252,11 +254,11 @@ int hudi_parquet_scan_open(hudi_parquet_scan **out, hudi_parquet_file *f,
     *out = s;
     return 0;
 fail:
-    hudi_parquet_scan_free(s);
+    hudi_pq_scan_free(s);
     return rc;
 }
 
-static int open_row_group(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
+static int open_row_group(hudi_pq_scan *s, int32_t rg, hudi_error *err) {
     const pq_schema *ps = &s->f->schema;
     release_readers(s);
     s->cur_rg = rg;
@@ -277,7 +279,7 @@ static int open_row_group(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
     return 0;
 }
 
-int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *err) {
+int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
     int rc;
     *out = NULL;
     if (!s->batch && (rc = hudi_batch_new(&s->batch, &s->schema, err)) < 0) return rc;
@@ -321,13 +323,11 @@ int hudi_parquet_scan_next(hudi_parquet_scan *s, hudi_batch **out, hudi_error *e
     }
 }
 
-hudi_batch *hudi_parquet_scan_take_batch(hudi_parquet_scan *s) {
+hudi_batch *hudi_pq_scan_take_batch(hudi_pq_scan *s) {
     hudi_batch *b = s->batch;
     s->batch = NULL;
     return b;
 }
 
-const hudi_field *hudi_parquet_scan_schema(const hudi_parquet_scan *s) { return &s->schema; }
-const hudi_parquet_scan_stats *hudi_parquet_scan_get_stats(const hudi_parquet_scan *s) {
-    return &s->stats;
-}
+const hudi_field *hudi_pq_scan_schema(const hudi_pq_scan *s) { return &s->schema; }
+const hudi_pq_scan_stats *hudi_pq_scan_get_stats(const hudi_pq_scan *s) { return &s->stats; }

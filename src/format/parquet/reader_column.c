@@ -350,7 +350,7 @@ static int decompress_into(pq_colreader *cr, const uint8_t *in, size_t in_len, s
     return rc < 0 ? col_wrap(cr, err, rc) : 0;
 }
 
-static bool writer_is_old_parquet_cpp(const hudi_parquet_file *f) {
+static bool writer_is_old_parquet_cpp(const hudi_pq_file *f) {
     /* parquet-cpp before the "parquet-cpp-arrow" rename wrote v2 pages flagged uncompressed
      * that were compressed (ARROW-10353). */
     hudi_slice cb = f->meta.created_by;
@@ -716,7 +716,7 @@ typedef struct kept_buffers {
     int64_t level_cap;
 } kept_buffers;
 
-int hudi_pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
+int hudi_pq_colreader_init(pq_colreader *cr, hudi_pq_file *f, int32_t row_group,
                            const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err) {
     kept_buffers k = {cr->chunk_owned, cr->page_buf, cr->scratch, cr->chunk_cap, cr->page_cap,
                       cr->scratch_cap, cr->def,      cr->rep,     cr->level_cap};

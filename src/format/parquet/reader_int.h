@@ -1,20 +1,20 @@
 /* reader_int.h - internals shared by the reader's files: the open file, the per-column page
  * reader, and value conversion from Parquet's physical types to hudic's column layout. */
-#ifndef HUDI_PARQUET_READER_INT_H
-#define HUDI_PARQUET_READER_INT_H
+#ifndef HUDI_PQ_READER_INT_H
+#define HUDI_PQ_READER_INT_H
 
 #include "format/parquet/codec.h"
 #include "format/parquet/encoding.h"
 #include "format/parquet/parquet.h"
 #include "format/parquet/schema.h"
 
-struct hudi_parquet_file {
+struct hudi_pq_file {
     hudi_file *file;
     char *path;
     int64_t size_bytes;
     int64_t footer_start;
     int64_t num_rows;
-    hudi_parquet_open_options opts;
+    hudi_pq_open_options opts;
     hudi_arena arena; /* footer strings and lists */
     pq_file_meta meta;
     pq_schema schema;
@@ -22,7 +22,7 @@ struct hudi_parquet_file {
 
 /* Reads one leaf column of one row group page by page and appends records to arrays. */
 typedef struct pq_colreader {
-    hudi_parquet_file *f;
+    hudi_pq_file *f;
     const pq_leaf *leaf;
     const pq_column_meta *cm;
     int32_t row_group;
@@ -70,7 +70,7 @@ typedef struct pq_colreader {
 } pq_colreader;
 
 /* `cr` must be zeroed or released: its buffers are reused. */
-int hudi_pq_colreader_init(pq_colreader *cr, hudi_parquet_file *f, int32_t row_group,
+int hudi_pq_colreader_init(pq_colreader *cr, hudi_pq_file *f, int32_t row_group,
                            const pq_leaf *leaf, pq_codec_ctx *codec, hudi_error *err);
 /* Appends exactly `records` records of the leaf to `column` (the top-level array holding the
  * leaf). ECORRUPT when the chunk holds fewer. */
@@ -82,9 +82,9 @@ int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err);
 void hudi_pq_colreader_release(pq_colreader *cr);
 void hudi_pq_colreader_dispose(pq_colreader *cr);
 
-struct hudi_parquet_scan {
-    hudi_parquet_file *f;
-    hudi_parquet_scan_options opts;
+struct hudi_pq_scan {
+    hudi_pq_file *f;
+    hudi_pq_scan_options opts;
     hudi_field schema; /* projected STRUCT */
     int32_t n_cols;
     int32_t *cols; /* file column index of each batch column */
@@ -97,15 +97,15 @@ struct hudi_parquet_scan {
     int32_t *reader_col;   /* batch column of each reader */
     pq_codec_ctx *codec;
     hudi_batch *batch;
-    hudi_parquet_predicate *preds;
-    hudi_parquet_scan_stats stats;
+    hudi_pq_predicate *preds;
+    hudi_pq_scan_stats stats;
     int64_t *ranges; /* [start, end) row pairs of the current row group to read */
     int32_t n_ranges, range_idx;
     int64_t row_pos; /* next row of the current row group the readers stand at */
 };
 
 /* reader_skip.c: row-group skipping from statistics, and exact row filtering. */
-bool hudi_pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg);
+bool hudi_pq_scan_keep_row_group(hudi_pq_scan *s, int32_t rg);
 /* The leaf of a top-level primitive column, or NULL for a nested column. */
 const pq_leaf *hudi_pq_flat_leaf(const pq_schema *ps, int32_t column);
 /* PLAIN bytes of a predicate constant in the leaf's physical type (into buf, or borrowing the
@@ -113,7 +113,7 @@ const pq_leaf *hudi_pq_flat_leaf(const pq_schema *ps, int32_t column);
 int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32],
                            hudi_slice *out);
 /* reader_pageindex.c: the row ranges of row group `rg` that may match (s->ranges). */
-int hudi_pq_scan_select_rows(hudi_parquet_scan *s, int32_t rg, hudi_error *err);
-int hudi_pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err);
+int hudi_pq_scan_select_rows(hudi_pq_scan *s, int32_t rg, hudi_error *err);
+int hudi_pq_scan_filter_batch(hudi_pq_scan *s, hudi_batch *b, hudi_error *err);
 
 #endif

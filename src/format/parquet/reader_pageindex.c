@@ -10,8 +10,7 @@
 #include "format/parquet/reader_int.h"
 #include "format/parquet/stats.h"
 
-static int read_index(hudi_parquet_file *f, int64_t off, int32_t len, hudi_buf *out,
-                      hudi_error *err) {
+static int read_index(hudi_pq_file *f, int64_t off, int32_t len, hudi_buf *out, hudi_error *err) {
     if (off < 4 || len <= 0 || off > f->size_bytes - 8 || len > f->size_bytes - 8 - off)
         return HUDI_ECORRUPT;
     hudi_buf_clear(out);
@@ -39,7 +38,7 @@ static bool index_trustworthy(const pq_column_index *ci, const pq_offset_index *
 
 /* Whether page i may hold a row that satisfies p (conservative). */
 static bool page_may_match(const pq_column_index *ci, int32_t i, int kind,
-                           const hudi_parquet_predicate *p, hudi_slice c, bool have_c) {
+                           const hudi_pq_predicate *p, hudi_slice c, bool have_c) {
     if (p->op == HUDI_CMP_IS_NULL)
         return !ci->has_null_counts || ci->null_counts[i] > 0 || ci->null_pages[i];
     if (ci->null_pages[i]) return false; /* only nulls: no comparison and no IS NOT NULL holds */
@@ -58,9 +57,9 @@ static bool page_may_match(const pq_column_index *ci, int32_t i, int kind,
 }
 
 /* Intersects the scan's ranges with the pages of one predicate's column that may match. */
-static int apply_predicate(hudi_parquet_scan *s, int32_t rg, const hudi_parquet_predicate *p,
+static int apply_predicate(hudi_pq_scan *s, int32_t rg, const hudi_pq_predicate *p,
                            const pq_leaf *leaf, hudi_buf *buf, hudi_error *err) {
-    hudi_parquet_file *f = s->f;
+    hudi_pq_file *f = s->f;
     const pq_column_chunk *cc = &f->meta.row_groups[rg].columns[leaf->index];
     int64_t rg_rows = f->meta.row_groups[rg].num_rows;
     hudi_arena arena = HUDI_ARENA_INIT;
@@ -124,8 +123,8 @@ done:
     return rc;
 }
 
-int hudi_pq_scan_select_rows(hudi_parquet_scan *s, int32_t rg, hudi_error *err) {
-    hudi_parquet_file *f = s->f;
+int hudi_pq_scan_select_rows(hudi_pq_scan *s, int32_t rg, hudi_error *err) {
+    hudi_pq_file *f = s->f;
     int64_t rows = f->meta.row_groups[rg].num_rows;
     hudi_free(s->ranges);
     s->ranges = hudi_calloc(2, sizeof(int64_t));

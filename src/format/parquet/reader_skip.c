@@ -64,7 +64,7 @@ int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf
 }
 
 /* True when the chunk statistics leave room for a match. */
-static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, const pq_leaf *leaf,
+static bool may_match(const pq_stats_view *sv, const hudi_pq_predicate *p, const pq_leaf *leaf,
                       int64_t rows) {
     if (p->op == HUDI_CMP_IS_NULL) return !(sv->has_null_count && sv->null_count == 0);
     if (sv->has_null_count && sv->null_count >= rows && rows > 0) return false; /* all null */
@@ -100,14 +100,14 @@ static bool may_match(const pq_stats_view *sv, const hudi_parquet_predicate *p, 
     }
 }
 
-bool hudi_pq_scan_keep_row_group(hudi_parquet_scan *s, int32_t rg) {
+bool hudi_pq_scan_keep_row_group(hudi_pq_scan *s, int32_t rg) {
     if (!s->opts.use_statistics || s->opts.n_predicates == 0) return true;
-    const hudi_parquet_file *f = s->f;
+    const hudi_pq_file *f = s->f;
     pq_writer_version wv;
     hudi_pq_writer_version_parse(&wv, f->meta.has_created_by, f->meta.created_by);
     const pq_row_group *g = &f->meta.row_groups[rg];
     for (int32_t i = 0; i < s->opts.n_predicates; i++) {
-        const hudi_parquet_predicate *p = &s->opts.predicates[i];
+        const hudi_pq_predicate *p = &s->opts.predicates[i];
         const pq_leaf *leaf = hudi_pq_flat_leaf(&f->schema, p->column);
         if (!leaf) continue;
         const pq_column_meta *cm = &g->columns[leaf->index].meta_data;
@@ -139,7 +139,7 @@ static bool apply_op(hudi_cmp_op op, int c) {
 }
 
 /* Clears keep[i] for rows of `a` that fail `p`. */
-static int eval_predicate(const hudi_array *a, const hudi_parquet_predicate *p, uint8_t *keep,
+static int eval_predicate(const hudi_array *a, const hudi_pq_predicate *p, uint8_t *keep,
                           hudi_error *err) {
     int64_t n = a->length;
     const hudi_field *f = a->field;
@@ -260,13 +260,13 @@ static int compact(hudi_batch *b, const uint8_t *keep, hudi_error *err) {
     return 0;
 }
 
-int hudi_pq_scan_filter_batch(hudi_parquet_scan *s, hudi_batch *b, hudi_error *err) {
+int hudi_pq_scan_filter_batch(hudi_pq_scan *s, hudi_batch *b, hudi_error *err) {
     uint8_t *keep = hudi_malloc((size_t)b->num_rows + 1);
     int rc = 0;
     if (!keep) return hudi_error_oom(err);
     memset(keep, 1, (size_t)b->num_rows);
     for (int32_t i = 0; rc == 0 && i < s->opts.n_predicates; i++) {
-        const hudi_parquet_predicate *p = &s->opts.predicates[i];
+        const hudi_pq_predicate *p = &s->opts.predicates[i];
         int32_t col = -1;
         for (int32_t k = 0; k < s->n_cols; k++)
             if (s->cols[k] == p->column) col = k;

@@ -7,8 +7,8 @@
  * shredding never look at schema elements again. Each nested node on a chain is "owned" by the
  * first leaf (in pre-order) below it: only that leaf writes the node's length, validity and
  * offsets; other leaves below it write only their own leaf slots. */
-#ifndef HUDI_PARQUET_SCHEMA_H
-#define HUDI_PARQUET_SCHEMA_H
+#ifndef HUDI_PQ_SCHEMA_H
+#define HUDI_PQ_SCHEMA_H
 
 #include "columnar/columnar.h"
 #include "format/parquet/meta.h"

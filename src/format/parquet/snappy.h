@@ -4,8 +4,8 @@
  * Invariant: the decoder writes only inside out[0, out_len) and reads only inside the input;
  * it needs no slack after either buffer. It succeeds only when the block's elements consume
  * the whole input and produce exactly out_len bytes, which is also what its header says. */
-#ifndef HUDI_PARQUET_SNAPPY_H
-#define HUDI_PARQUET_SNAPPY_H
+#ifndef HUDI_PQ_SNAPPY_H
+#define HUDI_PQ_SNAPPY_H
 
 #include "base/base.h"
 

@@ -6,8 +6,8 @@
  * kind (right width, not NaN under TYPE_ORDER, not from a distrusted writer), so
  * hudi_pq_stats_compare can read it without further checks; anything doubtful is dropped,
  * never guessed. Accumulators exclude NaNs and nulls from min/max and count them. */
-#ifndef HUDI_PARQUET_STATS_H
-#define HUDI_PARQUET_STATS_H
+#ifndef HUDI_PQ_STATS_H
+#define HUDI_PQ_STATS_H
 
 #include "base/base.h"
 #include "format/parquet/meta.h"

@@ -1,4 +1,4 @@
-/* writer.c - the Parquet file writer: hudi_parquet_writer_* (docs/formats/parquet.md §1.1,
+/* writer.c - the Parquet file writer: hudi_pq_writer_* (docs/formats/parquet.md §1.1,
  * §6.5-6.6, §7).
  *
  * File layout written:
@@ -26,7 +26,7 @@
 #define SINK_DIRECT_BYTES (256u << 10) /* pieces this large go to storage as they are */
 #define SLICE_ROWS 65536               /* rows shredded at a time: bounds the per-column scratch */
 
-struct hudi_parquet_writer {
+struct hudi_pq_writer {
     hudi_fs *fs;
     char *path;
     hudi_writer *out;
@@ -52,14 +52,14 @@ struct hudi_parquet_writer {
 
 /* ---- output --------------------------------------------------------------------------------- */
 
-static int sink_flush(hudi_parquet_writer *w, hudi_error *err) {
+static int sink_flush(hudi_pq_writer *w, hudi_error *err) {
     if (w->obuf.len == 0) return 0;
     int rc = hudi_writer_write(w->out, w->obuf.data, w->obuf.len, err);
     hudi_buf_clear(&w->obuf);
     return rc;
 }
 
-static int sink(hudi_parquet_writer *w, const void *p, size_t n, hudi_error *err) {
+static int sink(hudi_pq_writer *w, const void *p, size_t n, hudi_error *err) {
     if (n == 0) return 0;
     int rc;
     if (n >= SINK_DIRECT_BYTES) {
@@ -77,11 +77,11 @@ static int sink(hudi_parquet_writer *w, const void *p, size_t n, hudi_error *err
 /* ---- options and schema ------------------------------------------------------------------------
  */
 
-static int resolve_options(hudi_parquet_write_options *o, const hudi_parquet_write_options *in,
+static int resolve_options(hudi_pq_write_options *o, const hudi_pq_write_options *in,
                            hudi_error *err) {
-    hudi_parquet_write_options def = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options def = HUDI_PQ_WRITE_OPTIONS_INIT;
     *o = in ? *in : def;
-    if (o->version != HUDI_PARQUET_WRITE_OPTIONS_VERSION)
+    if (o->version != HUDI_PQ_WRITE_OPTIONS_VERSION)
         return hudi_error_set(err, HUDI_EINVAL, "parquet write options: unknown version %d",
                               o->version);
     switch (o->codec) {
@@ -117,7 +117,7 @@ static int resolve_options(hudi_parquet_write_options *o, const hudi_parquet_wri
     return 0;
 }
 
-static bool wants_bloom(const hudi_parquet_write_options *o, const char *name) {
+static bool wants_bloom(const hudi_pq_write_options *o, const char *name) {
     for (int32_t i = 0; i < o->n_bloom_filter_columns; i++)
         if (o->bloom_filter_columns[i] && strcmp(o->bloom_filter_columns[i], name) == 0)
             return true;
@@ -150,7 +150,7 @@ static size_t path_match(const pq_leaf *leaf, const char *name) {
 }
 
 /* The encoding chosen for `leaf`: the longest matching entry (the last of equals), or -1. */
-static int32_t leaf_encoding(const hudi_parquet_write_options *o, const pq_leaf *leaf) {
+static int32_t leaf_encoding(const hudi_pq_write_options *o, const pq_leaf *leaf) {
     int32_t enc = -1;
     size_t best = 0;
     for (int32_t i = 0; i < o->n_column_encodings; i++) {
@@ -160,8 +160,8 @@ static int32_t leaf_encoding(const hudi_parquet_write_options *o, const pq_leaf 
     return enc;
 }
 
-static int check_encoding_columns(hudi_parquet_writer *w, hudi_error *err) {
-    const hudi_parquet_write_options *o = &w->cx.o;
+static int check_encoding_columns(hudi_pq_writer *w, hudi_error *err) {
+    const hudi_pq_write_options *o = &w->cx.o;
     for (int32_t i = 0; i < o->n_column_encodings; i++) {
         const char *nm = o->column_encodings[i].column;
         bool found = false;
@@ -175,8 +175,8 @@ static int check_encoding_columns(hudi_parquet_writer *w, hudi_error *err) {
     return 0;
 }
 
-static int setup_columns(hudi_parquet_writer *w, hudi_error *err) {
-    const hudi_parquet_write_options *o = &w->cx.o;
+static int setup_columns(hudi_pq_writer *w, hudi_error *err) {
+    const hudi_pq_write_options *o = &w->cx.o;
     for (int32_t i = 0; i < o->n_bloom_filter_columns; i++) {
         const char *nm = o->bloom_filter_columns[i];
         bool found = false;
@@ -204,7 +204,7 @@ static int setup_columns(hudi_parquet_writer *w, hudi_error *err) {
     return 0;
 }
 
-static void writer_free(hudi_parquet_writer *w) {
+static void writer_free(hudi_pq_writer *w) {
     if (!w) return;
     for (int32_t i = 0; i < w->n_cols; i++) hudi_pq_wcol_dispose(&w->cols[i]);
     hudi_free(w->cols);
@@ -229,15 +229,15 @@ static void writer_free(hudi_parquet_writer *w) {
     hudi_free(w);
 }
 
-int hudi_parquet_writer_open(hudi_parquet_writer **out, hudi_fs *fs, const char *path,
-                             const hudi_field *schema, const hudi_parquet_write_options *opts,
-                             hudi_error *err) {
+int hudi_pq_writer_open(hudi_pq_writer **out, hudi_fs *fs, const char *path,
+                        const hudi_field *schema, const hudi_pq_write_options *opts,
+                        hudi_error *err) {
     *out = NULL;
     if (!fs || !path || !schema || schema->type != HUDI_TYPE_STRUCT)
         return hudi_error_set(err, HUDI_EINVAL,
                               "parquet writer: need a file system, a path and "
                               "a STRUCT schema");
-    hudi_parquet_writer *w = hudi_calloc(1, sizeof(*w));
+    hudi_pq_writer *w = hudi_calloc(1, sizeof(*w));
     if (!w) return hudi_error_oom(err);
     w->rgs = (hudi_vec)HUDI_VEC_INIT(pq_row_group);
     w->kvs = (hudi_vec)HUDI_VEC_INIT(pq_key_value);
@@ -275,8 +275,7 @@ fail:
     return rc;
 }
 
-int hudi_parquet_writer_add_kv(hudi_parquet_writer *w, const char *key, const char *value,
-                               hudi_error *err) {
+int hudi_pq_writer_add_kv(hudi_pq_writer *w, const char *key, const char *value, hudi_error *err) {
     if (!w || !key)
         return hudi_error_set(err, HUDI_EINVAL, "parquet writer: key/value needs a key");
     char *k = hudi_arena_strdup(&w->arena, key);
@@ -325,7 +324,7 @@ static int check_shape(const hudi_field *want, const hudi_field *got, const char
     return 0;
 }
 
-static int check_batch(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *err) {
+static int check_batch(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) {
     const hudi_field *s = &w->schema;
     if (!b->schema || b->n_columns != s->n_children || b->schema->n_children != s->n_children)
         return hudi_error_set(err, HUDI_EINVAL, "%s: batch has %d columns, writer expects %d",
@@ -345,7 +344,7 @@ static int check_batch(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *
     return 0;
 }
 
-static int64_t buffered_bytes(const hudi_parquet_writer *w) {
+static int64_t buffered_bytes(const hudi_pq_writer *w) {
     int64_t n = 0;
     for (int32_t i = 0; i < w->n_cols; i++) n += hudi_pq_wcol_buffered(&w->cols[i]);
     return n;
@@ -370,9 +369,9 @@ static void add_encoding(pq_column_meta *m, int32_t enc) {
 }
 
 /* Fills the chunk's ColumnMetaData (everything but offsets into the index areas). */
-static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int64_t chunk_start,
+static int chunk_meta(hudi_pq_writer *w, pq_wcol *c, pq_column_meta *m, int64_t chunk_start,
                       int64_t data_start, hudi_error *err) {
-    const hudi_parquet_write_options *o = &w->cx.o;
+    const hudi_pq_write_options *o = &w->cx.o;
     bool has_dict = c->dict_page.len > 0, v2 = o->data_page_v2;
     m->type = c->leaf->physical_type;
     m->encodings = hudi_arena_alloc(&w->arena, 4 * sizeof(int32_t));
@@ -418,8 +417,8 @@ static int chunk_meta(hudi_parquet_writer *w, pq_wcol *c, pq_column_meta *m, int
     return 0;
 }
 
-static int flush_row_group(hudi_parquet_writer *w, hudi_error *err) {
-    const hudi_parquet_write_options *o = &w->cx.o;
+static int flush_row_group(hudi_pq_writer *w, hudi_error *err) {
+    const hudi_pq_write_options *o = &w->cx.o;
     size_t ordinal = w->rgs.len;
     pq_column_chunk *cols =
         hudi_arena_alloc(&w->arena, (size_t)(w->n_cols ? w->n_cols : 1) * sizeof(pq_column_chunk));
@@ -481,8 +480,8 @@ static int flush_row_group(hudi_parquet_writer *w, hudi_error *err) {
     return 0;
 }
 
-static int write_rows(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *err) {
-    const hudi_parquet_write_options *o = &w->cx.o;
+static int write_rows(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) {
+    const hudi_pq_write_options *o = &w->cx.o;
     int rc;
     for (int64_t r = 0; r < b->num_rows;) {
         int64_t n = HUDI_MIN(b->num_rows - r, SLICE_ROWS);
@@ -502,12 +501,12 @@ static int write_rows(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *e
     return 0;
 }
 
-static int failed_again(hudi_parquet_writer *w, hudi_error *err) {
+static int failed_again(hudi_pq_writer *w, hudi_error *err) {
     return hudi_error_set(err, w->failed, "%s: an earlier error left the parquet file unusable",
                           w->path);
 }
 
-int hudi_parquet_writer_write(hudi_parquet_writer *w, const hudi_batch *b, hudi_error *err) {
+int hudi_pq_writer_write(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) {
     if (!w || !b) return hudi_error_set(err, HUDI_EINVAL, "parquet writer: no writer or batch");
     if (w->failed) return failed_again(w, err);
     int rc = check_batch(w, b, err);
@@ -521,7 +520,7 @@ int hudi_parquet_writer_write(hudi_parquet_writer *w, const hudi_batch *b, hudi_
 
 /* ---- closing -------------------------------------------------------------------------------- */
 
-static int write_tail(hudi_parquet_writer *w, hudi_error *err) {
+static int write_tail(hudi_pq_writer *w, hudi_error *err) {
     int rc;
     if (w->rg_rows > 0 && (rc = flush_row_group(w, err)) < 0) return rc;
     int64_t ci_base = w->pos;
@@ -574,7 +573,7 @@ done:
     return rc;
 }
 
-int hudi_parquet_writer_close(hudi_parquet_writer *w, int64_t *size_bytes, hudi_error *err) {
+int hudi_pq_writer_close(hudi_pq_writer *w, int64_t *size_bytes, hudi_error *err) {
     if (size_bytes) *size_bytes = 0;
     if (!w) return hudi_error_set(err, HUDI_EINVAL, "parquet writer: no writer");
     int rc = w->failed ? failed_again(w, err) : write_tail(w, err);
@@ -590,7 +589,7 @@ int hudi_parquet_writer_close(hudi_parquet_writer *w, int64_t *size_bytes, hudi_
     return rc;
 }
 
-void hudi_parquet_writer_abort(hudi_parquet_writer *w) {
+void hudi_pq_writer_abort(hudi_pq_writer *w) {
     if (!w) return;
     hudi_writer_abort(w->out);
     w->out = NULL;

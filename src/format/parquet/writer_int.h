@@ -4,8 +4,8 @@
  * Invariant: a pq_wcol holds at most one row group's encoded pages (its column chunk) plus
  * one open page; writer.c drains every column after each row group, so memory is bounded by
  * the row group, never by the file. */
-#ifndef HUDI_PARQUET_WRITER_INT_H
-#define HUDI_PARQUET_WRITER_INT_H
+#ifndef HUDI_PQ_WRITER_INT_H
+#define HUDI_PQ_WRITER_INT_H
 
 #include "format/parquet/bloom.h"
 #include "format/parquet/codec.h"
@@ -30,7 +30,7 @@ enum {
 
 /* Settings and scratch shared by every column of one writer. */
 typedef struct pq_wctx {
-    hudi_parquet_write_options o; /* defaults resolved */
+    hudi_pq_write_options o; /* defaults resolved */
     pq_codec_ctx *codec;
     hudi_buf page;  /* uncompressed payload of the page being closed */
     hudi_buf comp;  /* its compressed form */

@@ -300,18 +300,18 @@ Test(jsonl, reader_batches_and_lines) {
 
 static void roundtrip_file(const char *rel) {
     hudi_fs *fs = NULL;
-    hudi_parquet_file *f = NULL;
-    hudi_parquet_scan *scan = NULL;
+    hudi_pq_file *f = NULL;
+    hudi_pq_scan *scan = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
-    cr_assert_eq(hudi_parquet_open(&f, fs, fixture_path(rel), NULL, &err), 0, "%s", err.message);
-    hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
-    cr_assert_eq(hudi_parquet_scan_open(&scan, f, &so, &err), 0, "%s", err.message);
-    const hudi_field *schema = hudi_parquet_scan_schema(scan);
+    cr_assert_eq(hudi_pq_open(&f, fs, fixture_path(rel), NULL, &err), 0, "%s", err.message);
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
+    cr_assert_eq(hudi_pq_scan_open(&scan, f, &so, &err), 0, "%s", err.message);
+    const hudi_field *schema = hudi_pq_scan_schema(scan);
     int64_t rows = 0;
     for (;;) {
         hudi_batch *b = NULL, *back = NULL;
-        cr_assert_eq(hudi_parquet_scan_next(scan, &b, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_pq_scan_next(scan, &b, &err), 0, "%s", err.message);
         if (!b) break;
         cr_assert_eq(hudi_batch_new(&back, schema, NULL), 0);
         hudi_buf line = HUDI_BUF_INIT;
@@ -329,8 +329,8 @@ static void roundtrip_file(const char *rel) {
         hudi_batch_free(back);
     }
     cr_assert_gt(rows, 0, "%s", rel);
-    hudi_parquet_scan_free(scan);
-    hudi_parquet_close(f);
+    hudi_pq_scan_free(scan);
+    hudi_pq_close(f);
     hudi_fs_free(fs);
 }
 

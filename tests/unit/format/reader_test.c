@@ -21,21 +21,21 @@ static const char *data_path(const char *name) {
 
 /* Reads every row of `path` with the given batch size; returns the row count or an error. */
 static int64_t count_rows(const char *path, int64_t batch_rows, hudi_error *err) {
-    hudi_parquet_file *f = NULL;
-    hudi_parquet_scan *s = NULL;
-    hudi_parquet_scan_options o = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    hudi_pq_file *f = NULL;
+    hudi_pq_scan *s = NULL;
+    hudi_pq_scan_options o = HUDI_PQ_SCAN_OPTIONS_INIT;
     o.batch_rows = batch_rows;
     int64_t rows = 0;
-    int rc = hudi_parquet_open(&f, g_fs, path, NULL, err);
-    if (rc == 0) rc = hudi_parquet_scan_open(&s, f, &o, err);
+    int rc = hudi_pq_open(&f, g_fs, path, NULL, err);
+    if (rc == 0) rc = hudi_pq_scan_open(&s, f, &o, err);
     while (rc == 0) {
         hudi_batch *b;
-        if ((rc = hudi_parquet_scan_next(s, &b, err)) < 0 || !b) break;
+        if ((rc = hudi_pq_scan_next(s, &b, err)) < 0 || !b) break;
         if ((rc = hudi_batch_validate(b, err)) < 0) break;
         rows += b->num_rows;
     }
-    hudi_parquet_scan_free(s);
-    hudi_parquet_close(f);
+    hudi_pq_scan_free(s);
+    hudi_pq_close(f);
     return rc < 0 ? rc : rows;
 }
 
@@ -143,40 +143,39 @@ Test(reader, polars_zero_width_dictionary_reads, .init = setup, .fini = teardown
 }
 
 Test(reader, corrupt_checksum_reads_with_verification_off, .init = setup, .fini = teardown) {
-    hudi_parquet_open_options oo = HUDI_PARQUET_OPEN_OPTIONS_INIT;
+    hudi_pq_open_options oo = HUDI_PQ_OPEN_OPTIONS_INIT;
     oo.verify_crc = false;
-    hudi_parquet_file *f = NULL;
-    hudi_parquet_scan *s = NULL;
+    hudi_pq_file *f = NULL;
+    hudi_pq_scan *s = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(
-        hudi_parquet_open(&f, g_fs, data_path("datapage_v1-corrupt-checksum.parquet"), &oo, &err),
-        0);
-    cr_assert_eq(hudi_parquet_scan_open(&s, f, NULL, &err), 0);
+        hudi_pq_open(&f, g_fs, data_path("datapage_v1-corrupt-checksum.parquet"), &oo, &err), 0);
+    cr_assert_eq(hudi_pq_scan_open(&s, f, NULL, &err), 0);
     int64_t sum = 0;
     hudi_batch *b;
-    while (hudi_parquet_scan_next(s, &b, &err) == 0 && b)
+    while (hudi_pq_scan_next(s, &b, &err) == 0 && b)
         for (int64_t i = 0; i < b->num_rows; i++) sum += ((int32_t *)b->columns[0]->values)[i];
     cr_expect_eq(
         sum, 43118090496LL); /* DuckDB's sum over the damaged page (docs/formats/parquet.md §9) */
-    hudi_parquet_scan_free(s);
-    hudi_parquet_close(f);
+    hudi_pq_scan_free(s);
+    hudi_pq_close(f);
 }
 
 Test(reader, tiny_pages_values_and_predicate, .init = setup, .fini = teardown) {
-    hudi_parquet_file *f = NULL;
-    hudi_parquet_scan *s = NULL;
+    hudi_pq_file *f = NULL;
+    hudi_pq_scan *s = NULL;
     hudi_error err = HUDI_ERROR_INIT;
-    cr_assert_eq(hudi_parquet_open(&f, g_fs, data_path("alltypes_tiny_pages.parquet"), NULL, &err),
-                 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_open(&f, g_fs, data_path("alltypes_tiny_pages.parquet"), NULL, &err), 0,
+                 "%s", err.message);
     int32_t cols[] = {0};
-    hudi_parquet_scan_options o = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    hudi_pq_scan_options o = HUDI_PQ_SCAN_OPTIONS_INIT;
     o.columns = cols;
     o.n_columns = 1;
     o.batch_rows = 1000;
-    cr_assert_eq(hudi_parquet_scan_open(&s, f, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_scan_open(&s, f, &o, &err), 0, "%s", err.message);
     int64_t sum = 0, rows = 0, first = -1;
     hudi_batch *b;
-    while (hudi_parquet_scan_next(s, &b, &err) == 0 && b) {
+    while (hudi_pq_scan_next(s, &b, &err) == 0 && b) {
         cr_assert_eq(b->n_columns, 1);
         const int32_t *v = b->columns[0]->values;
         if (first < 0) first = v[0];
@@ -186,33 +185,33 @@ Test(reader, tiny_pages_values_and_predicate, .init = setup, .fini = teardown) {
     cr_expect_eq(rows, 7300);
     cr_expect_eq(sum, 26641350);
     cr_expect_eq(first, 122);
-    hudi_parquet_scan_free(s);
+    hudi_pq_scan_free(s);
 
-    hudi_parquet_predicate p = {.column = 0, .op = HUDI_CMP_LT, .value = {.i64 = 100}};
+    hudi_pq_predicate p = {.column = 0, .op = HUDI_CMP_LT, .value = {.i64 = 100}};
     o.predicates = &p;
     o.n_predicates = 1;
     o.filter_rows = true;
-    cr_assert_eq(hudi_parquet_scan_open(&s, f, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_scan_open(&s, f, &o, &err), 0, "%s", err.message);
     rows = 0;
-    while (hudi_parquet_scan_next(s, &b, &err) == 0 && b) {
+    while (hudi_pq_scan_next(s, &b, &err) == 0 && b) {
         for (int64_t i = 0; i < b->num_rows; i++)
             cr_assert_lt(((int32_t *)b->columns[0]->values)[i], 100);
         rows += b->num_rows;
     }
     cr_expect_eq(rows, 100);
     /* id's pages are ordered within the row group, so the page index rules most of them out */
-    const hudi_parquet_scan_stats *st = hudi_parquet_scan_get_stats(s);
+    const hudi_pq_scan_stats *st = hudi_pq_scan_get_stats(s);
     cr_expect_gt(st->pages_skipped, 0);
     cr_expect_lt(st->rows_read, 7300);
-    hudi_parquet_scan_free(s);
+    hudi_pq_scan_free(s);
 
     /* The same predicate without the page index reads everything and returns the same rows. */
     o.use_page_index = false;
-    cr_assert_eq(hudi_parquet_scan_open(&s, f, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_scan_open(&s, f, &o, &err), 0, "%s", err.message);
     rows = 0;
-    while (hudi_parquet_scan_next(s, &b, &err) == 0 && b) rows += b->num_rows;
+    while (hudi_pq_scan_next(s, &b, &err) == 0 && b) rows += b->num_rows;
     cr_expect_eq(rows, 100);
-    cr_expect_eq(hudi_parquet_scan_get_stats(s)->rows_read, 7300);
-    hudi_parquet_scan_free(s);
-    hudi_parquet_close(f);
+    cr_expect_eq(hudi_pq_scan_get_stats(s)->rows_read, 7300);
+    hudi_pq_scan_free(s);
+    hudi_pq_close(f);
 }

@@ -347,18 +347,18 @@ Test(snappy, truncations_and_bit_flips_never_crash) {
  * number of pages compared (0 for files hudic cannot open, e.g. the bad_data ones). */
 static int compare_file_pages(const char *path) {
     hudi_fs *fs = NULL;
-    hudi_parquet_file *f = NULL;
+    hudi_pq_file *f = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     int pages = 0;
     cr_assert_eq(hudi_fs_local_new(&fs, &err), 0);
-    if (hudi_parquet_open(&f, fs, path, NULL, &err) < 0) {
+    if (hudi_pq_open(&f, fs, path, NULL, &err) < 0) {
         hudi_fs_free(fs);
         return 0;
     }
     size_t flen = 0;
     uint8_t *file = test_read_file(path, &flen);
     cr_assert_not_null(file);
-    const pq_file_meta *m = hudi_parquet_meta(f);
+    const pq_file_meta *m = hudi_pq_meta(f);
     for (int32_t rg = 0; rg < m->n_row_groups; rg++) {
         for (int32_t c = 0; c < m->row_groups[rg].n_columns; c++) {
             const pq_column_meta *cm = &m->row_groups[rg].columns[c].meta_data;
@@ -412,7 +412,7 @@ static int compare_file_pages(const char *path) {
         }
     }
     free(file);
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     hudi_fs_free(fs);
     return pages;
 }

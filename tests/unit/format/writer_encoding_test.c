@@ -233,9 +233,9 @@ static hudi_fs *mem_fs(void) {
 
 /* Writes `b` in slices of `chunk` rows. Returns the open/write/close code. */
 static int write_file(hudi_fs *fs, const char *path, const hudi_batch *b,
-                      const hudi_parquet_write_options *o, int64_t chunk, hudi_error *err) {
-    hudi_parquet_writer *w = NULL;
-    int rc = hudi_parquet_writer_open(&w, fs, path, b->schema, o, err);
+                      const hudi_pq_write_options *o, int64_t chunk, hudi_error *err) {
+    hudi_pq_writer *w = NULL;
+    int rc = hudi_pq_writer_open(&w, fs, path, b->schema, o, err);
     if (rc < 0) return rc;
     for (int64_t r = 0; r < b->num_rows && rc == 0; r += chunk) {
         int64_t n = HUDI_MIN(chunk, b->num_rows - r);
@@ -244,32 +244,32 @@ static int write_file(hudi_fs *fs, const char *path, const hudi_batch *b,
         s.columns = calloc((size_t)b->n_columns, sizeof(hudi_array *));
         for (int i = 0; i < b->n_columns; i++)
             cr_assert_eq(hudi_array_slice(&s.columns[i], b->columns[i], r, n, NULL), 0);
-        rc = hudi_parquet_writer_write(w, &s, err);
+        rc = hudi_pq_writer_write(w, &s, err);
         for (int i = 0; i < b->n_columns; i++) hudi_array_free(s.columns[i]);
         free(s.columns);
     }
     if (rc < 0) {
-        hudi_parquet_writer_abort(w);
+        hudi_pq_writer_abort(w);
         return rc;
     }
-    return hudi_parquet_writer_close(w, NULL, err);
+    return hudi_pq_writer_close(w, NULL, err);
 }
 
 /* hudic's reader returns exactly `want`. */
-static void check_roundtrip(hudi_parquet_file *f, const hudi_batch *want, const char *what) {
+static void check_roundtrip(hudi_pq_file *f, const hudi_batch *want, const char *what) {
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_scan *s = NULL;
-    hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    hudi_pq_scan *s = NULL;
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     so.batch_rows = 211;
-    cr_assert_eq(hudi_parquet_scan_open(&s, f, &so, &err), 0, "%s", err.message);
-    const hudi_field *rs = hudi_parquet_scan_schema(s);
+    cr_assert_eq(hudi_pq_scan_open(&s, f, &so, &err), 0, "%s", err.message);
+    const hudi_field *rs = hudi_pq_scan_schema(s);
     hudi_array *acc[N_COLS];
     for (int i = 0; i < want->n_columns; i++)
         cr_assert_eq(hudi_array_new(&acc[i], &rs->children[i], NULL), 0);
     int64_t rows = 0;
     for (;;) {
         hudi_batch *b = NULL;
-        cr_assert_eq(hudi_parquet_scan_next(s, &b, &err), 0, "%s: %s", what, err.message);
+        cr_assert_eq(hudi_pq_scan_next(s, &b, &err), 0, "%s: %s", what, err.message);
         if (!b) break;
         for (int i = 0; i < want->n_columns; i++)
             cr_assert_eq(hudi_array_append_range(acc[i], b->columns[i], 0, b->num_rows, NULL), 0);
@@ -284,7 +284,7 @@ static void check_roundtrip(hudi_parquet_file *f, const hudi_batch *want, const 
         hudi_buf_dispose(&why);
         hudi_array_free(acc[i]);
     }
-    hudi_parquet_scan_free(s);
+    hudi_pq_scan_free(s);
 }
 
 static bool fits(int enc, int32_t physical) {
@@ -339,7 +339,7 @@ static void encoding_case(int enc, bool v2, int null_pct, int codec) {
     }
     cr_assert_gt(n_ce, 0);
     hudi_batch *b = gen_batch(&s, 1500, null_pct);
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.codec = codec;
     o.data_page_v2 = v2;
     o.page_rows = 97;
@@ -353,9 +353,9 @@ static void encoding_case(int enc, bool v2, int null_pct, int codec) {
              null_pct, hudi_pq_codec_name(codec));
     cr_assert_eq(write_file(fs, "e.parquet", b, &o, 333, &err), 0, "%s: %s", what, err.message);
 
-    hudi_parquet_file *f = NULL;
-    cr_assert_eq(hudi_parquet_open(&f, fs, "e.parquet", NULL, &err), 0, "%s", err.message);
-    const pq_file_meta *fm = hudi_parquet_meta(f);
+    hudi_pq_file *f = NULL;
+    cr_assert_eq(hudi_pq_open(&f, fs, "e.parquet", NULL, &err), 0, "%s", err.message);
+    const pq_file_meta *fm = hudi_pq_meta(f);
     cr_assert_eq(fm->n_row_groups, 2);
     for (int32_t g = 0; g < fm->n_row_groups; g++) {
         cr_assert_eq(fm->row_groups[g].n_columns, N_LEAVES);
@@ -380,7 +380,7 @@ static void encoding_case(int enc, bool v2, int null_pct, int codec) {
         }
     }
     check_roundtrip(f, b, what);
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     hudi_batch_free(b);
     hudi_fs_free(fs);
     hudi_field_dispose(&s);
@@ -411,16 +411,16 @@ Test(writer_encoding, every_encoding_brotli_v2) { all_encodings(true, 10, PQ_COD
 static int open_with(const hudi_pq_column_encoding *ce, int n, bool dictionary, hudi_error *err) {
     hudi_field s;
     test_schema(&s);
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.dictionary = dictionary;
     o.column_encodings = ce;
     o.n_column_encodings = n;
     hudi_fs *fs = mem_fs();
-    hudi_parquet_writer *w = NULL;
-    int rc = hudi_parquet_writer_open(&w, fs, "x.parquet", &s, &o, err);
+    hudi_pq_writer *w = NULL;
+    int rc = hudi_pq_writer_open(&w, fs, "x.parquet", &s, &o, err);
     if (rc == 0) {
         cr_assert_not_null(w);
-        hudi_parquet_writer_abort(w);
+        hudi_pq_writer_abort(w);
     } else {
         cr_assert_null(w);
         cr_assert_null(strchr(err->message, '\n'), "one line: %s", err->message);
@@ -463,13 +463,13 @@ Test(writer_encoding, invalid_combinations_name_the_column) {
     }
     hudi_pq_column_encoding none = {NULL, PQ_ENC_PLAIN};
     cr_assert_eq(open_with(&none, 1, true, &err), HUDI_EINVAL);
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.n_column_encodings = 2; /* and no array */
     hudi_field s;
     test_schema(&s);
     hudi_fs *fs = mem_fs();
-    hudi_parquet_writer *w = NULL;
-    cr_assert_eq(hudi_parquet_writer_open(&w, fs, "y.parquet", &s, &o, &err), HUDI_EINVAL);
+    hudi_pq_writer *w = NULL;
+    cr_assert_eq(hudi_pq_writer_open(&w, fs, "y.parquet", &s, &o, &err), HUDI_EINVAL);
     hudi_fs_free(fs);
     hudi_field_dispose(&s);
 }
@@ -486,16 +486,16 @@ Test(writer_encoding, longest_match_and_dictionary_choice) {
         {"l_s.list.element", PQ_ENC_RLE_DICTIONARY},
     };
     hudi_batch *b = gen_batch(&s, 400, 5);
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.dictionary = false;
     o.column_encodings = ce;
     o.n_column_encodings = 4;
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(write_file(fs, "m.parquet", b, &o, 400, &err), 0, "%s", err.message);
-    hudi_parquet_file *f = NULL;
-    cr_assert_eq(hudi_parquet_open(&f, fs, "m.parquet", NULL, &err), 0, "%s", err.message);
-    const pq_column_chunk *cols = hudi_parquet_meta(f)->row_groups[0].columns;
+    hudi_pq_file *f = NULL;
+    cr_assert_eq(hudi_pq_open(&f, fs, "m.parquet", NULL, &err), 0, "%s", err.message);
+    const pq_column_chunk *cols = hudi_pq_meta(f)->row_groups[0].columns;
     const pq_column_meta *x = &cols[24].meta_data, *y = &cols[25].meta_data;
     const pq_column_meta *ls = &cols[20].meta_data, *str = &cols[16].meta_data;
     cr_assert(has_enc(x, PQ_ENC_PLAIN) && !has_enc(x, PQ_ENC_BYTE_STREAM_SPLIT));
@@ -503,7 +503,7 @@ Test(writer_encoding, longest_match_and_dictionary_choice) {
     cr_assert(ls->has_dictionary_page_offset && has_enc(ls, PQ_ENC_RLE_DICTIONARY));
     cr_assert(!str->has_dictionary_page_offset && !has_enc(str, PQ_ENC_RLE_DICTIONARY));
     check_roundtrip(f, b, "longest match");
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     hudi_batch_free(b);
     hudi_fs_free(fs);
     hudi_field_dispose(&s);
@@ -558,16 +558,16 @@ Test(writer_encoding, all_null_pages_have_no_dictionary) {
     hudi_field s;
     test_schema(&s);
     hudi_batch *b = gen_batch(&s, 300, 100);
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.codec = PQ_CODEC_LZ4;
     o.data_page_v2 = true;
     o.page_rows = 50;
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(write_file(fs, "n.parquet", b, &o, 300, &err), 0, "%s", err.message);
-    hudi_parquet_file *f = NULL;
-    cr_assert_eq(hudi_parquet_open(&f, fs, "n.parquet", NULL, &err), 0, "%s", err.message);
-    const pq_column_chunk *cols = hudi_parquet_meta(f)->row_groups[0].columns;
+    hudi_pq_file *f = NULL;
+    cr_assert_eq(hudi_pq_open(&f, fs, "n.parquet", NULL, &err), 0, "%s", err.message);
+    const pq_column_chunk *cols = hudi_pq_meta(f)->row_groups[0].columns;
     for (int i = 0; i < N_LEAVES; i++) {
         const pq_column_meta *m = &cols[i].meta_data;
         if (strcmp(LEAVES[i].path, "i32") == 0) continue; /* not nullable */
@@ -575,7 +575,7 @@ Test(writer_encoding, all_null_pages_have_no_dictionary) {
         cr_assert(!has_enc(m, PQ_ENC_RLE_DICTIONARY), "%s", LEAVES[i].path);
     }
     check_roundtrip(f, b, "all null");
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     hudi_batch_free(b);
 
     /* 120 nulls, then values: the dictionary decides on the first page holding values */
@@ -594,11 +594,11 @@ Test(writer_encoding, all_null_pages_have_no_dictionary) {
     }
     b->num_rows = 400;
     cr_assert_eq(write_file(fs, "m.parquet", b, &o, 400, &err), 0, "%s", err.message);
-    cr_assert_eq(hudi_parquet_open(&f, fs, "m.parquet", NULL, &err), 0, "%s", err.message);
-    const pq_column_meta *m = &hudi_parquet_meta(f)->row_groups[0].columns[0].meta_data;
+    cr_assert_eq(hudi_pq_open(&f, fs, "m.parquet", NULL, &err), 0, "%s", err.message);
+    const pq_column_meta *m = &hudi_pq_meta(f)->row_groups[0].columns[0].meta_data;
     cr_assert(m->has_dictionary_page_offset && has_enc(m, PQ_ENC_RLE_DICTIONARY));
     check_roundtrip(f, b, "nulls then values");
-    hudi_parquet_close(f);
+    hudi_pq_close(f);
     hudi_batch_free(b);
     hudi_field_dispose(&one);
     hudi_fs_free(fs);

@@ -150,25 +150,25 @@ static void free_slice(hudi_batch *b) {
 
 /* Writes `b` in slices of `chunk` rows. Returns the close code. */
 static int write_file(hudi_fs *fs, const char *path, const hudi_batch *b,
-                      const hudi_parquet_write_options *o, int64_t chunk, hudi_error *err) {
-    hudi_parquet_writer *w = NULL;
-    int rc = hudi_parquet_writer_open(&w, fs, path, b->schema, o, err);
+                      const hudi_pq_write_options *o, int64_t chunk, hudi_error *err) {
+    hudi_pq_writer *w = NULL;
+    int rc = hudi_pq_writer_open(&w, fs, path, b->schema, o, err);
     if (rc < 0) return rc;
     if (chunk <= 0 || chunk >= b->num_rows) {
-        rc = hudi_parquet_writer_write(w, b, err);
+        rc = hudi_pq_writer_write(w, b, err);
     } else {
         for (int64_t r = 0; r < b->num_rows && rc == 0; r += chunk) {
             hudi_batch *s = slice_batch(b, r, HUDI_MIN(chunk, b->num_rows - r));
-            rc = hudi_parquet_writer_write(w, s, err);
+            rc = hudi_pq_writer_write(w, s, err);
             free_slice(s);
         }
     }
-    if (rc == 0) rc = hudi_parquet_writer_add_kv(w, "hudi.test", "yes", err);
+    if (rc == 0) rc = hudi_pq_writer_add_kv(w, "hudi.test", "yes", err);
     if (rc < 0) {
-        hudi_parquet_writer_abort(w);
+        hudi_pq_writer_abort(w);
         return rc;
     }
-    return hudi_parquet_writer_close(w, NULL, err);
+    return hudi_pq_writer_close(w, NULL, err);
 }
 
 /* Footer of a file in `fs`, decoded into `arena`. */
@@ -188,15 +188,15 @@ static void read_footer(hudi_fs *fs, const char *path, pq_file_meta *m, hudi_are
 /* Reads the whole file back with hudic's reader and compares it with `want`. */
 static void check_roundtrip(hudi_fs *fs, const char *path, const hudi_batch *want) {
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_file *f = NULL;
-    hudi_parquet_scan *s = NULL;
-    hudi_parquet_open_options oo = HUDI_PARQUET_OPEN_OPTIONS_INIT;
-    cr_assert_eq(hudi_parquet_open(&f, fs, path, &oo, &err), 0, "%s", err.message);
-    cr_assert_eq(hudi_parquet_num_rows(f), want->num_rows);
-    hudi_parquet_scan_options so = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    hudi_pq_file *f = NULL;
+    hudi_pq_scan *s = NULL;
+    hudi_pq_open_options oo = HUDI_PQ_OPEN_OPTIONS_INIT;
+    cr_assert_eq(hudi_pq_open(&f, fs, path, &oo, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_num_rows(f), want->num_rows);
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     so.batch_rows = 777;
-    cr_assert_eq(hudi_parquet_scan_open(&s, f, &so, &err), 0, "%s", err.message);
-    const hudi_field *rs = hudi_parquet_scan_schema(s);
+    cr_assert_eq(hudi_pq_scan_open(&s, f, &so, &err), 0, "%s", err.message);
+    const hudi_field *rs = hudi_pq_scan_schema(s);
     cr_assert_eq(rs->n_children, want->n_columns);
     hudi_array **acc = calloc((size_t)want->n_columns, sizeof(*acc));
     for (int i = 0; i < want->n_columns; i++)
@@ -204,7 +204,7 @@ static void check_roundtrip(hudi_fs *fs, const char *path, const hudi_batch *wan
     int64_t rows = 0;
     for (;;) {
         hudi_batch *b = NULL;
-        cr_assert_eq(hudi_parquet_scan_next(s, &b, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_pq_scan_next(s, &b, &err), 0, "%s", err.message);
         if (!b) break;
         for (int i = 0; i < want->n_columns; i++)
             cr_assert_eq(hudi_array_append_range(acc[i], b->columns[i], 0, b->num_rows, &err), 0,
@@ -221,8 +221,8 @@ static void check_roundtrip(hudi_fs *fs, const char *path, const hudi_batch *wan
         hudi_array_free(acc[i]);
     }
     free(acc);
-    hudi_parquet_scan_free(s);
-    hudi_parquet_close(f);
+    hudi_pq_scan_free(s);
+    hudi_pq_close(f);
 }
 
 /* A schema with every leaf type, nullable and not. */
@@ -321,7 +321,7 @@ Test(writer, footer_metadata) {
     hudi_batch *b = gen_batch(&s, 3000, 20);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.row_group_rows = 1000;
     o.page_rows = 300;
     cr_assert_eq(write_file(fs, "t.parquet", b, &o, 0, &err), 0, "%s", err.message);
@@ -418,7 +418,7 @@ static void roundtrip_case(int codec, bool v2, bool dict, int64_t chunk) {
     hudi_batch *b = gen_batch(&s, 2500, 15);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.codec = codec;
     o.data_page_v2 = v2;
     o.dictionary = dict;
@@ -445,7 +445,7 @@ static void nested_case(bool v2, bool legacy, int64_t chunk) {
     hudi_batch *b = gen_batch(&s, 2000, 20);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.data_page_v2 = v2;
     o.legacy_list_format = legacy;
     o.page_rows = 97;
@@ -469,7 +469,7 @@ Test(writer, roundtrip_random_many_seeds) {
         hudi_batch *b = gen_batch(&s, 50 + (int64_t)(rnd() % 400), (int)(rnd() % 60));
         hudi_fs *fs = mem_fs();
         hudi_error err = HUDI_ERROR_INIT;
-        hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+        hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
         o.page_rows = 1 + (int64_t)(rnd() % 50);
         o.page_bytes = 64 + (int64_t)(rnd() % 4096);
         o.dictionary_page_bytes = 16 + (int64_t)(rnd() % 512);
@@ -515,7 +515,7 @@ Test(writer, pages_never_split_records) {
     hudi_batch *b = gen_batch(&s, 3000, 10);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.codec = PQ_CODEC_UNCOMPRESSED;
     o.page_bytes = 200; /* tiny pages: many cuts */
     cr_assert_eq(write_file(fs, "p.parquet", b, &o, 0, &err), 0, "%s", err.message);
@@ -613,7 +613,7 @@ Test(writer, dictionary_fallback_in_encoding_stats) {
     hudi_batch *b = string_batch(&s, 20000, 5000);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.page_rows = 1000;
     o.dictionary_page_bytes = 4096;
     cr_assert_eq(write_file(fs, "d.parquet", b, &o, 0, &err), 0, "%s", err.message);
@@ -714,7 +714,7 @@ Test(writer, statistics_values) {
     b->num_rows = 100;
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.page_rows = 50;
     cr_assert_eq(write_file(fs, "s.parquet", b, &o, 0, &err), 0, "%s", err.message);
     pq_file_meta m;
@@ -788,7 +788,7 @@ Test(writer, page_index_truncates_long_strings) {
     b->num_rows = 11;
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.page_rows = 5;
     cr_assert_eq(write_file(fs, "t.parquet", b, &o, 0, &err), 0, "%s", err.message);
     pq_file_meta m;
@@ -827,7 +827,7 @@ Test(writer, bloom_filter_for_named_column) {
     hudi_batch *b = string_batch(&s, 3000, 0);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     const char *cols[] = {"k"};
     o.bloom_filter_columns = cols;
     o.n_bloom_filter_columns = 1;
@@ -864,8 +864,8 @@ Test(writer, bloom_filter_for_named_column) {
     /* an unknown column is refused */
     const char *bad[] = {"nope"};
     o.bloom_filter_columns = bad;
-    hudi_parquet_writer *w = NULL;
-    cr_assert_eq(hudi_parquet_writer_open(&w, fs, "c.parquet", &s, &o, &err), HUDI_EINVAL);
+    hudi_pq_writer *w = NULL;
+    cr_assert_eq(hudi_pq_writer_open(&w, fs, "c.parquet", &s, &o, &err), HUDI_EINVAL);
     cr_assert(strstr(err.message, "nope"));
     cr_assert_null(w);
     hudi_buf_dispose(&bytes);
@@ -886,11 +886,11 @@ Test(writer, schema_mismatch_names_column) {
     hudi_batch *b = gen_batch(&t, 10, 0);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_writer *w = NULL;
-    cr_assert_eq(hudi_parquet_writer_open(&w, fs, "m.parquet", &s, NULL, &err), 0);
-    cr_assert_eq(hudi_parquet_writer_write(w, b, &err), HUDI_EINVAL);
+    hudi_pq_writer *w = NULL;
+    cr_assert_eq(hudi_pq_writer_open(&w, fs, "m.parquet", &s, NULL, &err), 0);
+    cr_assert_eq(hudi_pq_writer_write(w, b, &err), HUDI_EINVAL);
     cr_assert(strstr(err.message, "st.x"), "%s", err.message);
-    hudi_parquet_writer_abort(w);
+    hudi_pq_writer_abort(w);
     cr_assert_not(hudi_fs_exists(fs, "m.parquet"));
     hudi_batch_free(b);
     hudi_fs_free(fs);
@@ -902,7 +902,7 @@ Test(writer, storage_failure_at_every_call_publishes_nothing) {
     hudi_field s;
     nested_schema(&s);
     hudi_batch *b = gen_batch(&s, 1500, 10);
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.row_group_rows = 500;
     o.codec = PQ_CODEC_UNCOMPRESSED;
     bool succeeded = false;
@@ -949,20 +949,20 @@ Test(writer, byte_budget_failure_publishes_nothing) {
 }
 
 Test(writer, abort_and_null_safety) {
-    hudi_parquet_writer_abort(NULL);
+    hudi_pq_writer_abort(NULL);
     hudi_field s;
     nested_schema(&s);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_writer *w = NULL;
-    cr_assert_eq(hudi_parquet_writer_open(&w, fs, "a.parquet", &s, NULL, &err), 0);
+    hudi_pq_writer *w = NULL;
+    cr_assert_eq(hudi_pq_writer_open(&w, fs, "a.parquet", &s, NULL, &err), 0);
     hudi_batch *b = gen_batch(&s, 100, 10);
-    cr_assert_eq(hudi_parquet_writer_write(w, b, &err), 0);
-    hudi_parquet_writer_abort(w);
+    cr_assert_eq(hudi_pq_writer_write(w, b, &err), 0);
+    hudi_pq_writer_abort(w);
     cr_assert_not(hudi_fs_exists(fs, "a.parquet"));
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.codec = PQ_CODEC_LZO;
-    cr_assert_eq(hudi_parquet_writer_open(&w, fs, "a.parquet", &s, &o, &err), HUDI_EUNSUPPORTED);
+    cr_assert_eq(hudi_pq_writer_open(&w, fs, "a.parquet", &s, &o, &err), HUDI_EUNSUPPORTED);
     cr_assert_null(w);
     /* a required top-level column holding a null */
     hudi_array_free(b->columns[0]);
@@ -974,11 +974,11 @@ Test(writer, abort_and_null_safety) {
         else
             cr_assert_eq(hudi_array_append_fixed(b->columns[0], &v, NULL), 0);
     }
-    cr_assert_eq(hudi_parquet_writer_open(&w, fs, "a.parquet", &s, NULL, &err), 0);
-    cr_assert_eq(hudi_parquet_writer_write(w, b, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_pq_writer_open(&w, fs, "a.parquet", &s, NULL, &err), 0);
+    cr_assert_eq(hudi_pq_writer_write(w, b, &err), HUDI_EINVAL);
     cr_assert(strstr(err.message, "id"), "%s", err.message);
     int64_t size = -1;
-    cr_assert_eq(hudi_parquet_writer_close(w, &size, &err), 0, "nothing was written yet: %s",
+    cr_assert_eq(hudi_pq_writer_close(w, &size, &err), 0, "nothing was written yet: %s",
                  err.message);
     cr_assert_gt(size, 12);
     hudi_batch_free(b);
@@ -1055,7 +1055,7 @@ Test(writer, read_by_pyarrow_and_duckdb) {
     char paths[5][4200];
     for (int ci = 0; ci < 5; ci++) {
         snprintf(paths[ci], sizeof(paths[ci]), "%s/py%d.parquet", dir, ci);
-        hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+        hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
         o.codec = codecs[ci];
         o.data_page_v2 = ci & 1;
         o.row_group_rows = 12000;
@@ -1099,7 +1099,7 @@ Test(writer, read_by_pyarrow_and_duckdb) {
     nested_schema(&ns);
     hudi_batch *nb = gen_batch(&ns, 2000, 20);
     for (int v = 0; v < 2; v++) {
-        hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+        hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
         o.data_page_v2 = v;
         o.legacy_list_format = v;
         o.page_rows = 300;
@@ -1155,7 +1155,7 @@ Test(writer, null_typed_and_interval_columns) {
     b->num_rows = 300;
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.page_rows = 100;
     cr_assert_eq(write_file(fs, "z.parquet", b, &o, 0, &err), 0, "%s", err.message);
     pq_file_meta m;
@@ -1198,7 +1198,7 @@ Test(writer, allocation_failure_at_every_step) {
     nested_schema(&s);
     hudi_batch *b = gen_batch(&s, 300, 15);
     hudi_fs *fs = mem_fs();
-    hudi_parquet_write_options o = HUDI_PARQUET_WRITE_OPTIONS_INIT;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
     o.page_rows = 50;
     o.row_group_rows = 150;
     const char *bloom[] = {"id"};

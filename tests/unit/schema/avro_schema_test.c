@@ -378,13 +378,12 @@ Test(avro_schema, meta_fields_match_the_footer_schema) {
     cr_assert_not_null(root);
     char *commit = read_commit_schema(root, "20240418173551906");
     hudi_fs *fs = NULL;
-    hudi_parquet_file *pf = NULL;
+    hudi_pq_file *pf = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
-    cr_assert_eq(hudi_parquet_open(&pf, fs, first_base_file(root), NULL, &err), 0, "%s",
-                 err.message);
+    cr_assert_eq(hudi_pq_open(&pf, fs, first_base_file(root), NULL, &err), 0, "%s", err.message);
     hudi_slice footer;
-    cr_assert(hudi_parquet_kv(pf, "parquet.avro.schema", &footer));
+    cr_assert(hudi_pq_kv(pf, "parquet.avro.schema", &footer));
 
     hudi_field table, with_meta, without;
     cr_assert_eq(hudi_schema_parse_avro(&table, commit, strlen(commit), &err), 0, "%s",
@@ -411,7 +410,7 @@ Test(avro_schema, meta_fields_match_the_footer_schema) {
     hudi_field_dispose(&without);
     hudi_field_dispose(&with_meta);
     hudi_field_dispose(&table);
-    hudi_parquet_close(pf);
+    hudi_pq_close(pf);
     hudi_fs_free(fs);
     free(commit);
 }
@@ -443,17 +442,16 @@ Test(avro_schema, from_parquet_schema) {
     const char *root = fixture_unzip("hudi-rs/sample_table/cow/v6_nonpartitioned.zip");
     cr_assert_not_null(root);
     hudi_fs *fs = NULL;
-    hudi_parquet_file *pf = NULL;
+    hudi_pq_file *pf = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
-    cr_assert_eq(hudi_parquet_open(&pf, fs, first_base_file(root), NULL, &err), 0);
+    cr_assert_eq(hudi_pq_open(&pf, fs, first_base_file(root), NULL, &err), 0);
     hudi_field derived, avro, avro_pq;
-    cr_assert_eq(
-        hudi_schema_from_parquet(&derived, hudi_parquet_schema(pf), "v6_nonpartitioned", &err), 0,
-        "%s", err.message);
+    cr_assert_eq(hudi_schema_from_parquet(&derived, hudi_pq_schema(pf), "v6_nonpartitioned", &err),
+                 0, "%s", err.message);
     cr_expect_str_eq(derived.name, "hoodie.v6_nonpartitioned.v6_nonpartitioned_record");
     hudi_slice footer;
-    cr_assert(hudi_parquet_kv(pf, "parquet.avro.schema", &footer));
+    cr_assert(hudi_pq_kv(pf, "parquet.avro.schema", &footer));
     cr_assert_eq(hudi_schema_parse_avro(&avro, (const char *)footer.data, footer.len, &err), 0);
     cr_assert_eq(hudi_schema_parquet_avro(&avro_pq, &avro, &err), 0);
     hudi_buf why = HUDI_BUF_INIT;
@@ -493,7 +491,7 @@ Test(avro_schema, from_parquet_schema) {
     hudi_field_dispose(&avro_pq);
     hudi_field_dispose(&avro);
     hudi_field_dispose(&derived);
-    hudi_parquet_close(pf);
+    hudi_pq_close(pf);
     hudi_fs_free(fs);
 }
 
@@ -504,12 +502,12 @@ Test(avro_schema, parquet_avro_layout_matches_real_footer) {
     const char *root = fixture_unzip("hudi-rs/sample_table/cow/v6_nonpartitioned.zip");
     cr_assert_not_null(root);
     hudi_fs *fs = NULL;
-    hudi_parquet_file *pf = NULL;
+    hudi_pq_file *pf = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
-    cr_assert_eq(hudi_parquet_open(&pf, fs, first_base_file(root), NULL, &err), 0);
+    cr_assert_eq(hudi_pq_open(&pf, fs, first_base_file(root), NULL, &err), 0);
     hudi_slice footer;
-    cr_assert(hudi_parquet_kv(pf, "parquet.avro.schema", &footer));
+    cr_assert(hudi_pq_kv(pf, "parquet.avro.schema", &footer));
     hudi_field avro, shaped;
     cr_assert_eq(hudi_schema_parse_avro(&avro, (const char *)footer.data, footer.len, &err), 0);
     cr_assert_eq(hudi_schema_parquet_avro(&shaped, &avro, &err), 0);
@@ -521,7 +519,7 @@ Test(avro_schema, parquet_avro_layout_matches_real_footer) {
     int32_t n = 0;
     hudi_arena arena = HUDI_ARENA_INIT;
     cr_assert_eq(hudi_pq_schema_write(&els, &n, &arena, &shaped, &o, &err), 0, "%s", err.message);
-    const pq_file_meta *meta = hudi_parquet_meta(pf);
+    const pq_file_meta *meta = hudi_pq_meta(pf);
     cr_assert_eq(n, meta->n_schema, "element count %d vs %d", n, meta->n_schema);
     int diffs = 0, key_value_ct = 0;
     for (int32_t i = 0; i < n; i++) {
@@ -557,6 +555,6 @@ Test(avro_schema, parquet_avro_layout_matches_real_footer) {
     hudi_arena_dispose(&arena);
     hudi_field_dispose(&shaped);
     hudi_field_dispose(&avro);
-    hudi_parquet_close(pf);
+    hudi_pq_close(pf);
     hudi_fs_free(fs);
 }

@@ -185,7 +185,7 @@ static void check_table(hudi_fs *fs, const char *zip, int *files_checked) {
         hudi_buf b64 = HUDI_BUF_INIT;
         hudi_slice want;
         cr_assert_eq(hudi_bloom_to_base64(twin, &b64, NULL), 0);
-        cr_assert(hudi_parquet_kv(fb.file, HUDI_BLOOM_FOOTER_KEY, &want));
+        cr_assert(hudi_pq_kv(fb.file, HUDI_BLOOM_FOOTER_KEY, &want));
         cr_expect(hudi_slice_eq(want, HUDI_SLICE(b64.data, b64.len)),
                   "%s: re-serialized filter differs", paths[i]);
         hudi_buf_dispose(&b64);

@@ -49,16 +49,16 @@ void free_paths(char **paths, int n) {
 }
 
 int file_batch_read(file_batch *out, hudi_fs *fs, const char *path, hudi_error *err) {
-    hudi_parquet_scan_options o = HUDI_PARQUET_SCAN_OPTIONS_INIT;
+    hudi_pq_scan_options o = HUDI_PQ_SCAN_OPTIONS_INIT;
     hudi_batch *b = NULL;
     int rc;
     memset(out, 0, sizeof(*out));
     o.batch_rows = 1 << 20;
-    if ((rc = hudi_parquet_open(&out->file, fs, path, NULL, err)) < 0) return rc;
-    if ((rc = hudi_parquet_scan_open(&out->scan, out->file, &o, err)) < 0) return rc;
-    while ((rc = hudi_parquet_scan_next(out->scan, &b, err)) == 0 && b) {
+    if ((rc = hudi_pq_open(&out->file, fs, path, NULL, err)) < 0) return rc;
+    if ((rc = hudi_pq_scan_open(&out->scan, out->file, &o, err)) < 0) return rc;
+    while ((rc = hudi_pq_scan_next(out->scan, &b, err)) == 0 && b) {
         if (!out->batch) {
-            out->batch = hudi_parquet_scan_take_batch(out->scan);
+            out->batch = hudi_pq_scan_take_batch(out->scan);
             continue;
         }
         for (int32_t c = 0; c < b->n_columns && rc == 0; c++)
@@ -68,14 +68,14 @@ int file_batch_read(file_batch *out, hudi_fs *fs, const char *path, hudi_error *
         out->batch->num_rows += b->num_rows;
     }
     if (rc == 0 && !out->batch)
-        rc = hudi_batch_new(&out->batch, hudi_parquet_scan_schema(out->scan), err);
+        rc = hudi_batch_new(&out->batch, hudi_pq_scan_schema(out->scan), err);
     return rc;
 }
 
 void file_batch_dispose(file_batch *fb) {
     hudi_batch_free(fb->batch);
-    hudi_parquet_scan_free(fb->scan);
-    hudi_parquet_close(fb->file);
+    hudi_pq_scan_free(fb->scan);
+    hudi_pq_close(fb->file);
     memset(fb, 0, sizeof(*fb));
 }
 

@@ -11,8 +11,8 @@ void free_paths(char **paths, int n);
 
 /* A whole Parquet file as one batch (all row groups appended). */
 typedef struct file_batch {
-    hudi_parquet_file *file;
-    hudi_parquet_scan *scan; /* owns the batch schema */
+    hudi_pq_file *file;
+    hudi_pq_scan *scan; /* owns the batch schema */
     hudi_batch *batch;
 } file_batch;
 

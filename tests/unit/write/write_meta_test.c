@@ -60,10 +60,10 @@ Test(write_meta, meta_columns_and_footer) {
     snprintf(i2, sizeof(i2), "%s", wt_write(t, b2, HUDI_OP_UPSERT));
     fileinfo fi;
     latest_file(t, &fi);
-    hudi_parquet_file *pf = NULL;
-    cr_assert_eq(hudi_parquet_open(&pf, fs, fi.path, NULL, NULL), 0);
+    hudi_pq_file *pf = NULL;
+    cr_assert_eq(hudi_pq_open(&pf, fs, fi.path, NULL, NULL), 0);
     /* footer keys in Hudi's order (docs/formats/base-files.md §2) */
-    const pq_file_meta *m = hudi_parquet_meta(pf);
+    const pq_file_meta *m = hudi_pq_meta(pf);
     static const char *const keys[] = {
         "parquet.avro.schema",         "writer.model.name",     "hoodie_bloom_filter_type_code",
         "org.apache.hudi.bloomfilter", "hoodie_min_record_key", "hoodie_max_record_key"};
@@ -71,9 +71,9 @@ Test(write_meta, meta_columns_and_footer) {
     for (int i = 0; i < 6; i++)
         cr_assert(hudi_slice_eq(m->key_value[i].key, hudi_slice_cstr(keys[i])), "key %d", i);
     hudi_slice v;
-    cr_assert(hudi_parquet_kv(pf, "hoodie_min_record_key", &v) && v.len == 1 && v.data[0] == '0');
-    cr_assert(hudi_parquet_kv(pf, "hoodie_max_record_key", &v) && v.len == 1 && v.data[0] == '7');
-    cr_assert(hudi_parquet_kv(pf, "parquet.avro.schema", &v));
+    cr_assert(hudi_pq_kv(pf, "hoodie_min_record_key", &v) && v.len == 1 && v.data[0] == '0');
+    cr_assert(hudi_pq_kv(pf, "hoodie_max_record_key", &v) && v.len == 1 && v.data[0] == '7');
+    cr_assert(hudi_pq_kv(pf, "parquet.avro.schema", &v));
     static const char *const rec = "\"name\":\"wt_record\",\"namespace\":\"hoodie.wt\"";
     cr_assert(memmem(v.data, v.len, rec, strlen(rec)));
     hudi_bloom *bf = NULL;
@@ -81,12 +81,12 @@ Test(write_meta, meta_columns_and_footer) {
     cr_assert_eq(bf->type, HUDI_BLOOM_DYNAMIC_V0);
     cr_assert(hudi_bloom_test(bf, "7", 1) && hudi_bloom_test(bf, "0", 1));
     hudi_bloom_free(bf);
-    cr_assert_str_eq(hudi_parquet_schema(pf)->name, "hoodie.wt.wt_record");
+    cr_assert_str_eq(hudi_pq_schema(pf)->name, "hoodie.wt.wt_record");
     /* rows: old order with the update in place, then the insert */
-    hudi_parquet_scan *sc = NULL;
+    hudi_pq_scan *sc = NULL;
     hudi_batch *rb = NULL;
-    cr_assert_eq(hudi_parquet_scan_open(&sc, pf, NULL, NULL), 0);
-    cr_assert_eq(hudi_parquet_scan_next(sc, &rb, NULL), 0);
+    cr_assert_eq(hudi_pq_scan_open(&sc, pf, NULL, NULL), 0);
+    cr_assert_eq(hudi_pq_scan_next(sc, &rb, NULL), 0);
     cr_assert_eq(rb->num_rows, 4);
     const char *want_keys[] = {"0", "1", "2", "7"};
     for (int i = 0; i < 4; i++) {
@@ -100,8 +100,8 @@ Test(write_meta, meta_columns_and_footer) {
         cr_assert_str_eq(str_at(rb->columns[0], i), updated ? i2 : i1);
         cr_assert_str_eq(str_at(rb->columns[1], i), seq);
     }
-    hudi_parquet_scan_free(sc);
-    hudi_parquet_close(pf);
+    hudi_pq_scan_free(sc);
+    hudi_pq_close(pf);
     /* the completed commit re-parses with the stats of the rewrite */
     hudi_buf json = HUDI_BUF_INIT;
     const hudi_instant *last = hudi_timeline_last_completed_commit(t->timeline);
@@ -154,17 +154,17 @@ Test(write_meta, no_meta_fields) {
     free(d);
     fileinfo fi;
     latest_file(t, &fi);
-    hudi_parquet_file *pf = NULL;
-    cr_assert_eq(hudi_parquet_open(&pf, fs, fi.path, NULL, NULL), 0);
-    cr_assert_eq(hudi_parquet_meta(pf)->n_key_value, 2); /* no Hudi keys */
-    hudi_parquet_scan *sc = NULL;
+    hudi_pq_file *pf = NULL;
+    cr_assert_eq(hudi_pq_open(&pf, fs, fi.path, NULL, NULL), 0);
+    cr_assert_eq(hudi_pq_meta(pf)->n_key_value, 2); /* no Hudi keys */
+    hudi_pq_scan *sc = NULL;
     hudi_batch *rb = NULL;
-    cr_assert_eq(hudi_parquet_scan_open(&sc, pf, NULL, NULL), 0);
-    cr_assert_eq(hudi_parquet_scan_next(sc, &rb, NULL), 0);
+    cr_assert_eq(hudi_pq_scan_open(&sc, pf, NULL, NULL), 0);
+    cr_assert_eq(hudi_pq_scan_next(sc, &rb, NULL), 0);
     for (int k = 0; k < 4; k++) cr_assert_eq(rb->columns[k]->null_count, rb->num_rows);
     cr_assert_str_eq(str_at(rb->columns[4], 0), fi.name);
-    hudi_parquet_scan_free(sc);
-    hudi_parquet_close(pf);
+    hudi_pq_scan_free(sc);
+    hudi_pq_close(pf);
     hudi_batch_free(b1);
     hudi_batch_free(b2);
     hudi_tbl_free(t);
