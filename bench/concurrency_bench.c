@@ -65,7 +65,7 @@ static hudi_batch *make_batch(const hudi_field *s, int w, int r, int64_t n) {
 static void create_table(const char *path, const hudi_field *s) {
     hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     o.table_name = "bench";
     o.record_key_fields = "key";
     o.partition_fields = "part";
@@ -82,7 +82,7 @@ static const char *const OCC[] = {"hoodie.write.concurrency.mode", "optimistic_c
 static int write_once(const char *path, const hudi_batch *b, const char *const *props) {
     for (int retries = 0;; retries++) {
         hudi_error err = HUDI_ERROR_INIT;
-        hudi_tbl *t = NULL;
+        hudi_table *t = NULL;
         hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
         o.props = props;
         o.codec = PQ_CODEC_SNAPPY;
@@ -184,7 +184,7 @@ int main(int argc, char **argv) {
         hudi_batch_free(b);
     }
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     hudi_txn_config tc;
     if (hudi_tbl_open(&t, NULL, path, &err) < 0 || hudi_txn_config_load(&tc, t, NULL, &err) < 0)
         die(path, &err);

@@ -250,9 +250,9 @@ static void copy_str(char *dst, size_t cap, const hudi_array *a, int64_t i) {
 
 /* Snapshot scan of every column: rows, per-column sums (doubles, longs) and string bytes;
  * with keys, the data of those keys' rows. */
-static void do_scan(hudi_tbl *t, scan_result *res, key_hit *keys, int n_keys) {
+static void do_scan(hudi_table *t, scan_result *res, key_hit *keys, int n_keys) {
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_read_options o = HUDI_READ_OPTIONS_INIT;
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
     hudi_reader *rd = NULL;
     memset(res, 0, sizeof(*res));
     double t0 = now_s();
@@ -345,7 +345,7 @@ static int parse_keys(const char *list, key_hit *keys) {
 
 static void run_scan_only(const bench_args *a) {
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     static key_hit keys[MAX_KEYS];
     int n_keys = parse_keys(a->keys, keys);
     if (hudi_tbl_open(&t, NULL, a->path, &err) < 0) die(a->path, &err);
@@ -390,7 +390,7 @@ static void phase_end_print(const phase *p, const char *name, int round, int64_t
            name, round, rows, dt, dc, p->setup_kb, status_kb("VmHWM"));
 }
 
-static void print_write_result(const hudi_write_result *r) {
+static void print_write_result(const hudi_table_write_result *r) {
     printf(",\"instant\":\"%s\",\"inserts\":%" PRId64 ",\"updates\":%" PRId64
            ",\"files_written\":%" PRId64 ",\"bytes_written\":%" PRId64 "}\n",
            r->instant, r->inserts, r->updates, r->files_written, r->bytes_written);
@@ -408,11 +408,12 @@ static bool has_phase(const bench_args *a, const char *name) {
     return false;
 }
 
-static void timed_write(const bench_args *a, hudi_tbl *t, const hudi_field *schema,
-                        const batch_spec *sp, hudi_write_op op, const char *name, int round) {
+static void timed_write(const bench_args *a, hudi_table *t, const hudi_field *schema,
+                        const batch_spec *sp, hudi_write_operation op, const char *name,
+                        int round) {
     hudi_error err = HUDI_ERROR_INIT;
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-    hudi_write_result res;
+    hudi_table_write_result res;
     o.op = op;
     o.codec = a->codec;
     o.latest_wins = true; /* OverwriteWithLatestAvroPayload, Spark's default for 0.15 */
@@ -431,7 +432,7 @@ static void timed_write(const bench_args *a, hudi_tbl *t, const hudi_field *sche
 static void run_run(const bench_args *a) {
     hudi_error err = HUDI_ERROR_INIT;
     hudi_fs *fs = NULL;
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     hudi_field schema;
     if (hudi_fs_local_new(&fs, &err) < 0) die("local fs", &err);
     trips_schema(&schema);
@@ -447,8 +448,8 @@ static void run_run(const bench_args *a) {
         co.precombine_field = "ts";
         co.schema = &schema;
         hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-        hudi_write_result res;
-        o.op = HUDI_OP_BULK_INSERT;
+        hudi_table_write_result res;
+        o.op = HUDI_WRITE_BULK_INSERT;
         o.codec = a->codec;
         o.latest_wins = true;
         o.use_bloom_index = !a->simple_index;
@@ -467,12 +468,12 @@ static void run_run(const bench_args *a) {
     if (has_phase(a, "upsert"))
         for (int k = 1; k <= a->rounds; k++) {
             batch_spec sp = round_spec(a->rows, k);
-            timed_write(a, t, &schema, &sp, HUDI_OP_UPSERT, "upsert", k);
+            timed_write(a, t, &schema, &sp, HUDI_WRITE_UPSERT, "upsert", k);
         }
     if (has_phase(a, "small"))
         for (int s = 1; s <= a->small_rounds; s++) {
             batch_spec sp = small_spec(a->rows, a->rounds, s);
-            timed_write(a, t, &schema, &sp, HUDI_OP_UPSERT, "upsert_1000", s);
+            timed_write(a, t, &schema, &sp, HUDI_WRITE_UPSERT, "upsert_1000", s);
         }
     if (has_phase(a, "scan"))
         for (int r = 0; r < 2; r++) { /* first: cold process caches; second: warm */

@@ -93,16 +93,20 @@ typedef struct hudi_table_create_options {
                                               without the _hoodie_* meta columns */
     const char *const *extra_properties; /**< more hoodie.properties entries: key, value, ...,
                                               NULL; may be NULL */
+    const char *avro_schema;             /**< version 2: the data columns as an Avro record schema
+                                              (JSON), instead of `schema` */
 } hudi_table_create_options;
-#define HUDI_TABLE_CREATE_OPTIONS_VERSION 1
+#define HUDI_TABLE_CREATE_OPTIONS_VERSION 2
 #define HUDI_TABLE_CREATE_OPTIONS_INIT                                                             \
     {                                                                                              \
         HUDI_TABLE_CREATE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, false, false, true, \
-            NULL, NULL                                                                             \
+            NULL, NULL, NULL                                                                       \
     }
 
 /** Creates a new, empty Hudi table (table version 6, as Hudi 0.14/0.15 write it; no metadata
- *  table) at `base_path` and opens it. The directory may exist but must not hold a table:
+ *  table) at `base_path` and opens it. Column types are stored as Hudi on Spark derives them
+ *  (int8/int16/uint8/uint16 as int, uint32 as long, uint64 as decimal(20,0), float16 as float,
+ *  nanosecond timestamps as long). The directory may exist but must not hold a table:
  *  HUDI_EEXISTS then. HUDI_EINVAL names a missing or bad option, HUDI_EUNSUPPORTED an Arrow
  *  type Hudi cannot store (the schema is stored as Avro). On success `*out` is the open table
  *  (free it with hudi_table_free). */
@@ -131,6 +135,69 @@ HUDI_API const char *hudi_table_latest_instant(const hudi_table *t);
  *  columns) as an ArrowSchema struct. The caller owns `out` and calls out->release. */
 HUDI_API int hudi_table_schema(hudi_table *t, struct ArrowSchema *out, hudi_error *err);
 
+/** The schema of the rows a scan of every column returns: the _hoodie_* meta columns, then the
+ *  data columns. The caller owns `out` and calls out->release. */
+HUDI_API int hudi_table_full_schema(hudi_table *t, struct ArrowSchema *out, hudi_error *err);
+
+/** Facts from hoodie.properties, with Hudi's defaults applied. Strings are valid until the table
+ *  is freed. */
+typedef struct hudi_table_info {
+    const char *name;        /**< hoodie.table.name */
+    const char *type;        /**< "COPY_ON_WRITE" or "MERGE_ON_READ" */
+    int32_t version;         /**< hoodie.table.version */
+    int32_t timeline_layout; /**< hoodie.timeline.layout.version */
+} hudi_table_info;
+
+HUDI_API void hudi_table_info_get(const hudi_table *t, hudi_table_info *out);
+
+/** Number of hoodie.properties entries. */
+HUDI_API int32_t hudi_table_property_count(const hudi_table *t);
+/** Entry `i` of hoodie.properties in file order (HUDI_EINVAL when out of range). The strings are
+ *  valid until the table is freed or written. */
+HUDI_API int hudi_table_property_get(const hudi_table *t, int32_t i, const char **key,
+                                     const char **value);
+
+/** One instant of the timeline. */
+typedef struct hudi_instant_info {
+    const char *time;            /**< requested time, "yyyyMMddHHmmssSSS" */
+    const char *action;          /**< "commit", "replacecommit", "clean", "rollback", ... */
+    const char *state;           /**< "REQUESTED", "INFLIGHT" or "COMPLETED" */
+    const char *completion_time; /**< "" unless the timeline records it (layout 2) */
+} hudi_instant_info;
+
+/** Number of instants on the active timeline (every action and state). */
+HUDI_API int32_t hudi_table_instant_count(const hudi_table *t);
+/** Instant `i` in timeline order (HUDI_EINVAL when out of range). Strings are valid until the
+ *  table is freed, written or refreshed. */
+HUDI_API int hudi_table_instant_get(const hudi_table *t, int32_t i, hudi_instant_info *out);
+
+/** The file slices a query sees: the latest slice of every file group. */
+typedef struct hudi_file_slices hudi_file_slices;
+
+/** The file slices as of `as_of_instant` (NULL = the latest commit). The table must outlive
+ *  them. */
+HUDI_API int hudi_table_file_slices(hudi_file_slices **out, hudi_table *t,
+                                    const char *as_of_instant, hudi_error *err);
+/** The instant the slices are as of ("" for an empty table). */
+HUDI_API const char *hudi_file_slices_as_of(const hudi_file_slices *v);
+HUDI_API int32_t hudi_file_slices_count(const hudi_file_slices *v);
+
+/** One file slice. Strings are valid until hudi_file_slices_free. */
+typedef struct hudi_file_slice_info {
+    const char *partition_path; /**< "" for a non-partitioned table */
+    const char *file_id;
+    const char *base_instant; /**< the instant that wrote the slice */
+    const char *base_file;    /**< base file name; NULL for a log-only slice */
+    int64_t base_file_bytes;  /**< -1 without a base file */
+    int32_t n_log_files;      /**< log files (hudi_file_slice_log) */
+} hudi_file_slice_info;
+
+HUDI_API int hudi_file_slices_get(const hudi_file_slices *v, int32_t i, hudi_file_slice_info *out);
+/** Log file `k` of slice `i`: its name and size. */
+HUDI_API int hudi_file_slice_log(const hudi_file_slices *v, int32_t i, int32_t k, const char **name,
+                                 int64_t *size_bytes);
+HUDI_API void hudi_file_slices_free(hudi_file_slices *v);
+
 /** Re-reads the timeline, to see commits made by other writers since the table was opened. */
 HUDI_API int hudi_table_refresh(hudi_table *t, hudi_error *err);
 
@@ -146,6 +213,13 @@ typedef enum hudi_write_operation {
     HUDI_WRITE_INSERT_OVERWRITE_TABLE = 5, /**< replace the whole table with the batch */
     HUDI_WRITE_DELETE_PARTITION = 6,       /**< drop `partitions` (no batch) */
 } hudi_write_operation;
+
+/** Hudi's name of an operation (its operationType: "INSERT", "UPSERT", "BULK_INSERT", "DELETE",
+ *  "INSERT_OVERWRITE", "INSERT_OVERWRITE_TABLE", "DELETE_PARTITION"); "UNKNOWN" otherwise. */
+HUDI_API const char *hudi_write_operation_name(hudi_write_operation op);
+/** The operation named `name` (any case: "upsert", "BULK_INSERT", ...). HUDI_EINVAL otherwise. */
+HUDI_API int hudi_write_operation_parse(hudi_write_operation *out, const char *name,
+                                        hudi_error *err);
 
 /** Options of one write. Strings are borrowed for the duration of the call. */
 typedef struct hudi_table_write_options {
@@ -198,6 +272,13 @@ typedef struct hudi_table_write_result {
 HUDI_API int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
                               const struct ArrowArray *array, const hudi_table_write_options *opts,
                               hudi_table_write_result *result, hudi_error *err);
+
+/** Commits every batch of `input` (an Arrow C stream of record batches; borrowed: the caller
+ *  still releases it) with one operation as one instant, as hudi_table_write does for one
+ *  batch. A stream without batches commits an empty batch of its schema. */
+HUDI_API int hudi_table_write_stream(hudi_table *t, struct ArrowArrayStream *input,
+                                     const hudi_table_write_options *opts,
+                                     hudi_table_write_result *result, hudi_error *err);
 
 /** Rolls back every pending (requested or inflight) write left by a failed writer: deletes its
  *  files, records a rollback instant. `*rolled_back` (may be NULL) receives their number. */

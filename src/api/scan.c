@@ -1,21 +1,16 @@
-/* scan.c - public scans (include/hudi/hudi_table.h): options checked and copied, the text filter
- * parsed against the table schema (read/predicate.h), batches read by the read layer and moved
- * out as an Arrow C stream. Invariant: a scan owns everything its reader borrows (the filter
- * constant's bytes); the table it reads must outlive it. */
+/* scan.c - public scans (include/hudi/hudi_table.h): options checked, then handed as they are to
+ * the read layer (which takes hudi_scan_options itself and parses the filter), and batches moved
+ * out as an Arrow C stream. Invariant: the table a scan reads must outlive it. */
 #include "api/api.h"
 #include "columnar/arrow_c.h"
-#include "read/predicate.h"
 
 struct hudi_scan {
     hudi_table *table; /* borrowed */
     hudi_reader *r;
-    hudi_predicate pred;
 };
 
 int hudi_scan_open(hudi_scan **out, hudi_table *t, const hudi_scan_options *opts, hudi_error *err) {
     hudi_scan_options dflt = HUDI_SCAN_OPTIONS_INIT;
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
-    hudi_field full = {0};
     hudi_scan *s = NULL;
     int rc;
     if (!out) return hudi_error_set(err, HUDI_EINVAL, "hudi_scan_open: out is NULL");
@@ -26,42 +21,19 @@ int hudi_scan_open(hudi_scan **out, hudi_table *t, const hudi_scan_options *opts
         return hudi_error_set(err, HUDI_EINVAL, "hudi_scan_open: options version %d, expected %d",
                               opts->version, HUDI_SCAN_OPTIONS_VERSION);
     if (opts->n_columns < 0 || (opts->n_columns > 0 && !opts->columns) || opts->batch_rows < 0)
-        return hudi_error_set(err, HUDI_EINVAL, "%s: bad column list or batch size",
-                              t->t->base_path);
+        return hudi_error_set(err, HUDI_EINVAL, "%s: bad column list or batch size", t->base_path);
     if (opts->as_of_instant && (opts->begin_instant || opts->end_instant))
         return hudi_error_set(err, HUDI_EINVAL,
                               "%s: a scan is either as of an instant or incremental, not both",
-                              t->t->base_path);
+                              t->base_path);
     if (!(s = hudi_calloc(1, sizeof(*s)))) return hudi_error_oom(err);
     s->table = t;
-    s->pred = (hudi_predicate)HUDI_PREDICATE_INIT;
-    ro.columns = opts->columns;
-    ro.n_columns = opts->columns ? opts->n_columns : 0;
-    ro.as_of = opts->as_of_instant;
-    ro.incremental = opts->begin_instant || opts->end_instant;
-    ro.begin = opts->begin_instant;
-    ro.end = opts->end_instant;
-    ro.read_optimized = opts->read_optimized;
-    ro.batch_rows = opts->batch_rows;
-    ro.ignore_missing_files = opts->ignore_missing_files;
-    if (opts->filter) {
-        if ((rc = hudi_read_table_schema(&full, t->t, &ro, err)) < 0) goto fail;
-        if ((rc = hudi_predicate_parse(&s->pred, opts->filter, &full, err)) < 0) {
-            hudi_error_wrap(err, "%s: filter", t->t->base_path);
-            goto fail;
-        }
-        ro.filter_column = full.children[s->pred.column].name;
-        ro.filter_op = s->pred.op;
-        ro.filter_value = s->pred.value;
+    if ((rc = hudi_reader_open(&s->r, t, opts, err)) < 0) {
+        hudi_scan_free(s);
+        return rc;
     }
-    if ((rc = hudi_reader_open(&s->r, t->t, &ro, err)) < 0) goto fail;
-    hudi_field_dispose(&full);
     *out = s;
     return 0;
-fail:
-    hudi_field_dispose(&full);
-    hudi_scan_free(s);
-    return rc;
 }
 
 const char *hudi_scan_warning(const hudi_scan *s) { return s ? hudi_reader_warning(s->r) : NULL; }
@@ -69,7 +41,6 @@ const char *hudi_scan_warning(const hudi_scan *s) { return s ? hudi_reader_warni
 void hudi_scan_free(hudi_scan *s) {
     if (!s) return;
     hudi_reader_free(s->r);
-    hudi_predicate_dispose(&s->pred);
     hudi_free(s);
 }
 

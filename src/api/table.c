@@ -1,31 +1,14 @@
 /* table.c - the public table handle (include/hudi/hudi_table.h): open, create, inspect, write
  * Arrow batches, roll back and clean. Arguments are checked here; the work is done by the table
  * (src/table), write (src/write) and read (src/read) layers, whose errors pass through as they
- * are. Invariant: t->latest always describes t->t's timeline (refreshed after every change). */
+ * are. The public handle is the table layer's struct itself (src/table/tbl.h); after every
+ * change its timeline is reloaded, so what the accessors return describes the table now. */
 #include <stdio.h>
 #include <strings.h>
 
 #include "api/api.h"
 #include "columnar/arrow_c.h"
 #include "schema/schema.h"
-
-static void refresh_latest(hudi_table *t) {
-    const hudi_instant *in = hudi_timeline_last_completed_commit(t->t->timeline);
-    snprintf(t->latest, sizeof(t->latest), "%s", in ? in->time : "");
-}
-
-/* Wraps an open hudi_tbl (taken over) in a public handle. */
-static int wrap(hudi_table **out, hudi_tbl *tbl, hudi_error *err) {
-    hudi_table *t = hudi_calloc(1, sizeof(*t));
-    if (!t) {
-        hudi_tbl_free(tbl);
-        return hudi_error_oom(err);
-    }
-    t->t = tbl;
-    refresh_latest(t);
-    *out = t;
-    return 0;
-}
 
 /* A copy of `path` without trailing slashes ("/" stays): tables name themselves by it. */
 static char *clean_path(const char *path) {
@@ -37,7 +20,7 @@ static char *clean_path(const char *path) {
 
 int hudi_table_open(hudi_table **out, const char *base_path, const hudi_table_open_options *opts,
                     hudi_error *err) {
-    hudi_tbl *tbl = NULL;
+    hudi_table *tbl = NULL;
     if (!out) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_open: out is NULL");
     *out = NULL;
     if (!base_path || !*base_path)
@@ -49,14 +32,29 @@ int hudi_table_open(hudi_table **out, const char *base_path, const hudi_table_op
     if (!path) return hudi_error_oom(err);
     int rc = hudi_tbl_open(&tbl, NULL, path, err);
     hudi_free(path);
-    return rc < 0 ? rc : wrap(out, tbl, err);
+    if (rc == 0) *out = tbl;
+    return rc;
+}
+
+/* An Arrow schema as the table schema Hudi on Spark would store for it (type widening, list and
+ * map naming: hudi_schema_from_parquet). */
+static int import_create_schema(hudi_field *out, const struct ArrowSchema *schema,
+                                const char *table_name, hudi_error *err) {
+    hudi_field arrow = {0};
+    int rc = hudi_arrow_import_schema(&arrow, schema, err);
+    if (rc == 0 && arrow.type != HUDI_TYPE_STRUCT)
+        rc = hudi_error_set(err, HUDI_EINVAL, "the schema must be a struct, not %s",
+                            hudi_type_name(arrow.type));
+    if (rc == 0) rc = hudi_schema_from_parquet(out, &arrow, table_name, err);
+    hudi_field_dispose(&arrow);
+    return rc;
 }
 
 int hudi_table_create(hudi_table **out, const char *base_path,
                       const hudi_table_create_options *opts, hudi_error *err) {
     hudi_create_options co = {0};
     hudi_field schema = {0};
-    hudi_tbl *tbl = NULL;
+    hudi_table *tbl = NULL;
     char *path = NULL;
     int rc;
     if (!out) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_create: out is NULL");
@@ -64,12 +62,14 @@ int hudi_table_create(hudi_table **out, const char *base_path,
     if (!base_path || !*base_path || !opts)
         return hudi_error_set(err, HUDI_EINVAL,
                               "hudi_table_create: a base path and options are required");
-    if (opts->version != HUDI_TABLE_CREATE_OPTIONS_VERSION)
+    if (opts->version != 1 && opts->version != HUDI_TABLE_CREATE_OPTIONS_VERSION)
         return hudi_error_set(err, HUDI_EINVAL,
                               "hudi_table_create: options version %d, expected %d", opts->version,
                               HUDI_TABLE_CREATE_OPTIONS_VERSION);
-    if (!opts->schema)
-        return hudi_error_set(err, HUDI_EINVAL, "%s: a schema is required", base_path);
+    const char *avro = opts->version >= 2 ? opts->avro_schema : NULL;
+    if (!opts->schema == !avro)
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "%s: give exactly one of a schema and an Avro schema", base_path);
     co.type = HUDI_COPY_ON_WRITE;
     if (opts->table_type && strcasecmp(opts->table_type, "COPY_ON_WRITE") != 0 &&
         strcasecmp(opts->table_type, "cow") != 0) {
@@ -80,7 +80,14 @@ int hudi_table_create(hudi_table **out, const char *base_path,
             return hudi_error_set(err, HUDI_EINVAL, "%s: unknown table type '%s'", base_path,
                                   opts->table_type);
     }
-    if ((rc = hudi_arrow_import_schema(&schema, opts->schema, err)) < 0) goto done;
+    if (avro) {
+        if ((rc = hudi_schema_parse_avro(&schema, avro, strlen(avro), err)) < 0) {
+            hudi_error_wrap(err, "%s: Avro schema", base_path);
+            goto done;
+        }
+    } else if ((rc = import_create_schema(&schema, opts->schema, opts->table_name, err)) < 0) {
+        goto done;
+    }
     if (schema.type != HUDI_TYPE_STRUCT) {
         rc = hudi_error_set(err, HUDI_EINVAL, "%s: the schema must be a struct, not %s", base_path,
                             hudi_type_name(schema.type));
@@ -101,36 +108,34 @@ int hudi_table_create(hudi_table **out, const char *base_path,
     co.schema = &schema;
     co.extra_props = opts->extra_properties;
     if ((rc = hudi_tbl_create(&tbl, NULL, path, &co, err)) < 0) goto done;
-    rc = wrap(out, tbl, err);
+    *out = tbl;
 done:
     hudi_field_dispose(&schema);
     hudi_free(path);
     return rc;
 }
 
-void hudi_table_free(hudi_table *t) {
-    if (!t) return;
-    hudi_tbl_free(t->t);
-    hudi_free(t);
-}
+void hudi_table_free(hudi_table *t) { hudi_tbl_free(t); }
 
-const char *hudi_table_base_path(const hudi_table *t) { return t ? t->t->base_path : NULL; }
+const char *hudi_table_base_path(const hudi_table *t) { return t ? t->base_path : NULL; }
 
 const char *hudi_table_property(const hudi_table *t, const char *key) {
-    return t && key ? hudi_props_get(&t->t->props, key) : NULL;
+    return t && key ? hudi_props_get(&t->props, key) : NULL;
 }
 
-const char *hudi_table_latest_instant(const hudi_table *t) { return t ? t->latest : ""; }
+const char *hudi_table_latest_instant(const hudi_table *t) {
+    const hudi_instant *in = t ? hudi_timeline_last_completed_commit(t->timeline) : NULL;
+    return in ? in->time : "";
+}
 
 int hudi_table_refresh(hudi_table *t, hudi_error *err) {
     if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_refresh: no table");
-    int rc = hudi_tbl_reload(t->t, err);
-    refresh_latest(t);
+    int rc = hudi_tbl_reload(t, err);
     return rc;
 }
 
-int hudi_api_data_schema(hudi_field *out, hudi_tbl *t, hudi_error *err) {
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
+int hudi_api_data_schema(hudi_field *out, hudi_table *t, hudi_error *err) {
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
     hudi_field full = {0};
     memset(out, 0, sizeof(*out));
     int rc = hudi_read_table_schema(&full, t, &ro, err);
@@ -145,29 +150,25 @@ int hudi_api_data_schema(hudi_field *out, hudi_tbl *t, hudi_error *err) {
     return rc;
 }
 
-int hudi_table_schema(hudi_table *t, struct ArrowSchema *out, hudi_error *err) {
-    hudi_field f = {0};
-    if (!t || !out) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_schema: NULL argument");
-    int rc = hudi_api_data_schema(&f, t->t, err);
-    if (rc == 0) rc = hudi_arrow_export_schema(out, &f, err);
-    hudi_field_dispose(&f);
+int hudi_table_full_schema(hudi_table *t, struct ArrowSchema *out, hudi_error *err) {
+    hudi_field data = {0}, full = {0};
+    if (!t || !out)
+        return hudi_error_set(err, HUDI_EINVAL, "hudi_table_full_schema: NULL argument");
+    int rc = hudi_api_data_schema(&data, t, err);
+    if (rc == 0) rc = hudi_schema_add_meta_fields(&full, &data, err);
+    if (rc == 0) rc = hudi_arrow_export_schema(out, &full, err);
+    hudi_field_dispose(&data);
+    hudi_field_dispose(&full);
     return rc;
 }
 
-int hudi_api_write_op(hudi_write_op *out, int operation, hudi_error *err) {
-    static const hudi_write_op ops[] = {
-        [HUDI_WRITE_INSERT] = HUDI_OP_INSERT,
-        [HUDI_WRITE_UPSERT] = HUDI_OP_UPSERT,
-        [HUDI_WRITE_BULK_INSERT] = HUDI_OP_BULK_INSERT,
-        [HUDI_WRITE_DELETE] = HUDI_OP_DELETE,
-        [HUDI_WRITE_INSERT_OVERWRITE] = HUDI_OP_INSERT_OVERWRITE,
-        [HUDI_WRITE_INSERT_OVERWRITE_TABLE] = HUDI_OP_INSERT_OVERWRITE_TABLE,
-        [HUDI_WRITE_DELETE_PARTITION] = HUDI_OP_DELETE_PARTITION,
-    };
-    if (operation < 0 || (size_t)operation >= HUDI_ARRAY_LEN(ops))
-        return hudi_error_set(err, HUDI_EINVAL, "unknown write operation %d", operation);
-    *out = ops[operation];
-    return 0;
+int hudi_table_schema(hudi_table *t, struct ArrowSchema *out, hudi_error *err) {
+    hudi_field f = {0};
+    if (!t || !out) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_schema: NULL argument");
+    int rc = hudi_api_data_schema(&f, t, err);
+    if (rc == 0) rc = hudi_arrow_export_schema(out, &f, err);
+    hudi_field_dispose(&f);
+    return rc;
 }
 
 /* `b` without its top-level meta columns, as a batch view `v` over the same arrays (v->schema
@@ -196,75 +197,135 @@ static int drop_meta_columns(hudi_batch *v, hudi_field *vf, const hudi_batch *b,
     return 0;
 }
 
+/* The public options as the write layer's, checked. */
+static int map_write_options(hudi_write_options *wo, hudi_table *t,
+                             const hudi_table_write_options *opts, hudi_error *err) {
+    if (opts->version < 1 || opts->version > HUDI_TABLE_WRITE_OPTIONS_VERSION)
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "hudi_table_write: options version %d, expected 1 to %d",
+                              opts->version, HUDI_TABLE_WRITE_OPTIONS_VERSION);
+    if ((unsigned)opts->operation > HUDI_WRITE_DELETE_PARTITION)
+        return hudi_error_set(err, HUDI_EINVAL, "unknown write operation %d", (int)opts->operation);
+    if (opts->n_partitions < 0 || (opts->n_partitions > 0 && !opts->partitions))
+        return hudi_error_set(err, HUDI_EINVAL, "%s: bad partition list", t->base_path);
+    wo->op = opts->operation;
+    wo->latest_wins = opts->latest_wins;
+    wo->partitions = opts->partitions;
+    wo->n_partitions = opts->n_partitions;
+    wo->target_file_bytes = opts->target_file_bytes;
+    wo->small_file_bytes = opts->small_file_bytes;
+    wo->clean_retain_commits = opts->clean_retain_commits;
+    wo->instant_time = opts->instant_time;
+    if (opts->version >= 2) wo->props = opts->properties; /* version 1 structs end before it */
+    return 0;
+}
+
+/* Commits `batch` (may be NULL for DELETE_PARTITION; meta columns are dropped), then reloads
+ * the timeline. */
+static int write_batch(hudi_table *t, const hudi_batch *batch, const hudi_write_options *wo,
+                       hudi_table_write_result *result, hudi_error *err) {
+    hudi_field view_field = {0};
+    hudi_batch view;
+    int rc = 0;
+    memset(&view, 0, sizeof(view));
+    if (batch) rc = drop_meta_columns(&view, &view_field, batch, err);
+    if (rc == 0)
+        rc = hudi_tbl_write(t, batch ? (view.columns ? &view : batch) : NULL, wo, result, err);
+    /* The timeline changed (also on failure: a rollback or a pending instant may remain). */
+    hudi_error ignored = HUDI_ERROR_INIT;
+    if (hudi_tbl_reload(t, rc == 0 ? err : &ignored) < 0 && rc == 0)
+        rc = err ? err->code : HUDI_EIO;
+    hudi_free(view.columns);
+    hudi_field_dispose(&view_field);
+    return rc;
+}
+
 int hudi_table_write(hudi_table *t, const struct ArrowSchema *schema,
                      const struct ArrowArray *array, const hudi_table_write_options *opts,
                      hudi_table_write_result *result, hudi_error *err) {
     hudi_table_write_options dflt = HUDI_TABLE_WRITE_OPTIONS_INIT;
     hudi_write_options wo = HUDI_WRITE_OPTIONS_INIT;
-    hudi_write_result wr;
-    hudi_field field = {0}, view_field = {0};
-    hudi_batch *batch = NULL, view;
+    hudi_field field = {0};
+    hudi_batch *batch = NULL;
     int rc;
-    memset(&view, 0, sizeof(view));
     if (result) memset(result, 0, sizeof(*result));
     if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_write: no table");
-    if (!opts) opts = &dflt;
-    if (opts->version < 1 || opts->version > HUDI_TABLE_WRITE_OPTIONS_VERSION)
-        return hudi_error_set(err, HUDI_EINVAL,
-                              "hudi_table_write: options version %d, "
-                              "expected 1 to %d",
-                              opts->version, HUDI_TABLE_WRITE_OPTIONS_VERSION);
-    if ((rc = hudi_api_write_op(&wo.op, opts->operation, err)) < 0) return rc;
-    if (opts->n_partitions < 0 || (opts->n_partitions > 0 && !opts->partitions))
-        return hudi_error_set(err, HUDI_EINVAL, "%s: bad partition list", t->t->base_path);
-    bool needs_batch = wo.op != HUDI_OP_DELETE_PARTITION;
-    if (needs_batch && (!schema || !array))
-        return hudi_error_set(err, HUDI_EINVAL, "%s: %s needs a schema and a batch",
-                              t->t->base_path, hudi_write_op_name(wo.op));
-    wo.latest_wins = opts->latest_wins;
-    wo.partitions = opts->partitions;
-    wo.n_partitions = opts->n_partitions;
-    wo.target_file_bytes = opts->target_file_bytes;
-    wo.small_file_bytes = opts->small_file_bytes;
-    wo.clean_retain_commits = opts->clean_retain_commits;
-    wo.instant_time = opts->instant_time;
-    if (opts->version >= 2) wo.props = opts->properties; /* version 1 structs end before it */
+    if ((rc = map_write_options(&wo, t, opts ? opts : &dflt, err)) < 0) return rc;
+    if (wo.op != HUDI_WRITE_DELETE_PARTITION && (!schema || !array))
+        return hudi_error_set(err, HUDI_EINVAL, "%s: %s needs a schema and a batch", t->base_path,
+                              hudi_write_operation_name(wo.op));
     if (schema && array) {
         if ((rc = hudi_arrow_import_schema(&field, schema, err)) < 0) goto done;
         if ((rc = hudi_arrow_import_batch(&batch, array, schema, &field, err)) < 0) goto done;
-        if ((rc = drop_meta_columns(&view, &view_field, batch, err)) < 0) goto done;
     }
-    rc = hudi_tbl_write(t->t, batch ? (view.columns ? &view : batch) : NULL, &wo, &wr, err);
-    if (rc == 0 && result) {
-        snprintf(result->instant, sizeof(result->instant), "%s", wr.instant);
-        result->inserts = wr.inserts;
-        result->updates = wr.updates;
-        result->deletes = wr.deletes;
-        result->files_written = wr.files_written;
-        result->bytes_written = wr.bytes_written;
-    }
-    /* The timeline changed (also on failure: a rollback or a pending instant may remain). */
-    {
-        hudi_error ignored = HUDI_ERROR_INIT;
-        if (hudi_tbl_reload(t->t, rc == 0 ? err : &ignored) < 0 && rc == 0)
-            rc = err ? err->code : HUDI_EIO;
-        refresh_latest(t);
-    }
+    rc = write_batch(t, batch, &wo, result, err);
 done:
-    hudi_free(view.columns);
-    hudi_field_dispose(&view_field);
     hudi_batch_free(batch);
     hudi_field_dispose(&field);
+    return rc;
+}
+
+/* Every batch of `in` appended into *all (a batch of `field`). */
+static int read_stream(hudi_batch **all, const hudi_field *field, struct ArrowArrayStream *in,
+                       const struct ArrowSchema *schema, hudi_error *err) {
+    int rc = hudi_batch_new(all, field, err);
+    while (rc == 0) {
+        struct ArrowArray array = {0};
+        hudi_batch *b = NULL;
+        if (in->get_next(in, &array) != 0) {
+            const char *why = in->get_last_error ? in->get_last_error(in) : NULL;
+            return hudi_error_set(err, HUDI_EIO, "%s",
+                                  why ? why : "reading the input stream failed");
+        }
+        if (!array.release) break;
+        rc = hudi_arrow_import_batch(&b, &array, schema, field, err);
+        array.release(&array);
+        for (int32_t c = 0; rc == 0 && c < b->n_columns; c++)
+            rc = hudi_array_append_range((*all)->columns[c], b->columns[c], 0, b->num_rows, err);
+        if (rc == 0) (*all)->num_rows += b->num_rows;
+        hudi_batch_free(b);
+    }
+    return rc;
+}
+
+int hudi_table_write_stream(hudi_table *t, struct ArrowArrayStream *input,
+                            const hudi_table_write_options *opts, hudi_table_write_result *result,
+                            hudi_error *err) {
+    hudi_table_write_options dflt = HUDI_TABLE_WRITE_OPTIONS_INIT;
+    hudi_write_options wo = HUDI_WRITE_OPTIONS_INIT;
+    struct ArrowSchema schema = {0};
+    hudi_field field = {0};
+    hudi_batch *all = NULL;
+    int rc;
+    if (result) memset(result, 0, sizeof(*result));
+    if (!t || !input || !input->release)
+        return hudi_error_set(err, HUDI_EINVAL, "hudi_table_write_stream: no table or stream");
+    if ((rc = map_write_options(&wo, t, opts ? opts : &dflt, err)) < 0) return rc;
+    if (input->get_schema(input, &schema) != 0) {
+        const char *why = input->get_last_error ? input->get_last_error(input) : NULL;
+        return hudi_error_set(err, HUDI_EIO, "%s", why ? why : "reading the input schema failed");
+    }
+    if ((rc = hudi_arrow_import_schema(&field, &schema, err)) < 0) goto done;
+    if (field.type != HUDI_TYPE_STRUCT) {
+        rc = hudi_error_set(err, HUDI_EINVAL, "a record batch schema must be a struct, not %s",
+                            hudi_type_name(field.type));
+        goto done;
+    }
+    if ((rc = read_stream(&all, &field, input, &schema, err)) < 0) goto done;
+    rc = write_batch(t, all, &wo, result, err);
+done:
+    hudi_batch_free(all);
+    hudi_field_dispose(&field);
+    if (schema.release) schema.release(&schema);
     return rc;
 }
 
 int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error *err) {
     if (rolled_back) *rolled_back = 0;
     if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_rollback: no table");
-    int rc = hudi_tbl_rollback_pending(t->t, NULL, err);
+    int rc = hudi_tbl_rollback_pending(t, NULL, err);
     if (rc >= 0 && rolled_back) *rolled_back = rc;
-    int rr = hudi_tbl_reload(t->t, rc >= 0 ? err : NULL);
-    refresh_latest(t);
+    int rr = hudi_tbl_reload(t, rc >= 0 ? err : NULL);
     return rc < 0 ? rc : rr < 0 ? rr : 0;
 }
 
@@ -274,10 +335,9 @@ int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_delet
     if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_clean: no table");
     if (retain_commits < 1)
         return hudi_error_set(err, HUDI_EINVAL, "%s: retain at least one commit, not %d",
-                              t->t->base_path, retain_commits);
-    int rc = hudi_tbl_clean(t->t, retain_commits, NULL, err);
+                              t->base_path, retain_commits);
+    int rc = hudi_tbl_clean(t, retain_commits, NULL, err);
     if (rc >= 0 && files_deleted) *files_deleted = rc;
-    int rr = hudi_tbl_reload(t->t, rc >= 0 ? err : NULL);
-    refresh_latest(t);
+    int rr = hudi_tbl_reload(t, rc >= 0 ? err : NULL);
     return rc < 0 ? rc : rr < 0 ? rr : 0;
 }

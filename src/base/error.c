@@ -67,4 +67,5 @@ void hudi_error_clear(hudi_error *err) {
 int hudi_error_oom(hudi_error *err) { return hudi_error_set(err, HUDI_ENOMEM, "out of memory"); }
 
 int hudi_version_number(void) { return HUDI_VERSION_NUMBER; }
-const char *hudi_version_string(void) { return HUDI_VERSION_STRING; }
+const char *hudi_version(void) { return HUDI_VERSION; }
+const char *hudi_version_string(void) { return HUDI_VERSION; }

@@ -1,5 +1,8 @@
 /* cli.h - shared pieces of the hudic command line: the command tables main.c dispatches
- * on, argument parsing, error reporting and value formatting.
+ * on, argument parsing, error reporting and an output buffer.
+ *
+ * The CLI is a client of the public API only (include/hudi): its CMake target has no other
+ * include path, so it cannot reach into the library's internals.
  *
  * Invariant: every command returns a process exit code (CLI_EXIT_*), prints runtime errors
  * as exactly one line "hudic: <message>" on stderr, and writes results only to stdout
@@ -7,20 +10,43 @@
 #ifndef HUDI_CLI_H
 #define HUDI_CLI_H
 
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
-#include "base/base.h"
-#include "columnar/columnar.h"
-#include "columnar/render.h"
-#include "format/parquet/meta.h" /* the footer printer; an exception in cmake/layers.txt */
-#include "format/parquet/parquet.h"
+#include "hudi/hudi.h"
+#include "hudi/hudi_arrow.h"
+#include "hudi/hudi_json.h"
+#include "hudi/hudi_parquet.h"
+#include "hudi/hudi_table.h"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_RUNTIME = 1, CLI_EXIT_USAGE = 2 };
+
+#define CLI_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- command tables -------------------------------------------------------------------- */
 
 typedef struct cli_group cli_group;
 typedef struct cli_command cli_command;
+
+/* One option of a command while parsing. A flag sets *flag; an option with a value stores the
+ * borrowed argv string in *value (given as --name VALUE or --name=VALUE). */
+typedef struct cli_option {
+    const char *name; /* with the dashes: "--limit" */
+    const char **value;
+    bool *flag;
+} cli_option;
+
+/* One option as --help (and docs/hudic.1) lists it. Every parsed option must have one:
+ * cli_parse_args aborts on an undocumented option, so a test of the command catches it. */
+typedef struct cli_option_doc {
+    const char *name; /* "--limit" */
+    const char *arg;  /* the value's placeholder ("N"); NULL for flags */
+    const char *help; /* one line */
+} cli_option_doc;
 
 /* One command: `hudic <group> <name> <args>`. `run` gets argv with argv[0] = the command
  * name, plus its own table entries (for usage lines), and returns an exit code. */
@@ -29,6 +55,8 @@ struct cli_command {
     const char *args;    /* synopsis after the name, for usage lines */
     const char *summary; /* one line for `hudic help` */
     int (*run)(const cli_group *g, const cli_command *self, int argc, char **argv);
+    const cli_option_doc *options; /* for --help; NULL when the command has none */
+    size_t n_options;
 };
 
 struct cli_group {
@@ -43,21 +71,15 @@ extern const cli_group cli_table_group;   /* cmd_table.c */
 
 /* Prints "usage: hudic <group> <cmd> <args>" for `cmd` to `out`. */
 void cli_print_usage(FILE *out, const cli_group *g, const cli_command *cmd);
+/* The usage line, the summary and one line per option (`hudic <group> <cmd> --help`). */
+void cli_print_command_help(FILE *out, const cli_group *g, const cli_command *cmd);
 
 /* ---- argument parsing ------------------------------------------------------------------ */
 
-/* One option of a command. A flag sets *flag; an option with a value stores the borrowed
- * argv string in *value (given as --name VALUE or --name=VALUE). */
-typedef struct cli_option {
-    const char *name; /* with the dashes: "--limit" */
-    const char **value;
-    bool *flag;
-} cli_option;
-
 /* Parses argv[1..] (argv[0] is the command name) against `opts`, collecting positional
  * arguments into pos[0..max_pos). "--" ends the options. Returns 0, or CLI_EXIT_USAGE after
- * printing "hudic: <problem>" and the usage line. `-h`/`--help` prints the usage to stdout
- * and returns -1 (the caller exits 0). */
+ * printing "hudic: <problem>" and the usage line. `-h`/`--help` prints the command's help to
+ * stdout and returns -1 (the caller exits 0). */
 int cli_parse_args(int argc, char **argv, const cli_option *opts, size_t n_opts, const char **pos,
                    int min_pos, int max_pos, int *n_pos, const cli_group *g,
                    const cli_command *cmd);
@@ -70,38 +92,45 @@ int cli_usage_error(const cli_group *g, const cli_command *cmd, const char *fmt,
 /* Prints a runtime error as one line "hudic: [<path>: ]<message>" on stderr (the path is
  * added only when the message does not already name it); returns CLI_EXIT_RUNTIME. */
 int cli_runtime_error(const char *path, const hudi_error *err);
+/* A failed scan filter (HUDI_EINVAL whose message holds "filter: ") as a usage error of
+ * `option` ("--where: <why>"); any other error as a runtime error. */
+int cli_filter_error(const cli_group *g, const cli_command *cmd, const char *option,
+                     const char *path, const hudi_error *err);
 /* Flushes stdout; a failed write becomes a runtime error. Returns `rc` otherwise. */
 int cli_finish_output(int rc);
 
-/* ---- formatting (fmt.c) ---------------------------------------------------------------- */
+/* ---- output buffer ----------------------------------------------------------------------- */
 
-/* Value text comes from columnar/render.h (the documented rendering); these fill gaps. */
-/* IEEE half (raw bits) as a double. */
-double cli_half_to_double(uint16_t bits);
-/* Bytes as 0x-prefixed lowercase hex; at most `max_bytes` shown (0 = all), then "…". */
-void cli_fmt_hex(hudi_buf *b, const uint8_t *p, size_t n, size_t max_bytes);
+/* A growable text buffer; a failed growth is sticky (later appends do nothing). */
+typedef struct cli_buf {
+    char *data; /* NUL-terminated when non-NULL */
+    size_t len, cap;
+    bool failed;
+} cli_buf;
+#define CLI_BUF_INIT                                                                               \
+    { NULL, 0, 0, false }
+
+void cli_buf_append(cli_buf *b, const void *p, size_t n);
+void cli_buf_puts(cli_buf *b, const char *s);
+void cli_buf_putc(cli_buf *b, char c);
+void cli_buf_printf(cli_buf *b, const char *fmt, ...) HUDI_PRINTF(2, 3);
+void cli_buf_clear(cli_buf *b);
+void cli_buf_dispose(cli_buf *b);
+/* Writes b to stdout and empties it; false (errno set) when stdout fails. */
+bool cli_buf_flush(cli_buf *b);
+/* The payload of cli_write_stdout: whether (and why) stdout failed. */
+typedef struct cli_output {
+    bool failed;
+    int saved_errno;
+} cli_output;
+/* Writes to stdout for hudi_json_writer (payload: a cli_output): 0, or HUDI_EIO. */
+int cli_write_stdout(void *payload, const char *data, size_t len);
 
 /* ---- parquet printing (pq_print.c) ----------------------------------------------------- */
 
 /* The schema tree in parquet-mr's text form, then the hudic type of each top-level column. */
-void cli_print_parquet_schema(hudi_buf *out, const pq_file_meta *m, const hudi_field *schema);
+void cli_print_parquet_schema(cli_buf *out, const hudi_parquet_file *f);
 /* The footer: file facts, key/value metadata, column orders, row groups and chunks. */
-void cli_print_parquet_meta(hudi_buf *out, const pq_file_meta *m, int64_t file_size);
-
-/* ---- --where (where.c) ----------------------------------------------------------------- */
-
-/* A parsed --where: the predicate plus the storage its constant borrows. */
-typedef struct cli_where {
-    hudi_pq_predicate pred;
-    hudi_buf bytes; /* string/binary constant; pred.value.bytes points into it */
-} cli_where;
-
-#define CLI_WHERE_INIT                                                                             \
-    { {0}, HUDI_BUF_INIT }
-
-/* Parses "COL OP VALUE" / "COL IS [NOT] NULL" against the top-level columns of `schema`
- * (a STRUCT). On a problem writes a one-line message to `why` and returns HUDI_EINVAL. */
-int cli_where_parse(cli_where *out, const char *text, const hudi_field *schema, hudi_buf *why);
-void cli_where_dispose(cli_where *w);
+void cli_print_parquet_meta(cli_buf *out, const hudi_parquet_file *f);
 
 #endif

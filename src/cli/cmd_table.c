@@ -1,16 +1,12 @@
 /* cmd_table.c - `hudic table info|cat|create|write|rollback|clean`: inspect a Hudi table and
  * print its rows as JSON Lines (the rendering of docs/formats/rendering.md, meta columns
- * included), create tables, and commit Parquet or JSON Lines input with one write operation. */
+ * included), create tables, and commit Parquet or JSON Lines input with one write operation -
+ * all through the public API (hudi_table.h, hudi_parquet.h, hudi_json.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <strings.h>
 
-#include "api/api.h"
-#include "cli/cli.h"
-#include "format/json/jsonl.h"
-#include "read/read.h"
-#include "schema/schema.h"
-#include "write/write.h"
+#include "cli.h"
 
 #define MAX_COLUMNS 1024
 
@@ -18,7 +14,7 @@
  * by its base path, and the CLI prefixes the path only when the message lacks it, so "tbl/"
  * would otherwise be named twice. NULL when out of memory. */
 static char *clean_path(const char *path) {
-    char *p = hudi_strdup(path);
+    char *p = strdup(path);
     if (p) {
         size_t n = strlen(p);
         while (n > 1 && p[n - 1] == '/') p[--n] = '\0';
@@ -26,50 +22,61 @@ static char *clean_path(const char *path) {
     return p;
 }
 
-static int open_table(hudi_tbl **t, const char *path) {
+static int open_table(hudi_table **t, const char *path) {
     hudi_error err = HUDI_ERROR_INIT;
-    if (hudi_tbl_open(t, NULL, path, &err) < 0) return cli_runtime_error(path, &err);
+    if (hudi_table_open(t, path, NULL, &err) < 0) return cli_runtime_error(path, &err);
     return 0;
+}
+
+static int oom(const char *path) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_error_set(&err, HUDI_ENOMEM, "out of memory");
+    return cli_runtime_error(path, &err);
 }
 
 /* ---- info -------------------------------------------------------------------------------- */
 
-static void print_info(hudi_buf *o, hudi_tbl *t, hudi_fs_view *v) {
-    const hudi_table_config *c = &t->cfg;
-    hudi_buf_printf(o, "table: %s\n", t->base_path);
-    hudi_buf_printf(o, "name: %s\ntype: %s\nversion: %d\ntimeline layout: %d\n", c->name,
-                    c->type == HUDI_MERGE_ON_READ ? "MERGE_ON_READ" : "COPY_ON_WRITE", c->version,
-                    c->timeline_layout);
-    hudi_buf_puts(o, "\nproperties:\n");
-    for (size_t i = 0; i < t->props.count; i++) {
-        const char *val = t->props.items[i].value;
+static void print_info(cli_buf *o, const hudi_table *t, const hudi_file_slices *v) {
+    hudi_table_info info;
+    hudi_table_info_get(t, &info);
+    cli_buf_printf(o, "table: %s\n", hudi_table_base_path(t));
+    cli_buf_printf(o, "name: %s\ntype: %s\nversion: %d\ntimeline layout: %d\n", info.name,
+                   info.type, info.version, info.timeline_layout);
+    cli_buf_puts(o, "\nproperties:\n");
+    for (int32_t i = 0; i < hudi_table_property_count(t); i++) {
+        const char *key, *val;
+        hudi_table_property_get(t, i, &key, &val);
         size_t n = strlen(val);
         if (n > 200)
-            hudi_buf_printf(o, "  %s = %.200s… (%zu bytes)\n", t->props.items[i].key, val, n);
+            cli_buf_printf(o, "  %s = %.200s… (%zu bytes)\n", key, val, n);
         else
-            hudi_buf_printf(o, "  %s = %s\n", t->props.items[i].key, val);
+            cli_buf_printf(o, "  %s = %s\n", key, val);
     }
-    const hudi_timeline *tl = t->timeline;
-    hudi_buf_printf(o, "\ntimeline: %zu instants\n", tl->count);
-    for (size_t i = 0; i < tl->count; i++) {
-        const hudi_instant *in = &tl->instants[i];
-        hudi_buf_printf(o, "  %s %-13s %-9s%s%s\n", in->time, hudi_action_name(in->action),
-                        hudi_state_name(in->state), in->completion[0] ? " completed " : "",
-                        in->completion);
+    int32_t n_instants = hudi_table_instant_count(t);
+    cli_buf_printf(o, "\ntimeline: %d instants\n", n_instants);
+    for (int32_t i = 0; i < n_instants; i++) {
+        hudi_instant_info in;
+        hudi_table_instant_get(t, i, &in);
+        cli_buf_printf(o, "  %s %-13s %-9s%s%s\n", in.time, in.action, in.state,
+                       in.completion_time[0] ? " completed " : "", in.completion_time);
     }
-    size_t n = 0;
-    const hudi_file_slice *s = hudi_fs_view_latest_slices(v, &n);
-    hudi_buf_printf(o, "\nfile groups as of %s: %zu\n",
-                    hudi_fs_view_as_of(v)[0] ? hudi_fs_view_as_of(v) : "(none)", n);
-    for (size_t i = 0; i < n; i++) {
-        hudi_buf_printf(o, "  partition '%s' file group %s (slice %s)\n", s[i].partition_path,
-                        s[i].file_id, s[i].base_instant ? s[i].base_instant : "");
-        if (s[i].base)
-            hudi_buf_printf(o, "    base %s (%lld bytes)\n", s[i].base->name,
-                            (long long)s[i].base->size_bytes);
-        for (size_t k = 0; k < s[i].logs_count; k++)
-            hudi_buf_printf(o, "    log  %s (%lld bytes)\n", s[i].logs[k].name,
-                            (long long)s[i].logs[k].size_bytes);
+    int32_t n = hudi_file_slices_count(v);
+    const char *as_of = hudi_file_slices_as_of(v);
+    cli_buf_printf(o, "\nfile groups as of %s: %d\n", as_of[0] ? as_of : "(none)", n);
+    for (int32_t i = 0; i < n; i++) {
+        hudi_file_slice_info s;
+        hudi_file_slices_get(v, i, &s);
+        cli_buf_printf(o, "  partition '%s' file group %s (slice %s)\n", s.partition_path,
+                       s.file_id, s.base_instant);
+        if (s.base_file)
+            cli_buf_printf(o, "    base %s (%lld bytes)\n", s.base_file,
+                           (long long)s.base_file_bytes);
+        for (int32_t k = 0; k < s.n_log_files; k++) {
+            const char *name;
+            int64_t size;
+            hudi_file_slice_log(v, i, k, &name, &size);
+            cli_buf_printf(o, "    log  %s (%lld bytes)\n", name, (long long)size);
+        }
     }
 }
 
@@ -78,31 +85,27 @@ static int cmd_info(const cli_group *g, const cli_command *self, int argc, char 
     int n_pos = 0;
     int rc = cli_parse_args(argc, argv, NULL, 0, pos, 1, 1, &n_pos, g, self);
     if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
-    hudi_tbl *t = NULL;
-    hudi_fs_view *v = NULL;
+    hudi_table *t = NULL;
+    hudi_file_slices *v = NULL;
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_buf o = HUDI_BUF_INIT;
+    cli_buf o = CLI_BUF_INIT;
     char *path = clean_path(pos[0]);
-    if (!path) {
-        hudi_error_oom(&err);
-        return cli_runtime_error(pos[0], &err);
-    }
+    if (!path) return oom(pos[0]);
     if ((rc = open_table(&t, path)) != 0) {
-        hudi_free(path);
+        free(path);
         return rc;
     }
-    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
-    if (hudi_fs_view_build(&v, t->timeline, &vo, &err) < 0) {
+    if (hudi_table_file_slices(&v, t, NULL, &err) < 0) {
         rc = cli_runtime_error(path, &err);
     } else {
         print_info(&o, t, v);
         fwrite(o.data ? o.data : "", 1, o.len, stdout);
-        rc = cli_finish_output(hudi_buf_failed(&o) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
+        rc = cli_finish_output(o.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
     }
-    hudi_buf_dispose(&o);
-    hudi_fs_view_free(v);
-    hudi_tbl_free(t);
-    hudi_free(path);
+    cli_buf_dispose(&o);
+    hudi_file_slices_free(v);
+    hudi_table_free(t);
+    free(path);
     return rc;
 }
 
@@ -122,6 +125,41 @@ static int split_columns(char *list, const char **out, int32_t *n) {
     return 0;
 }
 
+/* Prints (or counts) at most `limit` rows of the stream as JSON Lines. */
+static int print_stream(struct ArrowArrayStream *st, int64_t limit, bool count_only,
+                        int64_t *produced, cli_output *o, hudi_error *err) {
+    struct ArrowSchema schema = {0};
+    hudi_json_writer *jw = NULL;
+    int rc = 0;
+    if (st->get_schema(st, &schema) != 0)
+        return hudi_error_set(err, HUDI_EIO, "%s", st->get_last_error(st));
+    if (!count_only && (rc = hudi_json_writer_new(&jw, &schema, cli_write_stdout, o, err)) < 0)
+        goto done;
+    while (limit < 0 || *produced < limit) {
+        struct ArrowArray batch = {0};
+        if (st->get_next(st, &batch) != 0) {
+            rc = hudi_error_set(err, HUDI_EIO, "%s", st->get_last_error(st));
+            break;
+        }
+        if (!batch.release) break;
+        int64_t n = batch.length;
+        if (limit >= 0 && n > limit - *produced) n = limit - *produced;
+        rc = jw ? hudi_json_writer_write(jw, &batch, 0, n, err) : 0;
+        batch.release(&batch);
+        if (rc < 0) break;
+        *produced += n;
+    }
+    if (jw) {
+        hudi_error ignored = HUDI_ERROR_INIT; /* rows before an error stay visible, in order */
+        int fr = hudi_json_writer_flush(jw, rc < 0 ? &ignored : err);
+        if (rc == 0) rc = fr;
+    }
+done:
+    hudi_json_writer_free(jw);
+    schema.release(&schema);
+    return rc;
+}
+
 static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char **argv) {
     cat_args a = {0};
     const cli_option opts[] = {
@@ -136,10 +174,10 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
     };
     const char *pos[1];
     int n_pos = 0;
-    int rc = cli_parse_args(argc, argv, opts, HUDI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
+    int rc = cli_parse_args(argc, argv, opts, CLI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
     if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
 
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
+    hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
     char *cols_copy = NULL, *inc_copy = NULL;
     const char *cols[MAX_COLUMNS];
     int64_t limit = -1;
@@ -150,98 +188,68 @@ static int cmd_cat(const cli_group *g, const cli_command *self, int argc, char *
             return cli_usage_error(g, self, "--limit takes a non-negative integer");
     }
     if (a.columns) {
-        cols_copy = hudi_strdup(a.columns);
-        if (!cols_copy || split_columns(cols_copy, cols, &ro.n_columns) < 0) {
-            hudi_free(cols_copy);
+        cols_copy = strdup(a.columns);
+        if (!cols_copy || split_columns(cols_copy, cols, &so.n_columns) < 0) {
+            free(cols_copy);
             return cli_usage_error(g, self, "too many columns");
         }
-        ro.columns = cols;
+        so.columns = cols;
     }
     if (a.incremental) {
-        inc_copy = hudi_strdup(a.incremental);
+        inc_copy = strdup(a.incremental);
         char *comma = inc_copy ? strchr(inc_copy, ',') : NULL;
         if (!comma) {
-            hudi_free(cols_copy);
-            hudi_free(inc_copy);
+            free(cols_copy);
+            free(inc_copy);
             return cli_usage_error(g, self, "--incremental takes BEGIN,END (END may be empty)");
         }
         *comma = '\0';
-        ro.incremental = true;
-        ro.begin = inc_copy[0] ? inc_copy : NULL;
-        ro.end = comma[1] ? comma + 1 : NULL;
+        /* An empty BEGIN is the start of the timeline: every instant is after "0". */
+        so.begin_instant = inc_copy[0] ? inc_copy : "0";
+        so.end_instant = comma[1] ? comma + 1 : NULL;
     }
-    ro.as_of = a.as_of;
-    ro.read_optimized = a.read_optimized;
-    ro.ignore_missing_files = a.ignore_missing;
+    so.as_of_instant = a.as_of;
+    so.read_optimized = a.read_optimized;
+    so.filter = a.where;
+    so.ignore_missing_files = a.ignore_missing;
 
-    hudi_tbl *t = NULL;
-    hudi_reader *r = NULL;
+    hudi_table *t = NULL;
+    hudi_scan *scan = NULL;
+    struct ArrowArrayStream stream = {0};
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_buf out = HUDI_BUF_INIT, why = HUDI_BUF_INIT;
-    hudi_field full = {0};
-    cli_where where = CLI_WHERE_INIT;
+    cli_buf out = CLI_BUF_INIT;
+    cli_output o = {0};
     int64_t produced = 0;
     char *path = clean_path(pos[0]);
     if (!path) {
-        hudi_error_oom(&err);
-        rc = cli_runtime_error(pos[0], &err);
+        rc = oom(pos[0]);
         goto done;
     }
-    a.path = path;
-    if ((rc = open_table(&t, a.path)) != 0) goto done;
-    if (a.where) {
-        if (hudi_read_table_schema(&full, t, &ro, &err) < 0) {
-            rc = cli_runtime_error(a.path, &err);
-            goto done;
-        }
-        if (cli_where_parse(&where, a.where, &full, &why) < 0) {
-            rc = cli_usage_error(g, self, "%s", why.data ? why.data : "bad --where");
-            goto done;
-        }
-        ro.filter_column = full.children[where.pred.column].name;
-        ro.filter_op = where.pred.op;
-        ro.filter_value = where.pred.value;
-    }
-    if (hudi_reader_open(&r, t, &ro, &err) < 0) {
-        rc = cli_runtime_error(a.path, &err);
+    if ((rc = open_table(&t, path)) != 0) goto done;
+    if (hudi_scan_open(&scan, t, &so, &err) < 0) {
+        rc = cli_filter_error(g, self, "--where", path, &err);
         goto done;
     }
-    if (hudi_reader_warning(r)) fprintf(stderr, "hudic: warning: %s\n", hudi_reader_warning(r));
-    while (limit < 0 || produced < limit) {
-        hudi_batch *b = NULL;
-        if (hudi_reader_next(r, &b, &err) < 0) {
-            fwrite(out.data ? out.data : "", 1, out.len, stdout);
-            rc = cli_runtime_error(a.path, &err);
-            goto done;
-        }
-        if (!b) break;
-        int64_t n = b->num_rows;
-        if (limit >= 0 && n > limit - produced) n = limit - produced;
-        if (!a.count) {
-            for (int64_t i = 0; i < n; i++) {
-                hudi_render_json_row(&out, b, i);
-                hudi_buf_putc(&out, '\n');
-            }
-            if (out.len > (1u << 20)) {
-                fwrite(out.data, 1, out.len, stdout);
-                hudi_buf_clear(&out);
-            }
-        }
-        produced += n;
+    if (hudi_scan_warning(scan)) fprintf(stderr, "hudic: warning: %s\n", hudi_scan_warning(scan));
+    rc = hudi_scan_to_arrow(scan, &stream, &err);
+    scan = NULL; /* the stream owns it, also on failure */
+    if (rc < 0 || print_stream(&stream, limit, a.count, &produced, &o, &err) < 0) {
+        if (o.failed) errno = o.saved_errno;
+        if (o.failed) hudi_error_set(&err, HUDI_EIO, "writing output: %s", strerror(errno));
+        rc = cli_runtime_error(path, &err);
+        goto done;
     }
-    if (a.count) hudi_buf_printf(&out, "%lld\n", (long long)produced);
+    if (a.count) cli_buf_printf(&out, "%lld\n", (long long)produced);
     fwrite(out.data ? out.data : "", 1, out.len, stdout);
-    rc = cli_finish_output(hudi_buf_failed(&out) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
+    rc = cli_finish_output(out.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK);
 done:
-    cli_where_dispose(&where);
-    hudi_field_dispose(&full);
-    hudi_reader_free(r);
-    hudi_tbl_free(t);
-    hudi_buf_dispose(&out);
-    hudi_buf_dispose(&why);
-    hudi_free(cols_copy);
-    hudi_free(inc_copy);
-    hudi_free(path);
+    if (stream.release) stream.release(&stream);
+    hudi_scan_free(scan);
+    hudi_table_free(t);
+    cli_buf_dispose(&out);
+    free(cols_copy);
+    free(inc_copy);
+    free(path);
     return rc;
 }
 
@@ -252,16 +260,13 @@ typedef struct create_args {
     bool hive_style, url_encode, no_meta_fields;
 } create_args;
 
-/* The data schema from --schema-from FILE.parquet (as Spark derives it) or --schema AVRO. */
-static int load_create_schema(hudi_field *out, const create_args *a, hudi_error *err) {
-    if (a->schema) return hudi_schema_parse_avro(out, a->schema, strlen(a->schema), err);
-    hudi_fs *fs = NULL;
-    hudi_pq_file *f = NULL;
-    int rc = hudi_fs_local_new(&fs, err);
-    if (rc == 0) rc = hudi_pq_open(&f, fs, a->schema_from, NULL, err);
-    if (rc == 0) rc = hudi_schema_from_parquet(out, hudi_pq_schema(f), a->name, err);
-    hudi_pq_close(f);
-    hudi_fs_free(fs);
+/* The Arrow schema of --schema-from FILE.parquet (the library stores it as Hudi on Spark
+ * derives it). */
+static int schema_from_parquet(struct ArrowSchema *out, const char *file, hudi_error *err) {
+    hudi_parquet_file *f = NULL;
+    int rc = hudi_parquet_open(&f, file, NULL, err);
+    if (rc == 0) rc = hudi_parquet_schema(f, out, err);
+    hudi_parquet_close(f);
     return rc;
 }
 
@@ -283,32 +288,25 @@ static int cmd_create(const cli_group *g, const cli_command *self, int argc, cha
     };
     const char *pos[1];
     int n_pos = 0;
-    int rc = cli_parse_args(argc, argv, opts, HUDI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
+    int rc = cli_parse_args(argc, argv, opts, CLI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
     if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
     if (!a.name) return cli_usage_error(g, self, "--name is required");
     if (!a.key) return cli_usage_error(g, self, "--key is required");
     if (!a.schema_from == !a.schema)
         return cli_usage_error(
             g, self, "give exactly one of --schema-from FILE.parquet and --schema 'AVRO JSON'");
-    hudi_create_options co = {0};
-    co.type = HUDI_COPY_ON_WRITE;
+    hudi_table_create_options co = HUDI_TABLE_CREATE_OPTIONS_INIT;
+    co.table_type = "COPY_ON_WRITE";
     if (a.type && strcasecmp(a.type, "cow") != 0 && strcasecmp(a.type, "copy_on_write") != 0) {
         if (strcasecmp(a.type, "mor") != 0 && strcasecmp(a.type, "merge_on_read") != 0)
             return cli_usage_error(g, self, "--type is cow or mor, not '%s'", a.type);
-        co.type = HUDI_MERGE_ON_READ;
+        co.table_type = "MERGE_ON_READ";
     }
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_field schema = {0};
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
+    struct ArrowSchema schema = {0};
     char *path = clean_path(pos[0]);
-    if (!path) {
-        hudi_error_oom(&err);
-        return cli_runtime_error(pos[0], &err);
-    }
-    if ((rc = load_create_schema(&schema, &a, &err)) < 0) {
-        rc = cli_runtime_error(a.schema_from ? a.schema_from : "--schema", &err);
-        goto done;
-    }
+    if (!path) return oom(pos[0]);
     co.table_name = a.name;
     co.record_key_fields = a.key;
     co.partition_fields = a.partition;
@@ -317,17 +315,15 @@ static int cmd_create(const cli_group *g, const cli_command *self, int argc, cha
     co.hive_style_partitioning = a.hive_style;
     co.url_encode_partitions = a.url_encode;
     co.populate_meta_fields = !a.no_meta_fields;
-    co.schema = &schema;
     /* --props 'k1=v1,k2=v2': more table properties (e.g. hoodie.keygen.timebased.*). */
     char *props_copy = NULL;
     const char *extra[2 * 64 + 1] = {0};
     if (a.props) {
         size_t n = 0;
-        props_copy = hudi_strdup(a.props);
+        props_copy = strdup(a.props);
         for (char *kv = props_copy ? strtok(props_copy, ",") : NULL; kv; kv = strtok(NULL, ",")) {
             char *eq = strchr(kv, '=');
-            if (!eq || eq == kv || n + 2 >= HUDI_ARRAY_LEN(extra)) {
-                hudi_free(props_copy);
+            if (!eq || eq == kv || n + 2 >= CLI_ARRAY_LEN(extra)) {
                 rc =
                     cli_usage_error(g, self, "--props takes KEY=VALUE[,KEY=VALUE...] (at most 64)");
                 goto done;
@@ -336,76 +332,37 @@ static int cmd_create(const cli_group *g, const cli_command *self, int argc, cha
             extra[n++] = kv;
             extra[n++] = eq + 1;
         }
-        co.extra_props = extra;
+        co.extra_properties = extra;
     }
-    rc = hudi_tbl_create(&t, NULL, path, &co, &err);
-    hudi_free(props_copy);
-    if (rc < 0) {
+    if (a.schema_from && schema_from_parquet(&schema, a.schema_from, &err) < 0) {
+        rc = cli_runtime_error(a.schema_from, &err);
+        goto done;
+    }
+    co.schema = a.schema_from ? &schema : NULL;
+    co.avro_schema = a.schema;
+    if (hudi_table_create(&t, path, &co, &err) < 0) {
         rc = cli_runtime_error(path, &err);
         goto done;
     }
-    printf("created %s: table %s, %s, record key %s%s%s\n", path, a.name,
-           co.type == HUDI_MERGE_ON_READ ? "MERGE_ON_READ" : "COPY_ON_WRITE", a.key,
+    printf("created %s: table %s, %s, record key %s%s%s\n", path, a.name, co.table_type, a.key,
            a.partition ? ", partitioned by " : "", a.partition ? a.partition : "");
     rc = cli_finish_output(CLI_EXIT_OK);
 done:
-    hudi_tbl_free(t);
-    hudi_field_dispose(&schema);
-    hudi_free(path);
+    if (schema.release) schema.release(&schema);
+    hudi_table_free(t);
+    free(props_copy);
+    free(path);
     return rc;
 }
 
 /* ---- write ------------------------------------------------------------------------------- */
 
-/* Input bytes for the JSON Lines reader: stdin or a file through the storage layer. */
-typedef struct input_src {
-    FILE *stdio;     /* stdin, or NULL */
-    hudi_file *file; /* a file, or NULL */
-    int64_t pos;
-} input_src;
-
+/* Input bytes for the JSON Lines reader: stdin or a file. */
 static int read_input(void *payload, void *buf, size_t cap, size_t *got, hudi_error *err) {
-    input_src *s = payload;
-    if (s->stdio) {
-        *got = fread(buf, 1, cap, s->stdio);
-        if (*got == 0 && ferror(s->stdio))
-            return hudi_error_set(err, HUDI_EIO, "stdin: %s", strerror(errno));
-        return 0;
-    }
-    int64_t left = s->file->size_bytes - s->pos;
-    size_t n = left < (int64_t)cap ? (size_t)left : cap;
-    int rc = n ? hudi_file_read_at(s->file, s->pos, buf, n, err) : 0;
-    if (rc < 0) return rc;
-    s->pos += (int64_t)n;
-    *got = n;
-    return 0;
-}
-
-/* Appends every row of `b` to *all (created on the first batch with a copy of b's schema, kept
- * in *schema), leaving out the meta columns. */
-static int accumulate(hudi_batch **all, hudi_field *schema, const hudi_batch *b, hudi_error *err) {
-    int rc;
-    if (!*all) {
-        int32_t keep = 0;
-        for (int32_t i = 0; i < b->n_columns; i++)
-            keep += !hudi_is_meta_field(b->schema->children[i].name);
-        if (hudi_field_init(schema, b->schema->name ? b->schema->name : "schema", HUDI_TYPE_STRUCT,
-                            false) < 0 ||
-            (keep > 0 && hudi_field_set_children(schema, keep) < 0))
-            return hudi_error_oom(err);
-        for (int32_t i = 0, k = 0; i < b->n_columns; i++)
-            if (!hudi_is_meta_field(b->schema->children[i].name) &&
-                hudi_field_copy(&schema->children[k++], &b->schema->children[i]) < 0)
-                return hudi_error_oom(err);
-        if ((rc = hudi_batch_new(all, schema, err)) < 0) return rc;
-    }
-    for (int32_t i = 0, k = 0; i < b->n_columns; i++) {
-        if (hudi_is_meta_field(b->schema->children[i].name)) continue;
-        if ((rc = hudi_array_append_range((*all)->columns[k++], b->columns[i], 0, b->num_rows,
-                                          err)) < 0)
-            return rc;
-    }
-    (*all)->num_rows += b->num_rows;
+    FILE *in = payload;
+    *got = fread(buf, 1, cap, in);
+    if (*got == 0 && ferror(in))
+        return hudi_error_set(err, HUDI_EIO, "read failed: %s", strerror(errno));
     return 0;
 }
 
@@ -414,62 +371,38 @@ static bool ends_with(const char *s, const char *suffix) {
     return n >= k && strcasecmp(s + n - k, suffix) == 0;
 }
 
-/* Reads the whole input into one batch: the write layer commits one batch per instant. Input
- * is read a batch at a time (Parquet: row groups; JSON Lines: 8192 lines). */
-static int read_input_rows(hudi_batch **all, hudi_field *all_schema, hudi_tbl *t, const char *input,
-                           hudi_error *err) {
-    hudi_fs *fs = NULL;
-    hudi_pq_file *pf = NULL;
-    hudi_pq_scan *scan = NULL;
-    hudi_jsonl_reader *jr = NULL;
-    hudi_field table_schema = {0};
-    input_src src = {0};
+/* The rows to commit as a stream: a Parquet file's rows, or JSON Lines of the table's schema
+ * (meta columns accepted, so `hudic table cat` output reads back; the write drops them). */
+typedef struct write_input {
+    hudi_parquet_file *pf;
+    hudi_parquet_scan *scan;
+    FILE *file;
+    struct ArrowSchema schema;
+    struct ArrowArrayStream stream;
+} write_input;
+
+static int input_open(write_input *in, hudi_table *t, const char *input, hudi_error *err) {
     int rc;
-    bool parquet = strcmp(input, "-") != 0 && ends_with(input, ".parquet");
-    if ((rc = hudi_fs_local_new(&fs, err)) < 0) return rc;
-    if (parquet) {
-        hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
-        if ((rc = hudi_pq_open(&pf, fs, input, NULL, err)) < 0) goto done;
-        if ((rc = hudi_pq_scan_open(&scan, pf, &so, err)) < 0) goto done;
-    } else {
-        /* The meta columns are accepted (and dropped) so `hudic table cat` output reads back. */
-        hudi_field data = {0};
-        rc = hudi_api_data_schema(&data, t, err);
-        if (rc == 0) rc = hudi_schema_add_meta_fields(&table_schema, &data, err);
-        hudi_field_dispose(&data);
-        if (rc < 0) goto done;
-        if (strcmp(input, "-") == 0)
-            src.stdio = stdin;
-        else if ((rc = hudi_fs_open(fs, input, &src.file, err)) < 0)
-            goto done;
-        if ((rc = hudi_jsonl_reader_new(&jr, &table_schema, read_input, &src,
-                                        strcmp(input, "-") == 0 ? "stdin" : input, NULL, err)) < 0)
-            goto done;
+    if (strcmp(input, "-") != 0 && ends_with(input, ".parquet")) {
+        if ((rc = hudi_parquet_open(&in->pf, input, NULL, err)) < 0) return rc;
+        if ((rc = hudi_parquet_scan_open(&in->scan, in->pf, NULL, err)) < 0) return rc;
+        return hudi_parquet_scan_to_arrow(in->scan, &in->stream, err);
     }
-    for (;;) {
-        hudi_batch *b = NULL;
-        rc = scan ? hudi_pq_scan_next(scan, &b, err) : hudi_jsonl_reader_next(jr, &b, err);
-        if (rc < 0 || !b) break;
-        if ((rc = accumulate(all, all_schema, b, err)) < 0) break;
-    }
-    if (rc == 0 && !*all) {
-        /* No rows: an empty batch of the input's schema (delete/overwrite may still mean
-         * something). */
-        hudi_batch empty = {scan ? hudi_pq_scan_schema(scan) : &table_schema, 0, 0, NULL};
-        empty.n_columns = empty.schema->n_children;
-        hudi_batch *tmp = NULL;
-        if ((rc = hudi_batch_new(&tmp, empty.schema, err)) == 0)
-            rc = accumulate(all, all_schema, tmp, err);
-        hudi_batch_free(tmp);
-    }
-done:
-    hudi_jsonl_reader_free(jr);
-    hudi_file_close(src.file);
-    hudi_pq_scan_free(scan);
-    hudi_pq_close(pf);
-    hudi_field_dispose(&table_schema);
-    hudi_fs_free(fs);
-    return rc;
+    bool is_stdin = strcmp(input, "-") == 0;
+    if ((rc = hudi_table_full_schema(t, &in->schema, err)) < 0) return rc;
+    if (!(in->file = is_stdin ? stdin : fopen(input, "rb")))
+        return hudi_error_set(err, errno == ENOENT ? HUDI_ENOTFOUND : HUDI_EIO, "%s: %s", input,
+                              strerror(errno));
+    return hudi_json_reader_to_arrow(&in->schema, read_input, in->file, is_stdin ? "stdin" : input,
+                                     NULL, &in->stream, err);
+}
+
+static void input_close(write_input *in) {
+    if (in->stream.release) in->stream.release(&in->stream);
+    if (in->schema.release) in->schema.release(&in->schema);
+    if (in->file && in->file != stdin) fclose(in->file);
+    hudi_parquet_scan_free(in->scan);
+    hudi_parquet_close(in->pf);
 }
 
 typedef struct write_args {
@@ -480,7 +413,7 @@ typedef struct write_args {
 /* --props 'k1=v1,k2=v2' into a NULL-terminated key, value list over `copy` (owned). */
 static int split_props(const char *text, char **copy, const char **kv_out, size_t cap) {
     size_t n = 0;
-    if (!(*copy = hudi_strdup(text))) return -1;
+    if (!(*copy = strdup(text))) return -1;
     for (char *kv = strtok(*copy, ","); kv; kv = strtok(NULL, ",")) {
         char *eq = strchr(kv, '=');
         if (!eq || eq == kv || n + 2 >= cap) return -1;
@@ -490,6 +423,17 @@ static int split_props(const char *text, char **copy, const char **kv_out, size_
     }
     kv_out[n] = NULL;
     return 0;
+}
+
+static void print_result(const hudi_table_write_result *res, hudi_write_operation op) {
+    if (res->instant[0])
+        printf("committed %s (%s): %lld inserted, %lld updated, %lld deleted, %lld files, %lld "
+               "bytes\n",
+               res->instant, hudi_write_operation_name(op), (long long)res->inserts,
+               (long long)res->updates, (long long)res->deletes, (long long)res->files_written,
+               (long long)res->bytes_written);
+    else
+        printf("nothing to commit (%s)\n", hudi_write_operation_name(op));
 }
 
 static int cmd_write(const cli_group *g, const cli_command *self, int argc, char **argv) {
@@ -505,24 +449,24 @@ static int cmd_write(const cli_group *g, const cli_command *self, int argc, char
     };
     const char *pos[1];
     int n_pos = 0;
-    int rc = cli_parse_args(argc, argv, opts, HUDI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
+    int rc = cli_parse_args(argc, argv, opts, CLI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
     if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
-    hudi_write_options wo = HUDI_WRITE_OPTIONS_INIT;
+    hudi_table_write_options wo = HUDI_TABLE_WRITE_OPTIONS_INIT;
     hudi_error err = HUDI_ERROR_INIT;
     if (!a.op) return cli_usage_error(g, self, "--op is required");
-    if (hudi_write_op_parse(&wo.op, a.op, &err) < 0)
+    if (hudi_write_operation_parse(&wo.operation, a.op, &err) < 0)
         return cli_usage_error(g, self, "%s", err.message);
-    if (wo.op == HUDI_OP_DELETE_PARTITION ? !a.partitions : !a.input)
+    bool drop = wo.operation == HUDI_WRITE_DELETE_PARTITION;
+    if (drop ? !a.partitions : !a.input)
         return cli_usage_error(g, self,
-                               wo.op == HUDI_OP_DELETE_PARTITION
-                                   ? "delete_partition needs --partitions a,b"
-                                   : "--input FILE.parquet|FILE.jsonl|- is required");
+                               drop ? "delete_partition needs --partitions a,b"
+                                    : "--input FILE.parquet|FILE.jsonl|- is required");
     const char *parts[MAX_COLUMNS];
     char *parts_copy = NULL;
     if (a.partitions) {
-        if (!(parts_copy = hudi_strdup(a.partitions)) ||
+        if (!(parts_copy = strdup(a.partitions)) ||
             split_columns(parts_copy, parts, &wo.n_partitions) < 0) {
-            hudi_free(parts_copy);
+            free(parts_copy);
             return cli_usage_error(g, self, "too many partitions");
         }
         wo.partitions = parts;
@@ -534,49 +478,43 @@ static int cmd_write(const cli_group *g, const cli_command *self, int argc, char
     char *props_copy = NULL;
     const char *props[2 * 64 + 1] = {0};
     if (a.props) {
-        if (split_props(a.props, &props_copy, props, HUDI_ARRAY_LEN(props)) < 0) {
-            hudi_free(props_copy);
-            hudi_free(parts_copy);
+        if (split_props(a.props, &props_copy, props, CLI_ARRAY_LEN(props)) < 0) {
+            free(props_copy);
+            free(parts_copy);
             return cli_usage_error(g, self, "--props takes KEY=VALUE[,KEY=VALUE...] (at most 64)");
         }
-        wo.props = props;
+        wo.properties = props;
     }
-    hudi_tbl *t = NULL;
-    hudi_batch *all = NULL;
-    hudi_field all_schema = {0};
-    hudi_write_result res;
+    hudi_table *t = NULL;
+    write_input in;
+    memset(&in, 0, sizeof(in));
+    hudi_table_write_result res;
     char *path = clean_path(pos[0]);
     if (!path) {
-        hudi_error_oom(&err);
-        rc = cli_runtime_error(pos[0], &err);
+        rc = oom(pos[0]);
         goto done;
     }
     if ((rc = open_table(&t, path)) != 0) goto done;
-    if (a.input && wo.op != HUDI_OP_DELETE_PARTITION &&
-        read_input_rows(&all, &all_schema, t, a.input, &err) < 0) {
+    if (drop) {
+        rc = hudi_table_write(t, NULL, NULL, &wo, &res, &err);
+    } else if ((rc = input_open(&in, t, a.input, &err)) < 0) {
         rc = cli_runtime_error(strcmp(a.input, "-") == 0 ? "stdin" : a.input, &err);
         goto done;
+    } else {
+        rc = hudi_table_write_stream(t, &in.stream, &wo, &res, &err);
     }
-    if (hudi_tbl_write(t, all, &wo, &res, &err) < 0) {
+    if (rc < 0) {
         rc = cli_runtime_error(path, &err);
         goto done;
     }
-    if (res.instant[0])
-        printf("committed %s (%s): %lld inserted, %lld updated, %lld deleted, %lld files, %lld "
-               "bytes\n",
-               res.instant, hudi_write_op_name(wo.op), (long long)res.inserts,
-               (long long)res.updates, (long long)res.deletes, (long long)res.files_written,
-               (long long)res.bytes_written);
-    else
-        printf("nothing to commit (%s)\n", hudi_write_op_name(wo.op));
+    print_result(&res, wo.operation);
     rc = cli_finish_output(CLI_EXIT_OK);
 done:
-    hudi_batch_free(all);
-    hudi_field_dispose(&all_schema);
-    hudi_tbl_free(t);
-    hudi_free(props_copy);
-    hudi_free(parts_copy);
-    hudi_free(path);
+    input_close(&in);
+    hudi_table_free(t);
+    free(props_copy);
+    free(parts_copy);
+    free(path);
     return rc;
 }
 
@@ -588,23 +526,20 @@ static int cmd_rollback(const cli_group *g, const cli_command *self, int argc, c
     int rc = cli_parse_args(argc, argv, NULL, 0, pos, 1, 1, &n_pos, g, self);
     if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     char *path = clean_path(pos[0]);
-    if (!path) {
-        hudi_error_oom(&err);
-        return cli_runtime_error(pos[0], &err);
-    }
+    if (!path) return oom(pos[0]);
     if ((rc = open_table(&t, path)) == 0) {
-        int n = hudi_tbl_rollback_pending(t, NULL, &err);
-        if (n < 0) {
+        int32_t n = 0;
+        if (hudi_table_rollback(t, &n, &err) < 0) {
             rc = cli_runtime_error(path, &err);
         } else {
             printf("rolled back %d pending write%s\n", n, n == 1 ? "" : "s");
             rc = cli_finish_output(CLI_EXIT_OK);
         }
     }
-    hudi_tbl_free(t);
-    hudi_free(path);
+    hudi_table_free(t);
+    free(path);
     return rc;
 }
 
@@ -613,7 +548,7 @@ static int cmd_clean(const cli_group *g, const cli_command *self, int argc, char
     const cli_option opts[] = {{"--retain", &retain_text, NULL}};
     const char *pos[1];
     int n_pos = 0;
-    int rc = cli_parse_args(argc, argv, opts, HUDI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
+    int rc = cli_parse_args(argc, argv, opts, CLI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
     if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
     long retain = 10; /* hoodie.cleaner.commits.retained */
     if (retain_text) {
@@ -623,48 +558,95 @@ static int cmd_clean(const cli_group *g, const cli_command *self, int argc, char
             return cli_usage_error(g, self, "--retain takes a positive number of commits");
     }
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     char *path = clean_path(pos[0]);
-    if (!path) {
-        hudi_error_oom(&err);
-        return cli_runtime_error(pos[0], &err);
-    }
+    if (!path) return oom(pos[0]);
     if ((rc = open_table(&t, path)) == 0) {
-        int n = hudi_tbl_clean(t, (int32_t)retain, NULL, &err);
-        if (n < 0) {
+        int64_t n = 0;
+        if (hudi_table_clean(t, (int32_t)retain, &n, &err) < 0) {
             rc = cli_runtime_error(path, &err);
         } else {
-            printf("cleaned %d file%s, keeping the latest %ld commits\n", n, n == 1 ? "" : "s",
-                   retain);
+            printf("cleaned %lld file%s, keeping the latest %ld commits\n", (long long)n,
+                   n == 1 ? "" : "s", retain);
             rc = cli_finish_output(CLI_EXIT_OK);
         }
     }
-    hudi_tbl_free(t);
-    hudi_free(path);
+    hudi_table_free(t);
+    free(path);
     return rc;
 }
 
+static const cli_option_doc cat_options[] = {
+    {"--as-of", "INSTANT", "time travel: the table as of this instant"},
+    {"--incremental", "BEGIN,END",
+     "only records changed by commits in (BEGIN, END]; either may be empty"},
+    {"--read-optimized", NULL, "merge-on-read tables: base files only"},
+    {"--columns", "a,b", "print only these columns"},
+    {"--where", "'COL OP VALUE'",
+     "only rows where the predicate holds (= != <> < <= > >=, IS [NOT] NULL)"},
+    {"--limit", "N", "stop after N rows"},
+    {"--count", NULL, "print only the number of rows"},
+    {"--ignore-missing-files", NULL,
+     "skip file groups whose committed base file is missing from storage (with a warning)"},
+};
+
+static const cli_option_doc create_options[] = {
+    {"--name", "NAME", "table name (hoodie.table.name); required"},
+    {"--key", "F[,F]", "record key fields; required"},
+    {"--partition", "P[,P]", "partition fields; none = non-partitioned"},
+    {"--precombine", "F", "ordering field that decides between records of one key"},
+    {"--type", "cow", "table type: cow (copy-on-write; mor is not written yet)"},
+    {"--hive-style", NULL, "partition folders named FIELD=VALUE"},
+    {"--props", "K=V,...", "more hoodie.properties entries (at most 64)"},
+    {"--url-encode", NULL, "URL-encode partition values in folder names"},
+    {"--keygen", "CLASS", "key generator class (default: inferred as Spark SQL does)"},
+    {"--no-meta-fields", NULL, "do not write the _hoodie_* meta columns"},
+    {"--schema-from", "FILE.parquet", "the data columns of a Parquet file's schema"},
+    {"--schema", "'AVRO JSON'", "the data columns as an Avro record schema"},
+};
+
+static const cli_option_doc write_options[] = {
+    {"--op", "OPERATION",
+     "insert, upsert, bulk_insert, delete, insert_overwrite, insert_overwrite_table or "
+     "delete_partition; required"},
+    {"--input", "FILE", "rows to commit: FILE.parquet, FILE.jsonl, or - for JSON Lines on stdin"},
+    {"--partitions", "A,B", "delete_partition: the partition paths to drop"},
+    {"--latest-wins", NULL, "upserts: the incoming record always wins over the stored one"},
+    {"--instant", "TIME", "commit at this instant (yyyyMMddHHmmssSSS) instead of now"},
+    {"--no-clean", NULL, "do not clean old file versions after the commit"},
+    {"--props", "K=V,...",
+     "writer settings, e.g. hoodie.write.concurrency.mode=optimistic_concurrency_control "
+     "(at most 64)"},
+};
+
+static const cli_option_doc clean_options[] = {
+    {"--retain", "N", "keep the file versions the latest N commits read (default 10)"},
+};
+
 static const cli_command table_commands[] = {
-    {"info", "PATH", "table properties, timeline, file groups and latest file slices", cmd_info},
+    {"info", "PATH", "table properties, timeline, file groups and latest file slices", cmd_info,
+     NULL, 0},
     {"cat",
      "[--as-of INSTANT] [--incremental BEGIN,END] [--read-optimized] [--columns a,b] [--where 'COL "
      "OP VALUE'] [--limit N] [--count] [--ignore-missing-files] PATH",
-     "rows of a Hudi table (snapshot, time travel or incremental) as JSON Lines", cmd_cat},
+     "rows of a Hudi table (snapshot, time travel or incremental) as JSON Lines", cmd_cat,
+     cat_options, CLI_ARRAY_LEN(cat_options)},
     {"create",
      "--name NAME --key F[,F] [--partition P[,P]] [--precombine F] [--type cow] [--hive-style] "
-     "[--props K=V,...] "
-     "[--url-encode] [--keygen CLASS] [--no-meta-fields] (--schema-from FILE.parquet | --schema "
-     "'AVRO JSON') PATH",
-     "create an empty copy-on-write table (table version 6)", cmd_create},
+     "[--props K=V,...] [--url-encode] [--keygen CLASS] [--no-meta-fields] (--schema-from "
+     "FILE.parquet | --schema 'AVRO JSON') PATH",
+     "create an empty copy-on-write table (table version 6)", cmd_create, create_options,
+     CLI_ARRAY_LEN(create_options)},
     {"write",
      "--op insert|upsert|bulk_insert|delete|insert_overwrite|insert_overwrite_table|"
      "delete_partition [--input FILE.parquet|FILE.jsonl|-] [--partitions A,B] [--latest-wins] "
      "[--instant TIME] [--no-clean] [--props K=V,...] PATH",
-     "commit Parquet or JSON Lines rows with one write operation", cmd_write},
-    {"rollback", "PATH", "roll back writes left pending by a failed writer", cmd_rollback},
+     "commit Parquet or JSON Lines rows with one write operation", cmd_write, write_options,
+     CLI_ARRAY_LEN(write_options)},
+    {"rollback", "PATH", "roll back writes left pending by a failed writer", cmd_rollback, NULL, 0},
     {"clean", "[--retain N] PATH", "remove file versions older than the latest N commits need",
-     cmd_clean},
+     cmd_clean, clean_options, CLI_ARRAY_LEN(clean_options)},
 };
 
 const cli_group cli_table_group = {"table", "Hudi tables", table_commands,
-                                   HUDI_ARRAY_LEN(table_commands)};
+                                   CLI_ARRAY_LEN(table_commands)};

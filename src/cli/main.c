@@ -1,13 +1,14 @@
 /* main.c - the hudic command line: `hudic <group> <command> [options] ARGS`.
  *
- * Dispatch is table-driven: each group (parquet now; table and sql later) is a cli_group
- * listing its commands, so adding a command is one table row. Exit codes: 0 success,
- * 1 runtime error (one line "hudic: ..." on stderr), 2 usage error. stdout is fully
+ * Dispatch is table-driven: each group (parquet, table; sql later) is a cli_group listing its
+ * commands and their options, so adding a command is one table row, and `--help` at every
+ * level is printed from the same tables (docs/hudic.1 is checked against it). Exit codes: 0
+ * success, 1 runtime error (one line "hudic: ..." on stderr), 2 usage error. stdout is fully
  * buffered with a large buffer because `parquet cat` can print gigabytes. */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const cli_group *const groups[] = {
     &cli_parquet_group,
@@ -17,10 +18,14 @@ static const cli_group *const groups[] = {
 #define STDOUT_BUFFER_BYTES (1u << 20)
 
 static void print_help(FILE *out) {
-    fprintf(out, "hudic %s - Apache Hudi in C\n\n", hudi_version_string());
+    fprintf(out, "hudic %s - Apache Hudi in C\n\n", hudi_version());
     fprintf(out, "usage: hudic <group> <command> [options] ARGS\n");
-    fprintf(out, "       hudic --version | help [GROUP]\n\n");
-    for (size_t gi = 0; gi < HUDI_ARRAY_LEN(groups); gi++) {
+    fprintf(out, "       hudic --version | --help | help [GROUP]\n");
+    fprintf(out, "       hudic <group> <command> --help\n\n");
+    fprintf(out, "options:\n");
+    fprintf(out, "  %-26s %s\n", "--version", "print the version and exit");
+    fprintf(out, "  %-26s %s\n\n", "-h, --help", "print this help and exit");
+    for (size_t gi = 0; gi < CLI_ARRAY_LEN(groups); gi++) {
         const cli_group *g = groups[gi];
         fprintf(out, "%s: %s\n", g->name, g->summary);
         for (size_t i = 0; i < g->n_commands; i++) {
@@ -40,7 +45,7 @@ static void print_group_help(FILE *out, const cli_group *g) {
 }
 
 static const cli_group *find_group(const char *name) {
-    for (size_t i = 0; i < HUDI_ARRAY_LEN(groups); i++)
+    for (size_t i = 0; i < CLI_ARRAY_LEN(groups); i++)
         if (strcmp(groups[i]->name, name) == 0) return groups[i];
     return NULL;
 }
@@ -72,7 +77,7 @@ static int dispatch(int argc, char **argv) {
     }
     const char *first = argv[1];
     if (strcmp(first, "--version") == 0 || strcmp(first, "version") == 0) {
-        printf("hudic %s\n", hudi_version_string());
+        printf("hudic %s\n", hudi_version());
         return CLI_EXIT_OK;
     }
     if (strcmp(first, "help") == 0 || strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0)

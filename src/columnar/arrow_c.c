@@ -518,9 +518,11 @@ static bool schema_large(const struct ArrowSchema *s) {
             strcmp(s->format, "+L") == 0);
 }
 
-/* Appends rows [start, start + n) of src (logical, before src->offset) to dst. */
+/* Appends rows [start, start + n) of src (logical, before src->offset) to dst. `under_null`: the
+ * rows include slots of a null parent struct, where the Arrow format lets a non-nullable child
+ * hold nulls too (hudic's reader produces such children), so they are not an error there. */
 static int import_range(hudi_array *dst, const struct ArrowArray *src, const struct ArrowSchema *s,
-                        int64_t start, int64_t n, hudi_error *err) {
+                        int64_t start, int64_t n, bool under_null, hudi_error *err) {
     const hudi_field *f = dst->field;
     const char *name = f->name ? f->name : "";
     int rc;
@@ -550,7 +552,7 @@ static int import_range(hudi_array *dst, const struct ArrowArray *src, const str
     int64_t nulls = f->type == HUDI_TYPE_NULL ? n
                     : valid                   ? n - hudi_bitmap_count(valid, pos, n)
                                               : 0;
-    if (nulls > 0 && !f->nullable)
+    if (nulls > 0 && !f->nullable && !under_null)
         return hudi_error_set(err, HUDI_EINVAL, "column %s: null values in a non-nullable column",
                               name);
     if ((nulls > 0 || f->type == HUDI_TYPE_NULL) && (rc = hudi_array_ensure_validity(dst, err)) < 0)
@@ -589,7 +591,8 @@ static int import_range(hudi_array *dst, const struct ArrowArray *src, const str
                 return hudi_error_set(err, HUDI_ENOMEM, "column %s: more than 2^31 elements", name);
             dst_base = child->length;
             const struct ArrowSchema *cs = s && s->n_children > 0 ? s->children[0] : NULL;
-            if ((rc = import_range(child, src->children[0], cs, base, span, err)) < 0) return rc;
+            if ((rc = import_range(child, src->children[0], cs, base, span, false, err)) < 0)
+                return rc;
         }
         for (int64_t i = 1; i <= n; i++)
             dst->offsets[at + i] = (int32_t)(dst_base + offset_at(b1, large, pos + i) - base);
@@ -598,7 +601,8 @@ static int import_range(hudi_array *dst, const struct ArrowArray *src, const str
     case HUDI_TYPE_STRUCT:
         for (int32_t c = 0; c < dst->n_children; c++) {
             const struct ArrowSchema *cs = s && s->n_children > c ? s->children[c] : NULL;
-            if ((rc = import_range(dst->children[c], src->children[c], cs, pos, n, err)) < 0)
+            if ((rc = import_range(dst->children[c], src->children[c], cs, pos, n,
+                                   under_null || nulls > 0, err)) < 0)
                 return rc;
         }
         break;
@@ -625,7 +629,7 @@ int hudi_arrow_import_array(hudi_array **out, const struct ArrowArray *array,
                             hudi_error *err) {
     hudi_array *a = NULL;
     int rc = hudi_array_new(&a, field, err);
-    if (rc == 0) rc = import_range(a, array, schema, 0, array->length, err);
+    if (rc == 0) rc = import_range(a, array, schema, 0, array->length, false, err);
     if (rc == 0) rc = hudi_array_validate(a, err);
     if (rc < 0) {
         hudi_array_free(a);
@@ -655,7 +659,8 @@ int hudi_arrow_import_batch(hudi_batch **out, const struct ArrowArray *array,
     for (int32_t c = 0; c < b->n_columns && rc == 0; c++) {
         const struct ArrowSchema *cs =
             schema && schema->n_children > c ? schema->children[c] : NULL;
-        rc = import_range(b->columns[c], array->children[c], cs, array->offset, array->length, err);
+        rc = import_range(b->columns[c], array->children[c], cs, array->offset, array->length,
+                          false, err);
     }
     b->num_rows = array->length;
     if (rc == 0) rc = hudi_batch_validate(b, err);

@@ -21,9 +21,13 @@ typedef struct read_file {
 } read_file;
 
 struct hudi_reader {
-    hudi_tbl *t;
-    hudi_read_options opts;
+    hudi_table *t;
+    bool incremental, read_optimized, ignore_missing_files;
+    int64_t batch_rows;
+    const char *const *columns; /* borrowed, only while the reader opens */
+    int32_t n_columns;
     char *begin, *end, *filter_column; /* owned copies */
+    hudi_predicate pred;               /* the parsed filter; its value borrows pred.bytes */
     hudi_fs_view *view;
     char as_of[HUDI_INSTANT_TIME_MAX];
     read_file *files;
@@ -70,7 +74,7 @@ static int check_missing(hudi_reader *r, hudi_error *err) {
     if (n > 1) hudi_buf_printf(&more, " (and %zu more)", n - 1);
     const char *and_more = more.data ? more.data : "";
     int rc = 0;
-    if (!r->opts.ignore_missing_files) {
+    if (!r->ignore_missing_files) {
         rc = hudi_error_set(err, HUDI_ENOTFOUND,
                             "%s: commit %s wrote base file %s, which is missing (%s)%s; without "
                             "it file group %s would read as older rows or none",
@@ -97,14 +101,14 @@ static int collect_files(hudi_reader *r, hudi_error *err) {
     hudi_written_files wf = HUDI_WRITTEN_FILES_INIT;
     int rc = 0;
     if (!(r->files = hudi_calloc(n + 1, sizeof(read_file)))) return hudi_error_oom(err);
-    if (r->opts.incremental) {
+    if (r->incremental) {
         if ((rc = hudi_fs_view_files_between(&wf, r->t->timeline, r->begin,
                                              r->as_of[0] ? r->as_of : NULL, err)) < 0)
             return rc;
     }
     for (size_t i = 0; i < n; i++) {
         const hudi_file_slice *s = &slices[i];
-        if (r->opts.incremental) {
+        if (r->incremental) {
             bool touched = false;
             for (size_t k = 0; k < wf.count && !touched; k++)
                 touched = !wf.files[k].is_log && strcmp(wf.files[k].file_id, s->file_id) == 0 &&
@@ -112,7 +116,7 @@ static int collect_files(hudi_reader *r, hudi_error *err) {
                                  s->partition_path) == 0;
             if (!touched) continue;
         }
-        if (s->logs_count > 0 && !r->opts.read_optimized) {
+        if (s->logs_count > 0 && !r->read_optimized) {
             rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
                                 "%s: file group %s has log files: merge-on-read snapshots are "
                                 "not supported yet (--read-optimized reads base files only)",
@@ -138,7 +142,7 @@ static int find_child(const hudi_field *st, const char *name) {
  * first one): hoodie.table.create.schema with the meta fields in front when the table
  * populates them, as Hudi resolves it; an empty struct when the table has no create schema.
  * Only the column names matter here: there are no rows to conform. */
-static int create_schema(hudi_field *out, hudi_tbl *t, hudi_error *err) {
+static int create_schema(hudi_field *out, hudi_table *t, hudi_error *err) {
     const char *json = t->cfg.create_schema;
     hudi_field avro = {0};
     int rc;
@@ -165,7 +169,7 @@ static void widen_small_ints(hudi_field *f) {
 }
 
 /* The table schema: that of the newest base file (the latest writer's schema). */
-static int newest_file_schema(hudi_field *out, hudi_tbl *t, const read_file *files, size_t n,
+static int newest_file_schema(hudi_field *out, hudi_table *t, const read_file *files, size_t n,
                               hudi_error *err) {
     const read_file *newest = NULL;
     for (size_t i = 0; i < n; i++)
@@ -215,18 +219,17 @@ static bool partition_may_match(const hudi_reader *r, const hudi_field *f,
     }
     if (!*text || strcmp(text, "__HIVE_DEFAULT_PARTITION__") == 0 || strcmp(text, "default") == 0)
         return true;
-    hudi_cmp_op op = r->opts.filter_op;
+    hudi_cmp_op op = r->pred.op;
     if (op == HUDI_CMP_IS_NULL) return false; /* values in a named partition are not null */
     if (op == HUDI_CMP_IS_NOT_NULL) return true;
-    if (r->opts.filter_value.is_null) return false;
+    if (r->pred.value.is_null) return false;
     hudi_value v = {0};
     hudi_buf bytes = HUDI_BUF_INIT;
     bool quoted = f->type == HUDI_TYPE_STRING;
     int rc = hudi_value_parse(&v, &bytes, text, quoted, false, f, NULL);
     bool keep = true;
-    if (rc == 0 && !v.is_null && !(v.f64 != v.f64) &&
-        !(r->opts.filter_value.f64 != r->opts.filter_value.f64)) {
-        int cmp = cmp_value(f, &v, &r->opts.filter_value);
+    if (rc == 0 && !v.is_null && !(v.f64 != v.f64) && !(r->pred.value.f64 != r->pred.value.f64)) {
+        int cmp = cmp_value(f, &v, &r->pred.value);
         switch (op) {
         case HUDI_CMP_EQ: keep = cmp == 0; break;
         case HUDI_CMP_NE: keep = cmp != 0; break;
@@ -266,18 +269,18 @@ const char *hudi_reader_warning(const hudi_reader *r) { return r->warning; }
 int64_t hudi_reader_files_missing(const hudi_reader *r) { return r->files_missing; }
 
 static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *err) {
-    int32_t n = r->opts.columns ? r->opts.n_columns : full->n_children;
+    int32_t n = r->columns ? r->n_columns : full->n_children;
     if (hudi_field_init(&r->schema, full->name ? full->name : "schema", HUDI_TYPE_STRUCT, false) <
             0 ||
         hudi_field_set_children(&r->schema, n) < 0)
         return hudi_error_oom(err);
     for (int32_t i = 0; i < n; i++) {
         int32_t src = i;
-        if (r->opts.columns) {
-            src = find_child(full, r->opts.columns[i]);
+        if (r->columns) {
+            src = find_child(full, r->columns[i]);
             if (src < 0)
                 return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s",
-                                      r->t->base_path, r->opts.columns[i]);
+                                      r->t->base_path, r->columns[i]);
         }
         if (hudi_field_copy(&r->schema.children[i], &full->children[src]) < 0)
             return hudi_error_oom(err);
@@ -285,11 +288,12 @@ static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *er
     return 0;
 }
 
-int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options *opts,
+int hudi_read_table_schema(hudi_field *out, hudi_table *t, const hudi_scan_options *opts,
                            hudi_error *err) {
     hudi_reader *r = NULL;
-    hudi_read_options o = HUDI_READ_OPTIONS_INIT;
-    o.as_of = opts->incremental ? opts->end : opts->as_of;
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    bool incremental = opts->begin_instant || opts->end_instant;
+    o.as_of_instant = incremental ? opts->end_instant : opts->as_of_instant;
     o.read_optimized = opts->read_optimized;
     /* Only the schema is needed here; the query's own reader reports missing files for its
      * range (an incremental query's range is narrower than this as-of read). */
@@ -300,7 +304,17 @@ int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options
     return rc;
 }
 
-int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts,
+/* The text filter, parsed against the table schema `full`; the reader keeps the column name. */
+static int parse_filter(hudi_reader *r, const char *filter, const hudi_field *full,
+                        hudi_error *err) {
+    int rc = hudi_predicate_parse(&r->pred, filter, full, err);
+    if (rc < 0) return hudi_error_wrap(err, "%s: filter", r->t->base_path);
+    if (!(r->filter_column = hudi_strdup(full->children[r->pred.column].name)))
+        return hudi_error_oom(err);
+    return 0;
+}
+
+int hudi_reader_open(hudi_reader **out, hudi_table *t, const hudi_scan_options *opts,
                      hudi_error *err) {
     hudi_reader *r = hudi_calloc(1, sizeof(*r));
     hudi_field full = {0};
@@ -308,18 +322,23 @@ int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *op
     *out = NULL;
     if (!r) return hudi_error_oom(err);
     r->t = t;
-    r->opts = *opts;
-    if ((opts->begin && !(r->begin = hudi_strdup(opts->begin))) ||
-        (opts->end && !(r->end = hudi_strdup(opts->end))) ||
-        (opts->filter_column && !(r->filter_column = hudi_strdup(opts->filter_column)))) {
+    r->pred = (hudi_predicate)HUDI_PREDICATE_INIT;
+    r->incremental = opts->begin_instant || opts->end_instant;
+    r->ignore_missing_files = opts->ignore_missing_files;
+    r->read_optimized = opts->read_optimized;
+    r->batch_rows = opts->batch_rows;
+    r->columns = opts->columns;
+    r->n_columns = opts->columns ? opts->n_columns : 0;
+    if ((opts->begin_instant && !(r->begin = hudi_strdup(opts->begin_instant))) ||
+        (opts->end_instant && !(r->end = hudi_strdup(opts->end_instant)))) {
         rc = hudi_error_oom(err);
         goto fail;
     }
-    const char *q = opts->incremental ? opts->end : opts->as_of;
+    const char *q = r->incremental ? opts->end_instant : opts->as_of_instant;
     /* Refuse a non-Parquet table up front: otherwise the error depends on which slice comes
      * first (a log-file slice of a MOR table would report its logs instead of the format). */
     if ((rc = hudi_table_config_check_readable(&t->cfg, err)) < 0) goto fail;
-    if (opts->incremental && !t->cfg.populate_meta_fields) {
+    if (r->incremental && !t->cfg.populate_meta_fields) {
         rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
                             "%s: incremental reads need meta fields "
                             "(hoodie.populate.meta.fields=false)",
@@ -329,14 +348,16 @@ int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *op
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     vo.as_of_instant = q;
     vo.check_missing = true;
-    vo.missing_after = opts->incremental ? opts->begin : NULL;
+    vo.missing_after = r->incremental ? opts->begin_instant : NULL;
     if ((rc = hudi_fs_view_build(&r->view, t->timeline, &vo, err)) < 0) goto fail;
     snprintf(r->as_of, sizeof(r->as_of), "%s", hudi_fs_view_as_of(r->view));
     if ((rc = check_missing(r, err)) < 0) goto fail;
     if ((rc = collect_files(r, err)) < 0) goto fail;
     if ((rc = newest_file_schema(&full, t, r->files, r->n_files, err)) < 0) goto fail;
+    if (opts->filter && (rc = parse_filter(r, opts->filter, &full, err)) < 0) goto fail;
     prune_partitions(r, &full);
     if ((rc = project_schema(r, &full, err)) < 0) goto fail;
+    r->columns = NULL; /* borrowed only while opening */
     if ((rc = hudi_batch_new(&r->out, &r->schema, err)) < 0) goto fail;
     if (!(r->map = hudi_calloc((size_t)r->schema.n_children + 1, sizeof(int32_t)))) {
         rc = hudi_error_oom(err);
@@ -415,12 +436,12 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
         if (r->filter_column) {
             int32_t c = find_child(fs, r->filter_column);
             if (c < 0) {
-                skip = r->opts.filter_op != HUDI_CMP_IS_NULL; /* absent = all null */
+                skip = r->pred.op != HUDI_CMP_IS_NULL; /* absent = all null */
             } else {
-                preds[n_preds++] = (hudi_pq_predicate){c, r->opts.filter_op, r->opts.filter_value};
+                preds[n_preds++] = (hudi_pq_predicate){c, r->pred.op, r->pred.value};
             }
         }
-        if (r->opts.incremental) {
+        if (r->incremental) {
             int32_t c = find_child(fs, META_COMMIT_TIME);
             if (c < 0)
                 return hudi_error_set(err, HUDI_ECORRUPT, "%s: no %s column", rf->base->path,
@@ -448,7 +469,7 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
         hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
         so.columns = cols;
         so.n_columns = n_cols;
-        so.batch_rows = r->opts.batch_rows;
+        so.batch_rows = r->batch_rows;
         so.predicates = preds;
         so.n_predicates = n_preds;
         so.filter_rows = n_preds > 0;
@@ -509,5 +530,6 @@ void hudi_reader_free(hudi_reader *r) {
     hudi_free(r->end);
     hudi_free(r->filter_column);
     hudi_free(r->warning);
+    hudi_predicate_dispose(&r->pred);
     hudi_free(r);
 }

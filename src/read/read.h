@@ -9,37 +9,22 @@
 #define HUDI_READ_H
 
 #include "format/parquet/parquet.h"
+#include "hudi/hudi_table.h"
 #include "table/tbl.h"
 
-typedef struct hudi_read_options {
-    const char *const *columns; /* output columns by name; NULL = all (meta columns included) */
-    int32_t n_columns;
-    const char *as_of;         /* time travel; NULL = latest */
-    bool incremental;          /* changes in (begin, end] */
-    const char *begin;         /* incremental: exclusive start; NULL = from the beginning */
-    const char *end;           /* incremental: inclusive end; NULL = latest */
-    bool read_optimized;       /* base files only: log files of MOR slices are ignored */
-    const char *filter_column; /* one simple predicate; NULL = none */
-    hudi_cmp_op filter_op;
-    hudi_value filter_value;   /* in the column's type (see hudi_reader_open_schema) */
-    int64_t batch_rows;        /* 0 = default */
-    bool ignore_missing_files; /* a committed base file missing from storage (deleted by hand,
-                                  half-copied table) skips its file group with a warning
-                                  (hudi_reader_warning) instead of failing the read */
-} hudi_read_options;
-
-#define HUDI_READ_OPTIONS_INIT                                                                     \
-    { 0 }
-
+/* A query is described by the public hudi_scan_options (include/hudi/hudi_table.h): columns,
+ * as_of_instant, begin_instant/end_instant (incremental when either is set: changes in
+ * (begin, end]), the text filter, read_optimized and batch_rows. The filter is parsed here
+ * (read/predicate.h) against the table schema of the query. */
 typedef struct hudi_reader hudi_reader;
 
 /* The full table schema for the query `opts` (as of its as_of, or of `end` when incremental;
  * its columns and filter are ignored): a STRUCT field the caller disposes with
  * hudi_field_dispose. Used to convert filter constants before hudi_reader_open. */
-int hudi_read_table_schema(hudi_field *out, hudi_tbl *t, const hudi_read_options *opts,
+int hudi_read_table_schema(hudi_field *out, hudi_table *t, const hudi_scan_options *opts,
                            hudi_error *err);
 
-int hudi_reader_open(hudi_reader **out, hudi_tbl *t, const hudi_read_options *opts,
+int hudi_reader_open(hudi_reader **out, hudi_table *t, const hudi_scan_options *opts,
                      hudi_error *err);
 /* The schema of the batches (a STRUCT owned by the reader). */
 const hudi_field *hudi_reader_schema(const hudi_reader *r);

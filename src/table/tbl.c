@@ -1,8 +1,8 @@
 /* tbl.c - opening a table: properties, config and timeline in one handle. */
 #include "table/tbl.h"
 
-int hudi_tbl_open(hudi_tbl **out, hudi_fs *fs, const char *base_path, hudi_error *err) {
-    hudi_tbl *t = hudi_calloc(1, sizeof(*t));
+int hudi_tbl_open(hudi_table **out, hudi_fs *fs, const char *base_path, hudi_error *err) {
+    hudi_table *t = hudi_calloc(1, sizeof(*t));
     int rc;
     *out = NULL;
     if (!t) return hudi_error_oom(err);
@@ -37,7 +37,7 @@ fail:
     return rc;
 }
 
-int hudi_tbl_reload(hudi_tbl *t, hudi_error *err) {
+int hudi_tbl_reload(hudi_table *t, hudi_error *err) {
     hudi_timeline *tl = NULL;
     int rc = hudi_timeline_load(&tl, t->fs, t->base_path, &t->cfg, err);
     if (rc < 0) return rc;
@@ -46,7 +46,7 @@ int hudi_tbl_reload(hudi_tbl *t, hudi_error *err) {
     return 0;
 }
 
-void hudi_tbl_free(hudi_tbl *t) {
+void hudi_tbl_free(hudi_table *t) {
     if (!t) return;
     hudi_timeline_free(t->timeline);
     hudi_props_dispose(&t->props);

@@ -10,13 +10,13 @@
 
 /* ---- settings ------------------------------------------------------------------------------ */
 
-static const char *prop(const hudi_tbl *t, const char *const *props, const char *key) {
+static const char *prop(const hudi_table *t, const char *const *props, const char *key) {
     for (size_t i = 0; props && props[i] && props[i + 1]; i += 2)
         if (strcmp(props[i], key) == 0) return props[i + 1];
     return hudi_props_get(&t->props, key);
 }
 
-static int prop_long(const hudi_tbl *t, const char *const *props, const char *key, int64_t dflt,
+static int prop_long(const hudi_table *t, const char *const *props, const char *key, int64_t dflt,
                      int64_t min, int64_t *out, hudi_error *err) {
     const char *v = prop(t, props, key);
     *out = dflt;
@@ -30,7 +30,7 @@ static int prop_long(const hudi_tbl *t, const char *const *props, const char *ke
     return 0;
 }
 
-int hudi_txn_config_load(hudi_txn_config *out, const hudi_tbl *t, const char *const *props,
+int hudi_txn_config_load(hudi_txn_config *out, const hudi_table *t, const char *const *props,
                          hudi_error *err) {
     memset(out, 0, sizeof(*out));
     const char *mode = prop(t, props, "hoodie.write.concurrency.mode");
@@ -163,7 +163,7 @@ static int break_lock(hudi_fs *fs, const char *path, hudi_error *err) {
     return rc;
 }
 
-int hudi_table_lock_acquire(hudi_table_lock **out, hudi_tbl *t, const hudi_txn_config *cfg,
+int hudi_table_lock_acquire(hudi_table_lock **out, hudi_table *t, const hudi_txn_config *cfg,
                             hudi_error *err) {
     hudi_buf info = HUDI_BUF_INIT;
     hudi_table_lock *l = hudi_calloc(1, sizeof(*l));
@@ -270,12 +270,12 @@ struct hudi_heartbeat {
     int64_t last_ms, interval_ms;
 };
 
-static int heartbeat_path(hudi_buf *out, const hudi_tbl *t, const char *instant) {
+static int heartbeat_path(hudi_buf *out, const hudi_table *t, const char *instant) {
     hudi_buf_printf(out, "%s/%s/%s", t->base_path, HUDI_HEARTBEAT_DIR, instant);
     return hudi_buf_failed(out) ? HUDI_ENOMEM : 0;
 }
 
-int hudi_heartbeat_start(hudi_heartbeat **out, hudi_tbl *t, const hudi_txn_config *cfg,
+int hudi_heartbeat_start(hudi_heartbeat **out, hudi_table *t, const hudi_txn_config *cfg,
                          const char *instant, hudi_error *err) {
     hudi_buf p = HUDI_BUF_INIT, owner = HUDI_BUF_INIT;
     hudi_heartbeat *hb = hudi_calloc(1, sizeof(*hb));
@@ -331,7 +331,7 @@ void hudi_heartbeat_stop(hudi_heartbeat *hb) {
     hudi_free(hb);
 }
 
-int hudi_heartbeat_writer_dead(bool *dead, hudi_tbl *t, const hudi_txn_config *cfg,
+int hudi_heartbeat_writer_dead(bool *dead, hudi_table *t, const hudi_txn_config *cfg,
                                const char *instant, hudi_error *err) {
     hudi_buf p = HUDI_BUF_INIT, body = HUDI_BUF_INIT;
     hudi_stat st;

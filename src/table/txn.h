@@ -28,7 +28,7 @@ typedef struct hudi_txn_config {
 /* `props` is a NULL-terminated key, value list (may be NULL). EINVAL names a bad value,
  * EUNSUPPORTED a lock provider other than the file-system one or a concurrency mode hudic
  * does not have. */
-int hudi_txn_config_load(hudi_txn_config *out, const hudi_tbl *t, const char *const *props,
+int hudi_txn_config_load(hudi_txn_config *out, const hudi_table *t, const char *const *props,
                          hudi_error *err);
 void hudi_txn_config_dispose(hudi_txn_config *c);
 
@@ -40,7 +40,7 @@ typedef struct hudi_table_lock hudi_table_lock;
  * this host is broken at once, an expired one (lock_expire_ms) as Hudi does. HUDI_ELOCKED
  * "<base>: the table is being written by another writer (<owner>, since <time>); gave up after
  * N ms (hoodie.write.lock.wait_time_ms)". */
-int hudi_table_lock_acquire(hudi_table_lock **out, hudi_tbl *t, const hudi_txn_config *cfg,
+int hudi_table_lock_acquire(hudi_table_lock **out, hudi_table *t, const hudi_txn_config *cfg,
                             hudi_error *err);
 /* ECONFLICT when the lock file is no longer the one this lock created: another writer deleted
  * it (Hudi's FileSystemBasedLockProvider.close() deletes it unconditionally), so exclusion is
@@ -57,7 +57,7 @@ typedef struct hudi_heartbeat hudi_heartbeat;
 
 /* Creates .hoodie/.heartbeat/<instant> (before the instant's requested file, as Hudi does).
  * HUDI_EEXISTS when that heartbeat exists already (left by a writer that died). */
-int hudi_heartbeat_start(hudi_heartbeat **out, hudi_tbl *t, const hudi_txn_config *cfg,
+int hudi_heartbeat_start(hudi_heartbeat **out, hudi_table *t, const hudi_txn_config *cfg,
                          const char *instant, hudi_error *err);
 /* Refreshes the modification time when an interval has passed since the last beat. */
 int hudi_heartbeat_beat(hudi_heartbeat *hb, hudi_error *err);
@@ -67,7 +67,7 @@ void hudi_heartbeat_stop(hudi_heartbeat *hb);
 /* Whether the writer of pending `instant` is known to be dead: no heartbeat file (Hudi: last
  * beat 0), a hudic heartbeat of this host whose process lock is free, or a heartbeat older
  * than interval * tolerable misses. */
-int hudi_heartbeat_writer_dead(bool *dead, hudi_tbl *t, const hudi_txn_config *cfg,
+int hudi_heartbeat_writer_dead(bool *dead, hudi_table *t, const hudi_txn_config *cfg,
                                const char *instant, hudi_error *err);
 
 /* The owner string hudic writes: "hudic pid <pid> on <host>". */

@@ -21,7 +21,7 @@ typedef struct cl_part {
 } cl_part;
 
 typedef struct cl_state {
-    hudi_tbl *t;
+    hudi_table *t;
     cl_part *parts;
     size_t n_parts;
     size_t n_files;
@@ -217,7 +217,7 @@ static int64_t mono_ms(void) {
 
 static int execute(cl_state *s, const char *earliest, const char *earliest_action, const char *last,
                    const hudi_clock *clock, int32_t *deleted, hudi_error *err) {
-    hudi_tbl *t = s->t;
+    hudi_table *t = s->t;
     hudi_buf body = HUDI_BUF_INIT;
     char c_time[HUDI_INSTANT_TIME_MAX];
     int64_t t0 = mono_ms();
@@ -271,7 +271,7 @@ static int execute(cl_state *s, const char *earliest, const char *earliest_actio
     return rc;
 }
 
-static int drop_pending_cleans(hudi_tbl *t, hudi_error *err) {
+static int drop_pending_cleans(hudi_table *t, hudi_error *err) {
     for (size_t i = t->timeline->count; i-- > 0;) {
         const hudi_instant *in = &t->timeline->instants[i];
         if (in->action != HUDI_ACTION_CLEAN || in->state == HUDI_STATE_COMPLETED) continue;
@@ -289,7 +289,7 @@ static int drop_pending_cleans(hudi_tbl *t, hudi_error *err) {
     return 0;
 }
 
-int hudi_write_clean_locked(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock,
+int hudi_write_clean_locked(hudi_table *t, int32_t retain_commits, const hudi_clock *clock,
                             hudi_error *err) {
     cl_state s;
     memset(&s, 0, sizeof(s));
@@ -326,7 +326,8 @@ done:
     return rc < 0 ? rc : deleted;
 }
 
-int hudi_tbl_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err) {
+int hudi_tbl_clean(hudi_table *t, int32_t retain_commits, const hudi_clock *clock,
+                   hudi_error *err) {
     hudi_txn_config tc;
     hudi_table_lock *lock = NULL;
     if (retain_commits < 1)

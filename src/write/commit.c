@@ -151,7 +151,7 @@ int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err) {
 /* ---- schema --------------------------------------------------------------------------------- */
 
 /* extraMetadata.schema of the newest completed commit that has one (avro-schema.md §5), or NULL. */
-static int latest_commit_schema(hudi_tbl *t, char **out, hudi_error *err) {
+static int latest_commit_schema(hudi_table *t, char **out, hudi_error *err) {
     hudi_instant_list l = {0};
     hudi_buf json = HUDI_BUF_INIT;
     int rc = hudi_timeline_completed_commits(&l, t->timeline, err);
@@ -199,7 +199,7 @@ static int conform_columns(wctx *c, hudi_error *err) {
     if (!(c->cols = hudi_calloc((size_t)n + 1, sizeof(hudi_array *))) ||
         !(c->owned_cols = hudi_calloc((size_t)n + 1, sizeof(bool))))
         return hudi_error_oom(err);
-    if (!b || c->o.op == HUDI_OP_DELETE) return 0; /* no incoming records are written */
+    if (!b || c->o.op == HUDI_WRITE_DELETE) return 0; /* no incoming records are written */
     for (int32_t i = 0; i < b->schema->n_children; i++) {
         const char *name = b->schema->children[i].name;
         if (!hudi_is_meta_field(name) && find_child(&c->schema, name) < 0)
@@ -246,7 +246,7 @@ static int conform_columns(wctx *c, hudi_error *err) {
 }
 
 int hudi_commit_resolve_schema(wctx *c, hudi_error *err) {
-    hudi_tbl *t = c->t;
+    hudi_table *t = c->t;
     hudi_field parsed = {0}, with_meta = {0};
     hudi_buf full = HUDI_BUF_INIT;
     char *json = NULL;
@@ -355,7 +355,8 @@ int hudi_commit_write_inflight(wctx *c, hudi_error *err) {
     hudi_commit_metadata *md = NULL;
     hudi_buf body = HUDI_BUF_INIT;
     int rc = hudi_commit_metadata_new(&md, err);
-    if (rc == 0) rc = hudi_commit_metadata_set_operation(md, hudi_write_op_name(c->o.op), err);
+    if (rc == 0)
+        rc = hudi_commit_metadata_set_operation(md, hudi_write_operation_name(c->o.op), err);
     for (int32_t p = 0; rc == 0 && p < c->n_parts; p++) {
         bool updates = false;
         for (size_t gi = 0; gi < c->n_groups; gi++)
@@ -428,7 +429,8 @@ int hudi_commit_complete(wctx *c, hudi_error *err) {
     for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++)
         if (c->groups[gi].active) rc = add_stat(md, c, &c->groups[gi], err);
     if (rc == 0) rc = hudi_commit_metadata_set_extra(md, "schema", c->schema_json.data, err);
-    if (rc == 0) rc = hudi_commit_metadata_set_operation(md, hudi_write_op_name(c->o.op), err);
+    if (rc == 0)
+        rc = hudi_commit_metadata_set_operation(md, hudi_write_operation_name(c->o.op), err);
     if (c->action == HUDI_ACTION_REPLACECOMMIT) {
         md->is_replace = true;
         for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {

@@ -13,7 +13,7 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int hudi_occ_snapshot_take(hudi_occ_snapshot *s, hudi_tbl *t, hudi_error *err) {
+int hudi_occ_snapshot_take(hudi_occ_snapshot *s, hudi_table *t, hudi_error *err) {
     hudi_instant_list l = {0};
     int rc = hudi_timeline_completed_commits(&l, t->timeline, err);
     if (rc < 0) return rc;

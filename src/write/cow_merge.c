@@ -205,7 +205,7 @@ static int write_rows(fwriter *fw, const wrows *rows, bool inserts, hudi_error *
         int32_t r = rows->v[k];
         if (c->done[r]) continue;
         c->done[r] = true;
-        if (hudi_plan_row_is_deleted(c, r) || c->o.op == HUDI_OP_DELETE) {
+        if (hudi_plan_row_is_deleted(c, r) || c->o.op == HUDI_WRITE_DELETE) {
             if (!inserts) fw->g->num_deletes++;
             continue;
         }
@@ -302,7 +302,7 @@ static bool merge_decide(fwriter *fw, const merge_state *ms, const hudi_batch *b
                          int32_t r, bool *old_wins) {
     wctx *c = fw->c;
     *old_wins = false;
-    if (c->o.op == HUDI_OP_DELETE) return false;
+    if (c->o.op == HUDI_WRITE_DELETE) return false;
     /* DefaultHoodieRecordPayload: the stored record stays when its ordering value is greater
      * (even against a delete); OverwriteWithLatestAvroPayload: the incoming record wins. */
     if (!c->o.latest_wins && c->precombine_col >= 0 && ms->old_prec >= 0 &&

@@ -74,7 +74,7 @@ static int check_options(const hudi_create_options *o, const char *base_path, hu
     return 0;
 }
 
-int hudi_tbl_create(hudi_tbl **out, hudi_fs *fs, const char *base_path,
+int hudi_tbl_create(hudi_table **out, hudi_fs *fs, const char *base_path,
                     const hudi_create_options *opts, hudi_error *err) {
     hudi_props props = HUDI_PROPS_INIT;
     hudi_field schema = {0};

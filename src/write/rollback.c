@@ -20,7 +20,7 @@ typedef struct rb_part {
 } rb_part;
 
 typedef struct rb_state {
-    hudi_tbl *t;
+    hudi_table *t;
     const hudi_instant *f;
     char **files; /* relative paths */
     size_t n_files;
@@ -235,7 +235,7 @@ static int delete_files(rb_state *s, int32_t *deleted, hudi_error *err) {
     return 0;
 }
 
-static int rollback_one(hudi_tbl *t, const hudi_instant *f_in, const hudi_clock *clock,
+static int rollback_one(hudi_table *t, const hudi_instant *f_in, const hudi_clock *clock,
                         hudi_error *err) {
     rb_state s;
     memset(&s, 0, sizeof(s));
@@ -318,7 +318,7 @@ static const hudi_instant *find_pending(const hudi_timeline *tl, const char *tim
     return best;
 }
 
-static int remove_heartbeat(hudi_tbl *t, const char *time, hudi_error *err) {
+static int remove_heartbeat(hudi_table *t, const char *time, hudi_error *err) {
     hudi_buf p = HUDI_BUF_INIT;
     hudi_buf_printf(&p, "%s/%s/%s", t->base_path, HUDI_HEARTBEAT_DIR, time);
     int rc = hudi_buf_failed(&p) ? hudi_error_oom(err) : hudi_fs_remove(t->fs, p.data, err);
@@ -330,7 +330,7 @@ static int remove_heartbeat(hudi_tbl *t, const char *time, hudi_error *err) {
     return rc;
 }
 
-int hudi_write_rollback_instant(hudi_tbl *t, const char *time, const hudi_clock *clock,
+int hudi_write_rollback_instant(hudi_table *t, const char *time, const hudi_clock *clock,
                                 hudi_error *err) {
     const hudi_instant *f = find_pending(t->timeline, time);
     if (!f) return 0;
@@ -339,7 +339,7 @@ int hudi_write_rollback_instant(hudi_tbl *t, const char *time, const hudi_clock 
     return rc;
 }
 
-int hudi_write_rollback_failed(hudi_tbl *t, const hudi_txn_config *tc, const hudi_clock *clock,
+int hudi_write_rollback_failed(hudi_table *t, const hudi_txn_config *tc, const hudi_clock *clock,
                                hudi_error *err) {
     char(*times)[HUDI_INSTANT_TIME_MAX] = NULL;
     size_t n = 0;
@@ -367,7 +367,7 @@ int hudi_write_rollback_failed(hudi_tbl *t, const hudi_txn_config *tc, const hud
     return rc < 0 ? rc : rolled;
 }
 
-int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
+int hudi_tbl_rollback_pending(hudi_table *t, const hudi_clock *clock, hudi_error *err) {
     hudi_txn_config tc;
     hudi_table_lock *lock = NULL;
     int rc = hudi_txn_config_load(&tc, t, NULL, err);

@@ -18,22 +18,11 @@
 #define HUDI_WRITE_H
 
 #include "columnar/columnar.h"
+#include "hudi/hudi_table.h"
 #include "table/tbl.h"
 
-typedef enum hudi_write_op {
-    HUDI_OP_INSERT = 0,
-    HUDI_OP_UPSERT,
-    HUDI_OP_BULK_INSERT,
-    HUDI_OP_DELETE,                 /* records of the batch are keys to delete */
-    HUDI_OP_INSERT_OVERWRITE,       /* replace the partitions the batch touches */
-    HUDI_OP_INSERT_OVERWRITE_TABLE, /* replace every partition */
-    HUDI_OP_DELETE_PARTITION,       /* replace the named partitions with nothing */
-} hudi_write_op;
-
-/* Hudi's operationType strings ("INSERT", "UPSERT", "BULK_INSERT", "DELETE",
- * "INSERT_OVERWRITE", "INSERT_OVERWRITE_TABLE", "DELETE_PARTITION"). */
-const char *hudi_write_op_name(hudi_write_op op);
-int hudi_write_op_parse(hudi_write_op *out, const char *name, hudi_error *err);
+/* Write operations are the public hudi_write_operation (include/hudi/hudi_table.h), whose
+ * names and parsing (hudi_write_operation_name/_parse) live in write_client.c. */
 
 /* Creating a table: hoodie.properties with the keys Hudi 0.14 writes for table version 6,
  * timeline layout 1, no metadata table (properties.md §6), and the create schema. */
@@ -54,11 +43,11 @@ typedef struct hudi_create_options {
 #define HUDI_CREATE_OPTIONS_INIT                                                                   \
     { NULL, HUDI_COPY_ON_WRITE, NULL, NULL, NULL, NULL, false, false, true, NULL, NULL }
 
-int hudi_tbl_create(hudi_tbl **out, hudi_fs *fs, const char *base_path,
+int hudi_tbl_create(hudi_table **out, hudi_fs *fs, const char *base_path,
                     const hudi_create_options *opts, hudi_error *err);
 
 typedef struct hudi_write_options {
-    hudi_write_op op;
+    hudi_write_operation op;
     /* payload semantics for upserts: ordering-field-wins (DefaultHoodieRecordPayload,
      * EVENT_TIME_ORDERING) or latest-wins (OverwriteWithLatestAvroPayload) */
     bool latest_wins;
@@ -83,28 +72,24 @@ typedef struct hudi_write_options {
 } hudi_write_options;
 
 #define HUDI_WRITE_OPTIONS_INIT                                                                    \
-    { HUDI_OP_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL, NULL, NULL, NULL }
+    { HUDI_WRITE_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL, NULL, NULL, NULL }
 
-typedef struct hudi_write_result {
-    char instant[HUDI_INSTANT_TIME_MAX]; /* the committed instant ("" when nothing was written) */
-    int64_t inserts, updates, deletes;
-    int64_t files_written, bytes_written;
-} hudi_write_result;
+/* A write's result is the public hudi_table_write_result (instant, record and file counts). */
 
 /* Commits `batch` (columns of the table schema by name, without meta columns) with one
  * operation. On failure nothing is committed and the table reads as before. */
-int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
-                   hudi_write_result *result, hudi_error *err);
+int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_options *opts,
+                   hudi_table_write_result *result, hudi_error *err);
 
 /* Rolls back every pending (requested/inflight) write instant left by a dead writer (timeline.md
  * §8; never one whose writer is alive, docs/formats/concurrency.md) under the table lock: deletes
  * its files (by markers, else by listing its instant's files), records a rollback instant,
  * deletes its timeline files and heartbeat. Returns the number rolled back. */
-int hudi_tbl_rollback_pending(hudi_tbl *t, const hudi_clock *clock, hudi_error *err);
+int hudi_tbl_rollback_pending(hudi_table *t, const hudi_clock *clock, hudi_error *err);
 
 /* Cleans file slices no longer needed, under the table lock: keeps the latest
  * `retain_commits` commits' versions of every file group (KEEP_LATEST_COMMITS), records a
  * clean instant. */
-int hudi_tbl_clean(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err);
+int hudi_tbl_clean(hudi_table *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err);
 
 #endif

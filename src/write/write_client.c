@@ -15,14 +15,14 @@ static const char *const op_names[] = {"INSERT",           "UPSERT",
                                        "INSERT_OVERWRITE", "INSERT_OVERWRITE_TABLE",
                                        "DELETE_PARTITION"};
 
-const char *hudi_write_op_name(hudi_write_op op) {
+const char *hudi_write_operation_name(hudi_write_operation op) {
     return (unsigned)op < HUDI_ARRAY_LEN(op_names) ? op_names[op] : "UNKNOWN";
 }
 
-int hudi_write_op_parse(hudi_write_op *out, const char *name, hudi_error *err) {
+int hudi_write_operation_parse(hudi_write_operation *out, const char *name, hudi_error *err) {
     for (size_t i = 0; i < HUDI_ARRAY_LEN(op_names); i++)
         if (strcasecmp(name, op_names[i]) == 0) {
-            *out = (hudi_write_op)i;
+            *out = (hudi_write_operation)i;
             return 0;
         }
     return hudi_error_set(err, HUDI_EINVAL, "unknown write operation '%s'", name);
@@ -35,9 +35,9 @@ static void fill_defaults(hudi_write_options *o) {
     if (o->codec == 0) o->codec = HUDI_PQ_CODEC_GZIP; /* hoodie.parquet.compression.codec (0.14) */
 }
 
-static bool is_replace(hudi_write_op op) {
-    return op == HUDI_OP_INSERT_OVERWRITE || op == HUDI_OP_INSERT_OVERWRITE_TABLE ||
-           op == HUDI_OP_DELETE_PARTITION;
+static bool is_replace(hudi_write_operation op) {
+    return op == HUDI_WRITE_INSERT_OVERWRITE || op == HUDI_WRITE_INSERT_OVERWRITE_TABLE ||
+           op == HUDI_WRITE_DELETE_PARTITION;
 }
 
 static void ctx_dispose(wctx *c) {
@@ -73,7 +73,7 @@ static void ctx_dispose(wctx *c) {
     hudi_buf_dispose(&c->file_schema_json);
 }
 
-static int check_table(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *o,
+static int check_table(hudi_table *t, const hudi_batch *batch, const hudi_write_options *o,
                        hudi_error *err) {
     if (t->cfg.type != HUDI_COPY_ON_WRITE)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
@@ -85,15 +85,15 @@ static int check_table(hudi_tbl *t, const hudi_batch *batch, const hudi_write_op
                               "%s: writing table version %d is not "
                               "supported (only 6)",
                               t->base_path, t->cfg.version);
-    if ((unsigned)o->op > HUDI_OP_DELETE_PARTITION)
+    if ((unsigned)o->op > HUDI_WRITE_DELETE_PARTITION)
         return hudi_error_set(err, HUDI_EINVAL, "unknown write operation %d", (int)o->op);
-    if (o->op == HUDI_OP_DELETE_PARTITION) {
+    if (o->op == HUDI_WRITE_DELETE_PARTITION) {
         if (o->n_partitions <= 0 || !o->partitions)
             return hudi_error_set(err, HUDI_EINVAL, "%s: DELETE_PARTITION needs partitions",
                                   t->base_path);
     } else if (!batch) {
         return hudi_error_set(err, HUDI_EINVAL, "%s: %s needs a batch", t->base_path,
-                              hudi_write_op_name(o->op));
+                              hudi_write_operation_name(o->op));
     }
     if (batch && batch->num_rows > INT32_MAX - 1)
         return hudi_error_set(err, HUDI_EINVAL, "%s: more than 2^31 rows in one write",
@@ -104,7 +104,7 @@ static int check_table(hudi_tbl *t, const hudi_batch *batch, const hudi_write_op
 /* A table with a metadata table would have it go stale (properties.md §6); do what a Spark
  * writer with hoodie.metadata.enable=false does: clear the metadata partitions and delete
  * .hoodie/metadata. */
-static int disable_metadata_table(hudi_tbl *t, const hudi_clock *clock, hudi_error *err) {
+static int disable_metadata_table(hudi_table *t, const hudi_clock *clock, hudi_error *err) {
     const char *mp = t->cfg.metadata_partitions;
     const char *inflight = hudi_props_get(&t->props, "hoodie.table.metadata.partitions.inflight");
     if ((!mp || !*mp) && (!inflight || !*inflight)) return 0;
@@ -125,7 +125,7 @@ static int disable_metadata_table(hudi_tbl *t, const hudi_clock *clock, hudi_err
 
 static int plan(wctx *c, hudi_error *err) {
     int rc;
-    bool has_rows = c->in && c->o.op != HUDI_OP_DELETE_PARTITION;
+    bool has_rows = c->in && c->o.op != HUDI_WRITE_DELETE_PARTITION;
     if ((rc = hudi_commit_resolve_schema(c, err)) < 0) return rc;
     if (has_rows) {
         if ((rc = hudi_plan_keys(c, err)) < 0 || (rc = hudi_plan_dedup(c, err)) < 0) return rc;
@@ -134,7 +134,7 @@ static int plan(wctx *c, hudi_error *err) {
     }
     if ((rc = hudi_commit_estimate_record_size(c, err)) < 0) return rc;
     if ((rc = hudi_plan_existing_groups(c, err)) < 0) return rc;
-    if (has_rows && (c->o.op == HUDI_OP_UPSERT || c->o.op == HUDI_OP_DELETE) &&
+    if (has_rows && (c->o.op == HUDI_WRITE_UPSERT || c->o.op == HUDI_WRITE_DELETE) &&
         (rc = hudi_index_tag(c, err)) < 0)
         return rc;
     if (has_rows && (rc = hudi_plan_assign(c, err)) < 0) return rc;
@@ -152,7 +152,7 @@ static void finish(wctx *c) {
 }
 
 static int pick_instant(wctx *c, hudi_error *err) {
-    hudi_tbl *t = c->t;
+    hudi_table *t = c->t;
     const char *last = hudi_timeline_last_time(t->timeline);
     if (!c->o.instant_time)
         return hudi_instant_time_new(c->instant, c->o.clock, t->cfg.timeline_utc, last, err);
@@ -184,12 +184,12 @@ static void abandon(wctx *c, const hudi_txn_config *tc, hudi_table_lock **lock) 
         (void)hudi_write_rollback_instant(c->t, c->instant, c->o.clock, &scratch);
 }
 
-int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_options *opts,
-                   hudi_write_result *result, hudi_error *err) {
+int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_options *opts,
+                   hudi_table_write_result *result, hudi_error *err) {
     wctx c;
     memset(&c, 0, sizeof(c));
     hudi_write_options dflt = HUDI_WRITE_OPTIONS_INIT;
-    hudi_write_result scratch;
+    hudi_table_write_result scratch;
     hudi_txn_config tc;
     hudi_table_lock *lock = NULL;
     hudi_heartbeat *hb = NULL;
@@ -199,7 +199,7 @@ int hudi_tbl_write(hudi_tbl *t, const hudi_batch *batch, const hudi_write_option
     c.o = opts ? *opts : dflt;
     c.res = result ? result : &scratch;
     memset(c.res, 0, sizeof(*c.res));
-    c.in = c.o.op == HUDI_OP_DELETE_PARTITION ? NULL : batch;
+    c.in = c.o.op == HUDI_WRITE_DELETE_PARTITION ? NULL : batch;
     fill_defaults(&c.o);
     int rc = check_table(t, c.in, &c.o, err);
     if (rc < 0) return rc;

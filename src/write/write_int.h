@@ -77,9 +77,9 @@ typedef struct wpart {
 } wpart;
 
 typedef struct wctx {
-    hudi_tbl *t;
+    hudi_table *t;
     hudi_write_options o;
-    hudi_write_result *res;
+    hudi_table_write_result *res;
     char instant[HUDI_INSTANT_TIME_MAX];
     hudi_action action; /* COMMIT or REPLACECOMMIT */
     const hudi_batch *in;
@@ -157,11 +157,11 @@ void hudi_write_free_strings(char **v, size_t n);
  * that holds the table lock and has reloaded the timeline under it. rollback_failed rolls back
  * the pending writes whose writers are dead (hudi_heartbeat_writer_dead) and returns their
  * number; rollback_instant rolls back one pending instant (a no-op if it is not pending). */
-int hudi_write_rollback_failed(hudi_tbl *t, const hudi_txn_config *tc, const hudi_clock *clock,
+int hudi_write_rollback_failed(hudi_table *t, const hudi_txn_config *tc, const hudi_clock *clock,
                                hudi_error *err);
-int hudi_write_rollback_instant(hudi_tbl *t, const char *time, const hudi_clock *clock,
+int hudi_write_rollback_instant(hudi_table *t, const char *time, const hudi_clock *clock,
                                 hudi_error *err);
-int hudi_write_clean_locked(hudi_tbl *t, int32_t retain_commits, const hudi_clock *clock,
+int hudi_write_clean_locked(hudi_table *t, int32_t retain_commits, const hudi_clock *clock,
                             hudi_error *err);
 
 /* conflict.c: optimistic concurrency control. The snapshot is the set of completed commit
@@ -172,7 +172,7 @@ typedef struct hudi_occ_snapshot {
     char **done; /* sorted */
     size_t n_done;
 } hudi_occ_snapshot;
-int hudi_occ_snapshot_take(hudi_occ_snapshot *s, hudi_tbl *t, hudi_error *err);
+int hudi_occ_snapshot_take(hudi_occ_snapshot *s, hudi_table *t, hudi_error *err);
 void hudi_occ_snapshot_dispose(hudi_occ_snapshot *s);
 int hudi_occ_check(wctx *c, const hudi_occ_snapshot *s, hudi_error *err);
 

@@ -112,7 +112,7 @@ int hudi_wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_b
 
 /* ---- keys ----------------------------------------------------------------------------------- */
 
-static int keygen_options(hudi_keygen_options *ko, const hudi_tbl *t, hudi_error *err) {
+static int keygen_options(hudi_keygen_options *ko, const hudi_table *t, hudi_error *err) {
     const hudi_table_config *cfg = &t->cfg;
     const hudi_props *p = &t->props;
     hudi_keygen_options d = HUDI_KEYGEN_OPTIONS_INIT;
@@ -273,7 +273,9 @@ bool hudi_plan_row_is_deleted(const wctx *c, int32_t row) {
 
 /* ---- de-duplication (base-files.md §6.1, preCombine) ---------------------------------------- */
 
-static bool dedup_op(hudi_write_op op) { return op == HUDI_OP_UPSERT || op == HUDI_OP_DELETE; }
+static bool dedup_op(hudi_write_operation op) {
+    return op == HUDI_WRITE_UPSERT || op == HUDI_WRITE_DELETE;
+}
 
 int hudi_plan_dedup(wctx *c, hudi_error *err) {
     int64_t n = c->in->num_rows;
@@ -292,7 +294,7 @@ int hudi_plan_dedup(wctx *c, hudi_error *err) {
         /* new.preCombine(old): keep old only when its ordering value is greater; ties and
          * rows without an ordering field go to the later row (both Hudi payloads). */
         int32_t old = *slot - 1;
-        if (ord && c->o.op != HUDI_OP_DELETE && hudi_plan_cmp_values(ord, old, ord, r) > 0)
+        if (ord && c->o.op != HUDI_WRITE_DELETE && hudi_plan_cmp_values(ord, old, ord, r) > 0)
             continue;
         *slot = (int32_t)r + 1;
     }
@@ -330,9 +332,9 @@ int hudi_plan_existing_groups(wctx *c, hudi_error *err) {
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     int rc = hudi_fs_view_build(&c->view, c->t->timeline, &vo, err);
     if (rc < 0) return rc;
-    hudi_write_op op = c->o.op;
-    if (op == HUDI_OP_BULK_INSERT) return 0;
-    if (op == HUDI_OP_INSERT_OVERWRITE_TABLE) {
+    hudi_write_operation op = c->o.op;
+    if (op == HUDI_WRITE_BULK_INSERT) return 0;
+    if (op == HUDI_WRITE_INSERT_OVERWRITE_TABLE) {
         size_t np = 0;
         const char *const *ps = hudi_fs_view_partitions(c->view, &np);
         for (size_t i = 0; i < np; i++) {
@@ -340,7 +342,7 @@ int hudi_plan_existing_groups(wctx *c, hudi_error *err) {
             if ((rc = hudi_wctx_part_id(c, ps[i], strlen(ps[i]), &id, err)) < 0) return rc;
         }
     }
-    if (op == HUDI_OP_DELETE_PARTITION) {
+    if (op == HUDI_WRITE_DELETE_PARTITION) {
         for (int32_t i = 0; i < c->o.n_partitions; i++) {
             int32_t id;
             const char *p = c->o.partitions[i];
@@ -383,7 +385,7 @@ static int assign_inserts(wctx *c, int32_t part, const wrows *rows, size_t n_exi
     int64_t at = 0, avg = c->avg_record_bytes > 0 ? c->avg_record_bytes : 1;
     int64_t target = c->o.target_file_bytes;
     bool small =
-        (c->o.op == HUDI_OP_UPSERT || c->o.op == HUDI_OP_INSERT) && c->o.small_file_bytes > 0;
+        (c->o.op == HUDI_WRITE_UPSERT || c->o.op == HUDI_WRITE_INSERT) && c->o.small_file_bytes > 0;
     for (size_t gi = 0; small && gi < n_existing && at < rows->n; gi++) {
         wgroup *g = &c->groups[gi];
         if (g->part != part || !g->old || g->old->size_bytes >= c->o.small_file_bytes) continue;
@@ -414,7 +416,7 @@ int hudi_plan_assign(wctx *c, hudi_error *err) {
             rc = hudi_wrows_push(&g->upd, r, err);
             continue;
         }
-        if (c->o.op == HUDI_OP_DELETE || c->o.op == HUDI_OP_DELETE_PARTITION) continue;
+        if (c->o.op == HUDI_WRITE_DELETE || c->o.op == HUDI_WRITE_DELETE_PARTITION) continue;
         c->parts[c->row_part[r]].n_inserts++;
         /* A delete marker for a key the table does not hold writes nothing (Hudi's create
          * handle skips it). */

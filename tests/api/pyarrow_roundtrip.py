@@ -4,8 +4,11 @@
 pyarrow exports record batches (sliced, with large strings and lists, nulls, decimals,
 timestamps with a zone) through the C Data Interface into hudi_table_create /
 hudi_table_write; the table is scanned back through hudi_scan_to_arrow into pyarrow's
-RecordBatchReader and compared. Exit 0 = pass, 77 = skipped (no pyarrow and
-HUDIC_ALLOW_MISSING_PEERS=1), else failure.
+RecordBatchReader and compared. Then the Parquet API: the same batch written with
+hudi_parquet_writer_* must read back in pyarrow.parquet (values, codec, row groups, footer
+metadata), and a pyarrow-written file scanned with hudi_parquet_scan_*
+(projection + filter) must give pyarrow's own filtered rows.
+Exit 0 = pass, 77 = skipped (no pyarrow and HUDIC_ALLOW_MISSING_PEERS=1), else failure.
 """
 import ctypes
 import decimal
@@ -59,6 +62,115 @@ class ScanOpts(ctypes.Structure):
                 ("begin_instant", ctypes.c_char_p), ("end_instant", ctypes.c_char_p),
                 ("filter", ctypes.c_char_p), ("read_optimized", ctypes.c_bool),
                 ("batch_rows", ctypes.c_int64)]
+
+
+class PqWriteOpts(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_int), ("codec", ctypes.c_int), ("codec_level", ctypes.c_int32),
+                ("dictionary", ctypes.c_bool), ("dictionary_page_bytes", ctypes.c_int64),
+                ("data_page_v2", ctypes.c_bool), ("page_bytes", ctypes.c_int64),
+                ("page_rows", ctypes.c_int64), ("row_group_bytes", ctypes.c_int64),
+                ("row_group_rows", ctypes.c_int64), ("write_statistics", ctypes.c_bool),
+                ("write_page_index", ctypes.c_bool), ("write_crc", ctypes.c_bool),
+                ("bloom_filter_columns", ctypes.c_void_p), ("n_bloom_filter_columns", ctypes.c_int32),
+                ("bloom_fpp", ctypes.c_double), ("column_encodings", ctypes.c_void_p),
+                ("n_column_encodings", ctypes.c_int32), ("key_value_metadata", ctypes.c_void_p)]
+
+
+class PqScanOpts(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_int), ("columns", ctypes.c_void_p),
+                ("n_columns", ctypes.c_int32), ("filter", ctypes.c_char_p),
+                ("predicates", ctypes.c_void_p), ("n_predicates", ctypes.c_int32),
+                ("filter_rows", ctypes.c_bool), ("use_statistics", ctypes.c_bool),
+                ("use_page_index", ctypes.c_bool), ("batch_rows", ctypes.c_int64)]
+
+
+def cstrings(*items):
+    arr = (ctypes.c_char_p * (len(items) + 1))(*[i.encode() for i in items], None)
+    return arr
+
+
+def parquet_api(lib, batch):
+    """hudic writes `batch` (pyarrow reads it back); pyarrow writes a file (hudic scans it)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+    err = Err()
+    for fn in ("hudi_parquet_writer_open", "hudi_parquet_writer_write", "hudi_parquet_writer_close",
+               "hudi_parquet_open", "hudi_parquet_scan_open", "hudi_parquet_scan_to_arrow"):
+        getattr(lib, fn).argtypes = None
+    lib.hudi_parquet_writer_open.argtypes = [ctypes.c_void_p] * 5
+    lib.hudi_parquet_writer_write.argtypes = [ctypes.c_void_p] * 4
+    lib.hudi_parquet_writer_close.argtypes = [ctypes.c_void_p] * 3
+    lib.hudi_parquet_open.argtypes = [ctypes.c_void_p] * 4
+    lib.hudi_parquet_scan_open.argtypes = [ctypes.c_void_p] * 4
+    lib.hudi_parquet_scan_to_arrow.argtypes = [ctypes.c_void_p] * 3
+    lib.hudi_parquet_scan_free.argtypes = [ctypes.c_void_p]
+    lib.hudi_parquet_close.argtypes = [ctypes.c_void_p]
+    tmp = tempfile.mkdtemp()
+
+    # 1. hudic writes: zstd, v2 pages, no dictionary, 2 row groups, a bloom filter, metadata
+    big = pa.concat_batches([batch] * 3) if hasattr(pa, "concat_batches") else \
+        pa.Table.from_batches([batch] * 3).combine_chunks().to_batches()[0]
+    c_schema = ffi.new("struct ArrowSchema*")
+    c_array = ffi.new("struct ArrowArray*")
+    big.schema._export_to_c(int(ffi.cast("uintptr_t", c_schema)))
+    big._export_to_c(int(ffi.cast("uintptr_t", c_array)))
+    bloom = cstrings("city")
+    kv = cstrings("origin", "pyarrow_roundtrip.py")
+    wo = PqWriteOpts(1, 6, 3, False, 0, True, 0, 0, 0, 5, True, True, True,
+                     ctypes.cast(bloom, ctypes.c_void_p), 1, 0.0, None, 0,
+                     ctypes.cast(kv, ctypes.c_void_p))
+    path = os.path.join(tmp, "hudic.parquet").encode()
+    w = ctypes.c_void_p()
+    check(lib.hudi_parquet_writer_open(ctypes.byref(w), path, int(ffi.cast("uintptr_t", c_schema)),
+                                       ctypes.byref(wo), ctypes.byref(err)), err)
+    check(lib.hudi_parquet_writer_write(w, int(ffi.cast("uintptr_t", c_schema)),
+                                        int(ffi.cast("uintptr_t", c_array)), ctypes.byref(err)), err)
+    size = ctypes.c_int64()
+    check(lib.hudi_parquet_writer_close(w, ctypes.byref(size), ctypes.byref(err)), err)
+    pa.RecordBatch._import_from_c(int(ffi.cast("uintptr_t", c_array)),
+                                  int(ffi.cast("uintptr_t", c_schema)))
+    f = pq.ParquetFile(path.decode())
+    md = f.metadata
+    assert md.num_rows == 9 and md.num_row_groups == 2, (md.num_rows, md.num_row_groups)
+    assert md.metadata[b"origin"] == b"pyarrow_roundtrip.py", md.metadata
+    col = md.row_group(0).column(md.schema.names.index("city"))
+    assert col.compression == "ZSTD", col.compression
+    assert "PLAIN_DICTIONARY" not in col.encodings and "RLE_DICTIONARY" not in col.encodings, \
+        col.encodings
+    got = f.read().to_pylist()
+    want = big.to_pylist()
+    assert len(got) == len(want)
+    for g, e in zip(got, want):
+        assert g["id"] == e["id"] and g["name"] == e["name"] and g["fare"] == e["fare"] \
+            and g["tags"] == e["tags"] and g["city"] == e["city"], (g, e)
+        assert (g["ts"] is None) == (e["ts"] is None)
+        if g["ts"] is not None:
+            assert g["ts"].timestamp() == e["ts"].timestamp(), (g["ts"], e["ts"])
+
+    # 2. pyarrow writes; hudic scans with a projection (in the asked order) and a filter
+    table = pa.table({"k": list(range(1000)), "v": [f"s{i % 7}" for i in range(1000)],
+                      "x": [i * 0.5 for i in range(1000)]})
+    ppath = os.path.join(tmp, "pyarrow.parquet")
+    pq.write_table(table, ppath, row_group_size=250)
+    pf = ctypes.c_void_p()
+    check(lib.hudi_parquet_open(ctypes.byref(pf), ppath.encode(), None, ctypes.byref(err)), err)
+    cols = cstrings("x", "v")
+    so = PqScanOpts(1, ctypes.cast(cols, ctypes.c_void_p), 2, b"k >= 600", None, 0, True, True,
+                    True, 0)
+    scan = ctypes.c_void_p()
+    check(lib.hudi_parquet_scan_open(ctypes.byref(scan), pf, ctypes.byref(so), ctypes.byref(err)),
+          err)
+    c_stream = ffi.new("struct ArrowArrayStream*")
+    check(lib.hudi_parquet_scan_to_arrow(scan, int(ffi.cast("uintptr_t", c_stream)),
+                                         ctypes.byref(err)), err)
+    got = pa.RecordBatchReader._import_from_c(int(ffi.cast("uintptr_t", c_stream))).read_all()
+    assert got.column_names == ["x", "v"], got.column_names
+    want = table.filter(pc.greater_equal(table["k"], 600)).select(["x", "v"])
+    assert got.to_pylist() == want.to_pylist()
+    del got
+    lib.hudi_parquet_scan_free(scan)
+    lib.hudi_parquet_close(pf)
+    print("parquet API with pyarrow: ok")
 
 
 def check(rc, err):
@@ -136,6 +248,7 @@ def main():
         assert all(m == res.instant.decode() for m in meta), meta
     lib.hudi_table_free(t)
     print("pyarrow round trip: ok")
+    parquet_api(lib, batch)
 
 
 if __name__ == "__main__":

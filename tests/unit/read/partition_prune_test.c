@@ -1,18 +1,25 @@
 /* partition_prune_test.c - a filter on the partition field skips whole partitions (their
  * files are never opened) and returns exactly the rows a full scan filters to. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 
 #include "read/read.h"
 #include "support.h"
 
-static int64_t read_count(hudi_tbl *t, const char *col, hudi_cmp_op op, int64_t v,
+static int64_t read_count(hudi_table *t, const char *col, hudi_cmp_op op, int64_t v,
                           int64_t *pruned) {
-    hudi_read_options o = HUDI_READ_OPTIONS_INIT;
+    static const char *const ops[] = {
+        [HUDI_CMP_EQ] = "=",  [HUDI_CMP_NE] = "!=", [HUDI_CMP_LT] = "<",
+        [HUDI_CMP_LE] = "<=", [HUDI_CMP_GT] = ">",  [HUDI_CMP_GE] = ">="};
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
     hudi_error err = HUDI_ERROR_INIT;
     hudi_reader *r = NULL;
-    o.filter_column = col;
-    o.filter_op = op;
-    o.filter_value.i64 = v;
+    char filter[128];
+    if (op == HUDI_CMP_IS_NULL || op == HUDI_CMP_IS_NOT_NULL)
+        snprintf(filter, sizeof(filter), "%s IS %sNULL", col, op == HUDI_CMP_IS_NULL ? "" : "NOT ");
+    else
+        snprintf(filter, sizeof(filter), "%s %s %lld", col, ops[op], (long long)v);
+    o.filter = filter;
     cr_assert_eq(hudi_reader_open(&r, t, &o, &err), 0, "%s", err.message);
     int64_t rows = 0;
     hudi_batch *b;
@@ -27,7 +34,7 @@ Test(partition_prune, plain_partition_paths_of_a_spark_table) {
     /* byteField partitions 10, 20, 30 (not hive-style), written by Hudi 1.0 on Spark. */
     const char *dir = fixture_unzip("hudi-rs/sample_table/cow/v8_simplekeygen_nonhivestyle.zip");
     cr_assert_not_null(dir);
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
     int64_t pruned = 0;

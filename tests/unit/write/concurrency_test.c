@@ -20,7 +20,7 @@ typedef struct fixture {
     hudi_fs *fs;
     char base[512];
     hudi_field s;
-    hudi_tbl *t;
+    hudi_table *t;
 } fixture;
 
 static void setup(fixture *f, wt_fs_kind kind, bool partitioned) {
@@ -29,7 +29,7 @@ static void setup(fixture *f, wt_fs_kind kind, bool partitioned) {
     wt_schema(&f->s, false);
     f->t = wt_create(f->fs, f->base, NULL, partitioned ? "part" : NULL, false, true, &f->s);
     hudi_batch *seed = wt_batch_range(&f->s, 0, 20, 1, P2, 2);
-    wt_write(f->t, seed, HUDI_OP_INSERT);
+    wt_write(f->t, seed, HUDI_WRITE_INSERT);
     hudi_batch_free(seed);
 }
 
@@ -40,15 +40,15 @@ static void teardown(fixture *f, wt_fs_kind kind) {
     wt_fs_cleanup(kind, f->base);
 }
 
-static hudi_tbl *open_tbl(fixture *f) {
-    hudi_tbl *t = NULL;
+static hudi_table *open_tbl(fixture *f) {
+    hudi_table *t = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_tbl_open(&t, f->fs, f->base, &err), 0, "%s", err.message);
     return t;
 }
 
 /* Upserts rows first..first+n-1 with ts and name "<tag><id>". */
-static int upsert(hudi_tbl *t, const hudi_field *s, int32_t first, int32_t n, int64_t ts,
+static int upsert(hudi_table *t, const hudi_field *s, int32_t first, int32_t n, int64_t ts,
                   const char *const *props, void (*hook)(void *), void *payload, hudi_error *err) {
     hudi_batch *b = wt_batch_range(s, first, n, ts, P2, 2);
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
@@ -61,7 +61,7 @@ static int upsert(hudi_tbl *t, const hudi_field *s, int32_t first, int32_t n, in
 }
 
 /* Instants of `action`: pending ones (no completed file) or completed ones. */
-static size_t count_state(hudi_tbl *t, hudi_action action, bool pending) {
+static size_t count_state(hudi_table *t, hudi_action action, bool pending) {
     cr_assert_eq(hudi_tbl_reload(t, NULL), 0);
     size_t n = 0;
     const hudi_timeline *tl = t->timeline;
@@ -96,7 +96,7 @@ static long long ts_of(const char *dump, int id) {
 Test(concurrency, second_writer_waits_then_fails_with_elocked) {
     fixture f;
     setup(&f, WT_MEMORY, true);
-    hudi_tbl *other = open_tbl(&f);
+    hudi_table *other = open_tbl(&f);
     hudi_txn_config tc;
     hudi_table_lock *held = NULL;
     hudi_error err = HUDI_ERROR_INIT;
@@ -142,7 +142,7 @@ typedef struct nested {
 
 static void nested_write(void *payload) {
     nested *n = payload;
-    hudi_tbl *t = open_tbl(n->f);
+    hudi_table *t = open_tbl(n->f);
     if (n->rollback_all) {
         hudi_txn_config tc;
         hudi_table_lock *l = NULL;
@@ -502,7 +502,7 @@ typedef struct faulted {
 static void concurrent_commit(void *payload) {
     faulted *x = payload;
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_tbl *t = open_tbl(x->f);
+    hudi_table *t = open_tbl(x->f);
     hudi_batch *b = wt_batch(&x->f->s, (wt_row[]){{13, "y", 7, "b", false}}, 1);
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
     o.props = OCC;
@@ -519,7 +519,7 @@ Test(concurrency, occ_commit_path_fails_at_every_call, .timeout = 120) {
         fixture f;
         setup(&f, WT_MEMORY, true);
         hudi_fs *ff = NULL;
-        hudi_tbl *t = NULL;
+        hudi_table *t = NULL;
         hudi_error err = HUDI_ERROR_INIT;
         cr_assert_eq(hudi_fs_faulty_new(&ff, f.fs, (hudi_fault_plan){n, -1, true}, NULL), 0);
         faulted x = {&f, false};

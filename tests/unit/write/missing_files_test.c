@@ -23,9 +23,9 @@ typedef struct read_result {
     int64_t missing;
 } read_result;
 
-static read_result read_table(hudi_tbl *t, const hudi_read_options *given) {
+static read_result read_table(hudi_table *t, const hudi_scan_options *given) {
     static const char *const cols[] = {"id"};
-    hudi_read_options ro = *given;
+    hudi_scan_options ro = *given;
     hudi_reader *r = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     read_result out = {0};
@@ -54,9 +54,9 @@ static read_result read_table(hudi_tbl *t, const hudi_read_options *given) {
     return out;
 }
 
-static read_result read_as_of(hudi_tbl *t, const char *as_of, bool ignore) {
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
-    ro.as_of = as_of;
+static read_result read_as_of(hudi_table *t, const char *as_of, bool ignore) {
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
+    ro.as_of_instant = as_of;
     ro.ignore_missing_files = ignore;
     return read_table(t, &ro);
 }
@@ -68,7 +68,7 @@ static uint64_t ids(int first, int last, int step) {
 }
 
 /* The relative path (partition/name) of the latest base file in `partition`: malloc'ed. */
-static char *latest_base(hudi_tbl *t, const char *partition, char **abs_path) {
+static char *latest_base(hudi_table *t, const char *partition, char **abs_path) {
     hudi_fs_view *v = NULL;
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     hudi_error err = HUDI_ERROR_INIT;
@@ -97,10 +97,10 @@ static void fresh_table(wt_fs_kind kind) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(kind, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", false, true, &s);
     hudi_batch *b = wt_batch_range(&s, 1, 8, 100, P2, 2); /* even ids in a, odd in b */
     char instant[HUDI_INSTANT_TIME_MAX];
-    snprintf(instant, sizeof(instant), "%s", wt_write(t, b, HUDI_OP_INSERT));
+    snprintf(instant, sizeof(instant), "%s", wt_write(t, b, HUDI_WRITE_INSERT));
     read_result r = read_as_of(t, NULL, false);
     cr_assert_eq(r.rc, 0, "%s", r.message);
     cr_assert_eq(r.ids, ids(1, 8, 1));
@@ -121,8 +121,8 @@ static void fresh_table(wt_fs_kind kind) {
     /* time travel to the commit and an incremental read of it fail the same way */
     r = read_as_of(t, instant, false);
     cr_assert_eq(r.rc, HUDI_ENOTFOUND, "%s", r.message);
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
-    ro.incremental = true;
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
+    ro.begin_instant = "0"; /* incremental from the start */
     r = read_table(t, &ro);
     cr_assert_eq(r.rc, HUDI_ENOTFOUND, "%s", r.message);
     free(abs);
@@ -145,13 +145,13 @@ Test(missing_files, no_stale_rows_after_upsert) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", false, true, &s);
     hudi_batch *b1 = wt_batch_range(&s, 1, 8, 100, P2, 2);
     char first[HUDI_INSTANT_TIME_MAX], second[HUDI_INSTANT_TIME_MAX];
-    snprintf(first, sizeof(first), "%s", wt_write(t, b1, HUDI_OP_INSERT));
+    snprintf(first, sizeof(first), "%s", wt_write(t, b1, HUDI_WRITE_INSERT));
     wt_row up[] = {{2, "updated", 200, "a", false}};
     hudi_batch *b2 = wt_batch(&s, up, 1);
-    snprintf(second, sizeof(second), "%s", wt_write(t, b2, HUDI_OP_UPSERT));
+    snprintf(second, sizeof(second), "%s", wt_write(t, b2, HUDI_WRITE_UPSERT));
     char *abs = NULL, *rel = latest_base(t, "a", &abs);
     cr_assert(strstr(rel, second), "%s", rel);
     remove_file(fs, abs);
@@ -167,14 +167,14 @@ Test(missing_files, no_stale_rows_after_upsert) {
     cr_assert_eq(r.rc, 0, "%s", r.message);
     cr_assert_eq(r.ids, ids(1, 8, 1));
     /* incremental (.., first] does not cover the upsert; (first, ..] does */
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
-    ro.incremental = true;
-    ro.end = first;
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
+    ro.begin_instant = "0"; /* incremental (start, first] */
+    ro.end_instant = first;
     r = read_table(t, &ro);
     cr_assert_eq(r.rc, 0, "%s", r.message);
     cr_assert_eq(r.rows, 8);
-    ro.begin = first;
-    ro.end = NULL;
+    ro.begin_instant = first;
+    ro.end_instant = NULL;
     r = read_table(t, &ro);
     cr_assert_eq(r.rc, HUDI_ENOTFOUND, "%s", r.message);
     free(abs);
@@ -193,25 +193,25 @@ Test(missing_files, cleaned_and_replaced_groups_read) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", false, true, &s);
     char instants[4][HUDI_INSTANT_TIME_MAX];
     hudi_batch *b = wt_batch_range(&s, 1, 8, 100, P2, 2);
-    snprintf(instants[0], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_OP_INSERT));
+    snprintf(instants[0], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_WRITE_INSERT));
     hudi_batch_free(b);
     for (int i = 1; i < 3; i++) {
         b = wt_batch_range(&s, 1, 8, 100 + i, P2, 2);
-        snprintf(instants[i], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_OP_UPSERT));
+        snprintf(instants[i], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_WRITE_UPSERT));
         hudi_batch_free(b);
     }
     /* insert_overwrite of partition b replaces its file group */
     wt_row ow[] = {{41, "new", 1, "b", false}};
     b = wt_batch(&s, ow, 1);
-    snprintf(instants[3], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_OP_INSERT_OVERWRITE));
+    snprintf(instants[3], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_WRITE_INSERT_OVERWRITE));
     hudi_batch_free(b);
     /* one more commit, so the replacecommit falls before the retained one */
     wt_row up[] = {{2, "last", 300, "a", false}};
     b = wt_batch(&s, up, 1);
-    wt_write(t, b, HUDI_OP_UPSERT);
+    wt_write(t, b, HUDI_WRITE_UPSERT);
     hudi_batch_free(b);
     hudi_error err = HUDI_ERROR_INIT;
     int n = hudi_tbl_clean(t, 1, NULL, &err);
@@ -238,9 +238,9 @@ Test(missing_files, public_scan_option) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_LOCAL, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", false, true, &s);
     hudi_batch *b = wt_batch_range(&s, 1, 8, 100, P2, 2);
-    wt_write(t, b, HUDI_OP_INSERT);
+    wt_write(t, b, HUDI_WRITE_INSERT);
     char *abs = NULL, *rel = latest_base(t, "b", &abs);
     remove_file(fs, abs);
 

@@ -48,7 +48,7 @@ static int read_acks(int fd, ack *out, int cap) {
     return count;
 }
 
-static bool committed(hudi_tbl *t, const char *instant) {
+static bool committed(hudi_table *t, const char *instant) {
     for (size_t i = 0; i < t->timeline->count; i++)
         if (!strcmp(t->timeline->instants[i].time, instant) &&
             t->timeline->instants[i].state == HUDI_STATE_COMPLETED &&
@@ -57,7 +57,7 @@ static bool committed(hudi_tbl *t, const char *instant) {
     return false;
 }
 
-static size_t pending_writes(hudi_tbl *t) {
+static size_t pending_writes(hudi_table *t) {
     const hudi_timeline *tl = t->timeline;
     size_t n = 0;
     for (size_t i = 0; i < tl->count; i++) {
@@ -117,12 +117,12 @@ static void disjoint_child(int proc, int fd, const char *base) {
     if (hudi_fs_local_new(&fs, NULL) < 0) _exit(2);
     wt_schema(&s, false);
     for (int r = 0; r < ROUNDS; r++) {
-        hudi_tbl *t = NULL;
+        hudi_table *t = NULL;
         hudi_error err = HUDI_ERROR_INIT;
-        hudi_write_result res;
+        hudi_table_write_result res;
         hudi_batch *b = wt_batch_range(&s, first_id(proc, r), ROWS, 1 + proc, P2, 2);
         hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-        o.op = HUDI_OP_UPSERT;
+        o.op = HUDI_WRITE_UPSERT;
         o.clean_retain_commits = 3; /* the cleaner runs under the lock too */
         int rc = hudi_tbl_open(&t, fs, base, &err);
         if (rc == 0) rc = hudi_tbl_write(t, b, &o, &res, &err);
@@ -161,7 +161,7 @@ Test(stress, single_writer_processes_with_sigkill, .timeout = 240) {
     snprintf(base, sizeof(base), "%s/tbl", test_tmpdir());
     cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
     wt_schema(&s, false);
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", false, true, &s);
     hudi_tbl_free(t);
     run_children(disjoint_child, base, victim, fds, killed);
     ack acks[PROCS * ROUNDS];
@@ -245,9 +245,9 @@ static void occ_child(int proc, int fd, const char *base) {
         b->columns[1] = fresh;
         hudi_array_free(names);
         for (int attempt = 0; attempt < 200; attempt++) {
-            hudi_tbl *t = NULL;
+            hudi_table *t = NULL;
             hudi_error err = HUDI_ERROR_INIT;
-            hudi_write_result res;
+            hudi_table_write_result res;
             hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
             o.latest_wins = true;
             o.props = OCC;
@@ -294,9 +294,9 @@ Test(stress, occ_processes_overlapping_keys_with_sigkill, .timeout = 240) {
     snprintf(base, sizeof(base), "%s/tbl", test_tmpdir());
     cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
     wt_schema(&s, false);
-    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &s);
     hudi_batch *seed = wt_batch_range(&s, 0, SHARED_KEYS, 0, P2, 2);
-    wt_write(t, seed, HUDI_OP_INSERT);
+    wt_write(t, seed, HUDI_WRITE_INSERT);
     hudi_batch_free(seed);
     hudi_tbl_free(t);
     run_children(occ_child, base, victim, fds, killed);

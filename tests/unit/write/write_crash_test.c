@@ -33,8 +33,8 @@ static void scenario_dispose(scenario *sc) {
 
 static hudi_fs *seeded(wt_fs_kind kind, scenario *sc, char *base, size_t len) {
     hudi_fs *fs = wt_fs(kind, base, len);
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", true, true, &sc->s);
-    wt_write(t, sc->seed, HUDI_OP_INSERT);
+    hudi_table *t = wt_create(fs, base, NULL, "part", true, true, &sc->s);
+    wt_write(t, sc->seed, HUDI_WRITE_INSERT);
     hudi_tbl_free(t);
     return fs;
 }
@@ -42,7 +42,7 @@ static hudi_fs *seeded(wt_fs_kind kind, scenario *sc, char *base, size_t len) {
 static const char *const *g_props; /* writer settings of the loop (NULL: single writer) */
 
 static int upsert(hudi_fs *fs, const char *base, const hudi_batch *b, hudi_error *err) {
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
     o.clean_retain_commits = 1; /* the cleaner runs too */
     o.props = g_props;
@@ -53,7 +53,7 @@ static int upsert(hudi_fs *fs, const char *base, const hudi_batch *b, hudi_error
 }
 
 static void no_pending(hudi_fs *fs, const char *base) {
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     cr_assert_eq(hudi_tbl_open(&t, fs, base, NULL), 0);
     const hudi_timeline *tl = t->timeline;
     for (size_t i = 0; i < tl->count; i++) {

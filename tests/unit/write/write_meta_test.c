@@ -22,7 +22,7 @@ typedef struct fileinfo {
 } fileinfo;
 
 /* The base file the latest commit wrote for the (single) file group. */
-static void latest_file(hudi_tbl *t, fileinfo *out) {
+static void latest_file(hudi_table *t, fileinfo *out) {
     hudi_fs_view *v = NULL;
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     cr_assert_eq(hudi_tbl_reload(t, NULL), 0);
@@ -50,14 +50,14 @@ Test(write_meta, meta_columns_and_footer) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &s);
     hudi_batch *b1 = wt_batch_range(&s, 0, 3, 1, P1, 1);
     char i1[HUDI_INSTANT_TIME_MAX];
-    snprintf(i1, sizeof(i1), "%s", wt_write(t, b1, HUDI_OP_INSERT));
+    snprintf(i1, sizeof(i1), "%s", wt_write(t, b1, HUDI_WRITE_INSERT));
     wt_row up[] = {{1, "upd", 2, "p", false}, {7, "new", 2, "p", false}};
     hudi_batch *b2 = wt_batch(&s, up, 2);
     char i2[HUDI_INSTANT_TIME_MAX];
-    snprintf(i2, sizeof(i2), "%s", wt_write(t, b2, HUDI_OP_UPSERT));
+    snprintf(i2, sizeof(i2), "%s", wt_write(t, b2, HUDI_WRITE_UPSERT));
     fileinfo fi;
     latest_file(t, &fi);
     hudi_pq_file *pf = NULL;
@@ -142,13 +142,13 @@ Test(write_meta, no_meta_fields) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, false, &s);
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, false, &s);
     cr_assert(!t->cfg.populate_meta_fields);
     hudi_batch *b1 = wt_batch_range(&s, 0, 4, 1, P1, 1);
-    wt_write(t, b1, HUDI_OP_INSERT);
+    wt_write(t, b1, HUDI_WRITE_INSERT);
     wt_row up[] = {{2, "two", 5, "p", false}};
     hudi_batch *b2 = wt_batch(&s, up, 1);
-    wt_write(t, b2, HUDI_OP_UPSERT);
+    wt_write(t, b2, HUDI_WRITE_UPSERT);
     char *d = wt_dump_path(fs, base, NULL);
     cr_assert_str_eq(d, "000000|n0|1|p\n000001|n1|1|p\n000002|two|5|p\n000003|n3|1|p\n");
     free(d);
@@ -189,11 +189,11 @@ Test(write_meta, clean_keeps_latest_commits) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &s);
     char instants[4][HUDI_INSTANT_TIME_MAX];
     for (int i = 0; i < 4; i++) {
         hudi_batch *b = wt_batch_range(&s, i, 2, i, P1, 1);
-        snprintf(instants[i], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_OP_UPSERT));
+        snprintf(instants[i], HUDI_INSTANT_TIME_MAX, "%s", wt_write(t, b, HUDI_WRITE_UPSERT));
         hudi_batch_free(b);
     }
     cr_assert_eq(count_files(fs, base, ".parquet"), 4);
@@ -241,16 +241,16 @@ Test(write_meta, rollback_of_failed_write) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &s);
     hudi_batch *b = wt_batch_range(&s, 0, 3, 1, P1, 1);
-    wt_write(t, b, HUDI_OP_INSERT);
+    wt_write(t, b, HUDI_WRITE_INSERT);
     /* fail the upsert once its data file is published but before the commit: the call count
      * of a clean run, minus the last few calls. */
     hudi_fs *probe = NULL;
     cr_assert_eq(hudi_fs_faulty_new(&probe, fs, (hudi_fault_plan){0, -1, true}, NULL), 0);
     hudi_fs_free(probe);
     hudi_fs *ff = NULL;
-    hudi_tbl *t2 = NULL;
+    hudi_table *t2 = NULL;
     hudi_batch *u = wt_batch_range(&s, 1, 3, 2, P1, 1);
     int failed_at = -1;
     for (int64_t n = 40; n < 400 && failed_at < 0; n++) {
@@ -303,10 +303,10 @@ Test(write_meta, rollback_of_failed_write) {
 static void rewrite_fixture(const char *zip, int expect_rows) {
     const char *dir = fixture_unzip(zip);
     cr_assert_not_null(dir);
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
     hudi_reader *r = NULL;
     cr_assert_eq(hudi_reader_open(&r, t, &ro, &err), 0, "%s", err.message);
     hudi_batch *all = NULL, *b = NULL;
@@ -319,7 +319,7 @@ static void rewrite_fixture(const char *zip, int expect_rows) {
     }
     cr_assert_eq(all->num_rows, expect_rows);
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-    hudi_write_result res;
+    hudi_table_write_result res;
     cr_assert_eq(hudi_tbl_write(t, all, &o, &res, &err), 0, "%s: %s", zip, err.message);
     cr_assert_eq(res.updates, expect_rows, "%s", zip);
     cr_assert_eq(res.inserts, 0);

@@ -15,7 +15,7 @@
 
 static const char *const P2[] = {"a", "b"};
 
-static size_t count_active_files(hudi_tbl *t) {
+static size_t count_active_files(hudi_table *t) {
     hudi_fs_view *v = NULL;
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     hudi_error err = HUDI_ERROR_INIT;
@@ -32,9 +32,9 @@ static void insert_read_back(wt_fs_kind kind) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(kind, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", true, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", true, true, &s);
     hudi_batch *b = wt_batch_range(&s, 1, 10, 100, P2, 2);
-    wt_write(t, b, HUDI_OP_INSERT);
+    wt_write(t, b, HUDI_WRITE_INSERT);
     char *d = wt_dump_path(fs, base, NULL);
     cr_assert_eq(wt_lines(d), 10);
     cr_assert(strstr(d, "000001|n1|100|b\n"), "%s", d);
@@ -55,11 +55,11 @@ static void upsert_ordering(wt_fs_kind kind, bool latest_wins) {
     hudi_field s;
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(kind, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", false, true, &s);
     wt_row r1[] = {{1, "a", 10, "p", false}, {2, "b", 10, "p", false}, {3, "c", 10, "q", false}};
     hudi_batch *b1 = wt_batch(&s, r1, 3);
     char first[HUDI_INSTANT_TIME_MAX];
-    snprintf(first, sizeof(first), "%s", wt_write(t, b1, HUDI_OP_UPSERT));
+    snprintf(first, sizeof(first), "%s", wt_write(t, b1, HUDI_WRITE_UPSERT));
     /* In-batch duplicates: the greater ts wins regardless of position; equal ts -> later row.
      * Against storage: id 1 comes with an older ts (5 < 10), id 2 with a newer one. */
     wt_row r2[] = {{4, "d1", 7, "q", false},    {4, "d0", 3, "q", false},
@@ -67,7 +67,7 @@ static void upsert_ordering(wt_fs_kind kind, bool latest_wins) {
                    {5, "e1", 1, "p", false},    {5, "e2", 1, "p", false}};
     hudi_batch *b2 = wt_batch(&s, r2, 6);
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-    hudi_write_result res;
+    hudi_table_write_result res;
     hudi_error err = HUDI_ERROR_INIT;
     o.latest_wins = latest_wins;
     cr_assert_eq(hudi_tbl_write(t, b2, &o, &res, &err), 0, "%s", err.message);
@@ -82,10 +82,9 @@ static void upsert_ordering(wt_fs_kind kind, bool latest_wins) {
     free(d);
     /* Incremental read of the second commit: a stored record that won over the incoming one
      * was carried over unchanged, so it is not a change of that commit. */
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
     const char *cols[] = {"_hoodie_commit_time", "id"};
-    ro.incremental = true;
-    ro.begin = first;
+    ro.begin_instant = first;
     ro.columns = cols;
     ro.n_columns = 2;
     hudi_reader *rd = NULL;
@@ -112,13 +111,13 @@ static void deletes(wt_fs_kind kind) {
     hudi_field s, ks;
     wt_schema(&s, true);
     hudi_fs *fs = wt_fs(kind, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", true, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", true, true, &s);
     hudi_batch *b = wt_batch_range(&s, 1, 8, 10, P2, 2);
-    wt_write(t, b, HUDI_OP_INSERT);
+    wt_write(t, b, HUDI_WRITE_INSERT);
     /* _hoodie_is_deleted in an upsert: 2 goes, 3 is updated, 100 (unknown) writes nothing. */
     wt_row up[] = {{2, "x", 11, "a", true}, {3, "c3", 11, "b", false}, {100, "z", 1, "a", true}};
     hudi_batch *u = wt_batch(&s, up, 3);
-    wt_write(t, u, HUDI_OP_UPSERT);
+    wt_write(t, u, HUDI_WRITE_UPSERT);
     /* DELETE by key: a batch of only the key and partition columns; 99 does not exist. */
     cr_assert_eq(hudi_field_init(&ks, "keys", HUDI_TYPE_STRUCT, false), 0);
     cr_assert_eq(hudi_field_set_children(&ks, 2), 0);
@@ -134,9 +133,9 @@ static void deletes(wt_fs_kind kind) {
     }
     kb->num_rows = 3;
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-    hudi_write_result res;
+    hudi_table_write_result res;
     hudi_error err = HUDI_ERROR_INIT;
-    o.op = HUDI_OP_DELETE;
+    o.op = HUDI_WRITE_DELETE;
     cr_assert_eq(hudi_tbl_write(t, kb, &o, &res, &err), 0, "%s", err.message);
     cr_assert_eq(res.deletes, 2);
     char *d = wt_dump_path(fs, base, NULL);
@@ -161,15 +160,15 @@ static void overwrite(wt_fs_kind kind) {
     wt_schema(&s, false);
     static const char *const P3[] = {"x", "y", "z"};
     hudi_fs *fs = wt_fs(kind, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, "part", false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, "part", false, true, &s);
     hudi_batch *b = wt_batch_range(&s, 0, 9, 1, P3, 3);
     char first[HUDI_INSTANT_TIME_MAX];
-    snprintf(first, sizeof(first), "%s", wt_write(t, b, HUDI_OP_INSERT));
+    snprintf(first, sizeof(first), "%s", wt_write(t, b, HUDI_WRITE_INSERT));
     /* insert_overwrite of partition x: its old rows go, y and z stay */
     wt_row ow[] = {{100, "new", 2, "x", false}};
     hudi_batch *o1 = wt_batch(&s, ow, 1);
     char second[HUDI_INSTANT_TIME_MAX];
-    snprintf(second, sizeof(second), "%s", wt_write(t, o1, HUDI_OP_INSERT_OVERWRITE));
+    snprintf(second, sizeof(second), "%s", wt_write(t, o1, HUDI_WRITE_INSERT_OVERWRITE));
     char *d = wt_dump_path(fs, base, NULL);
     cr_assert_eq(wt_lines(d), 7, "%s", d);
     cr_assert(strstr(d, "000100|new|2|x\n") && !strstr(d, "000003|"), "%s", d);
@@ -183,7 +182,7 @@ static void overwrite(wt_fs_kind kind) {
     const char *drop[] = {"y"};
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
     hudi_error err = HUDI_ERROR_INIT;
-    o.op = HUDI_OP_DELETE_PARTITION;
+    o.op = HUDI_WRITE_DELETE_PARTITION;
     o.partitions = drop;
     o.n_partitions = 1;
     cr_assert_eq(hudi_tbl_write(t, NULL, &o, NULL, &err), 0, "%s", err.message);
@@ -196,7 +195,7 @@ static void overwrite(wt_fs_kind kind) {
     /* insert_overwrite_table: only the new rows remain */
     wt_row ot[] = {{7, "t", 3, "q", false}};
     hudi_batch *o2 = wt_batch(&s, ot, 1);
-    wt_write(t, o2, HUDI_OP_INSERT_OVERWRITE_TABLE);
+    wt_write(t, o2, HUDI_WRITE_INSERT_OVERWRITE_TABLE);
     d = wt_dump_path(fs, base, NULL);
     cr_assert_str_eq(d, "000007|t|3|q\n");
     free(d);
@@ -219,17 +218,17 @@ static void nonpartitioned_complex(wt_fs_kind kind) {
     wt_schema(&s, false);
     static const char *const P1[] = {"p"};
     hudi_fs *fs = wt_fs(kind, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, "id,name", NULL, false, true, &s);
+    hudi_table *t = wt_create(fs, base, "id,name", NULL, false, true, &s);
     cr_assert_str_eq(t->cfg.keygen_class, "org.apache.hudi.keygen.NonpartitionedKeyGenerator");
     hudi_batch *b1 = wt_batch_range(&s, 0, 5, 1, P1, 1);
     hudi_batch *b2 = wt_batch_range(&s, 5, 5, 1, P1, 1);
-    wt_write(t, b1, HUDI_OP_INSERT);
-    wt_write(t, b2, HUDI_OP_INSERT);
+    wt_write(t, b1, HUDI_WRITE_INSERT);
+    wt_write(t, b2, HUDI_WRITE_INSERT);
     cr_assert_eq(count_active_files(t), 1);
     /* update (id 1, name n1) by its complex key */
     wt_row up[] = {{1, "n1", 9, "changed", false}};
     hudi_batch *u = wt_batch(&s, up, 1);
-    wt_write(t, u, HUDI_OP_UPSERT);
+    wt_write(t, u, HUDI_WRITE_UPSERT);
     char *d = wt_dump_path(fs, base, NULL);
     cr_assert_eq(wt_lines(d), 10, "%s", d);
     cr_assert(strstr(d, "000001|n1|9|changed\n"), "%s", d);
@@ -253,12 +252,12 @@ Test(write, new_groups_sized_by_target) {
     wt_schema(&s, false);
     static const char *const P1[] = {"p"};
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
-    hudi_tbl *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &s);
     hudi_batch *b = wt_batch_range(&s, 0, 100, 1, P1, 1);
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-    hudi_write_result res;
+    hudi_table_write_result res;
     hudi_error err = HUDI_ERROR_INIT;
-    o.op = HUDI_OP_BULK_INSERT;
+    o.op = HUDI_WRITE_BULK_INSERT;
     o.target_file_bytes = 1024 * 30; /* 30 records at the default 1 KiB estimate */
     cr_assert_eq(hudi_tbl_write(t, b, &o, &res, &err), 0, "%s", err.message);
     cr_assert_eq(res.files_written, 4);

@@ -76,10 +76,10 @@ void wt_fs_cleanup(wt_fs_kind kind, const char *base) {
     cr_assert_eq(system(cmd), 0);
 }
 
-hudi_tbl *wt_create(hudi_fs *fs, const char *base, const char *keys, const char *parts, bool hive,
-                    bool populate_meta, const hudi_field *schema) {
+hudi_table *wt_create(hudi_fs *fs, const char *base, const char *keys, const char *parts, bool hive,
+                      bool populate_meta, const hudi_field *schema) {
     hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     o.table_name = "wt";
     o.record_key_fields = keys ? keys : "id";
@@ -96,14 +96,14 @@ hudi_tbl *wt_create(hudi_fs *fs, const char *base, const char *keys, const char 
     return t;
 }
 
-const char *wt_write(hudi_tbl *t, const hudi_batch *b, hudi_write_op op) {
+const char *wt_write(hudi_table *t, const hudi_batch *b, hudi_write_operation op) {
     static char instant[HUDI_INSTANT_TIME_MAX];
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-    hudi_write_result res;
+    hudi_table_write_result res;
     hudi_error err = HUDI_ERROR_INIT;
     o.op = op;
     int rc = hudi_tbl_write(t, b, &o, &res, &err);
-    cr_assert_eq(rc, 0, "write %s: %s", hudi_write_op_name(op), err.message);
+    cr_assert_eq(rc, 0, "write %s: %s", hudi_write_operation_name(op), err.message);
     snprintf(instant, sizeof(instant), "%s", res.instant);
     return instant;
 }
@@ -112,12 +112,12 @@ static int cmp_line(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char *wt_dump(hudi_tbl *t, const char *as_of) {
+char *wt_dump(hudi_table *t, const char *as_of) {
     static const char *const cols[] = {"id", "name", "ts", "part"};
-    hudi_read_options ro = HUDI_READ_OPTIONS_INIT;
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
     hudi_reader *r = NULL;
     hudi_error err = HUDI_ERROR_INIT;
-    ro.as_of = as_of;
+    ro.as_of_instant = as_of;
     ro.columns = cols;
     ro.n_columns = 4;
     cr_assert_eq(hudi_tbl_reload(t, &err), 0, "%s", err.message);
@@ -171,7 +171,7 @@ char *wt_dump(hudi_tbl *t, const char *as_of) {
 }
 
 char *wt_dump_path(hudi_fs *fs, const char *base, const char *as_of) {
-    hudi_tbl *t = NULL;
+    hudi_table *t = NULL;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_tbl_open(&t, fs, base, &err), 0, "open: %s", err.message);
     char *d = wt_dump(t, as_of);

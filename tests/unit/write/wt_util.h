@@ -30,12 +30,12 @@ hudi_fs *wt_fs(wt_fs_kind kind, char *base, size_t base_len);
 void wt_fs_cleanup(wt_fs_kind kind, const char *base);
 /* Creates a table: keys "id" (or `keys`), partition field "part" when partitioned, precombine
  * "ts". */
-hudi_tbl *wt_create(hudi_fs *fs, const char *base, const char *keys, const char *parts, bool hive,
-                    bool populate_meta, const hudi_field *schema);
+hudi_table *wt_create(hudi_fs *fs, const char *base, const char *keys, const char *parts, bool hive,
+                      bool populate_meta, const hudi_field *schema);
 /* Writes `b` with `op`; asserts success. Returns the instant (static). */
-const char *wt_write(hudi_tbl *t, const hudi_batch *b, hudi_write_op op);
+const char *wt_write(hudi_table *t, const hudi_batch *b, hudi_write_operation op);
 /* "id|name|ts|part" lines, sorted, of the table as of `as_of` (NULL = latest); malloc'ed. */
-char *wt_dump(hudi_tbl *t, const char *as_of);
+char *wt_dump(hudi_table *t, const char *as_of);
 /* Same from a freshly opened table on `fs`. */
 char *wt_dump_path(hudi_fs *fs, const char *base, const char *as_of);
 /* Number of lines of a dump. */
