@@ -12,6 +12,7 @@ struct hudi_parquet_writer {
     hudi_pq_writer *w;
     hudi_field schema;
     char *path;
+    hudi_pq_column_encoding *encodings; /* the format writer's copy of column_encodings */
 };
 
 /* Same column tree: names, types and their parameters, nullability. */
@@ -28,8 +29,27 @@ static bool same_shape(const hudi_field *a, const hudi_field *b) {
     return true;
 }
 
-static int map_options(hudi_pq_write_options *o, const hudi_parquet_write_options *p,
-                       const char *path, hudi_error *err) {
+/* The public encodings are the Thrift Encoding numbers, as PQ_ENC_* are. */
+_Static_assert((int)HUDI_PARQUET_ENCODING_PLAIN == (int)PQ_ENC_PLAIN, "PLAIN");
+_Static_assert((int)HUDI_PARQUET_ENCODING_RLE == (int)PQ_ENC_RLE, "RLE");
+_Static_assert((int)HUDI_PARQUET_ENCODING_DELTA_BINARY_PACKED == (int)PQ_ENC_DELTA_BINARY_PACKED,
+               "DELTA_BINARY_PACKED");
+_Static_assert((int)HUDI_PARQUET_ENCODING_DELTA_LENGTH_BYTE_ARRAY ==
+                   (int)PQ_ENC_DELTA_LENGTH_BYTE_ARRAY,
+               "DELTA_LENGTH_BYTE_ARRAY");
+_Static_assert((int)HUDI_PARQUET_ENCODING_DELTA_BYTE_ARRAY == (int)PQ_ENC_DELTA_BYTE_ARRAY,
+               "DELTA_BYTE_ARRAY");
+_Static_assert((int)HUDI_PARQUET_ENCODING_RLE_DICTIONARY == (int)PQ_ENC_RLE_DICTIONARY,
+               "RLE_DICTIONARY");
+_Static_assert((int)HUDI_PARQUET_ENCODING_BYTE_STREAM_SPLIT == (int)PQ_ENC_BYTE_STREAM_SPLIT,
+               "BYTE_STREAM_SPLIT");
+
+/* Maps the public options onto the format writer's; per-column encodings go into `*enc`
+ * (owned by the caller, NULL when there are none): the public hudi_parquet_encoding values are
+ * the format's PQ_ENC_* numbers (the Thrift Encoding enum), DEFAULT entries are left out. */
+static int map_options(hudi_pq_write_options *o, hudi_pq_column_encoding **enc,
+                       const hudi_parquet_write_options *p, const char *path, hudi_error *err) {
+    *enc = NULL;
     if (p->version != HUDI_PARQUET_WRITE_OPTIONS_VERSION)
         return hudi_error_set(err, HUDI_EINVAL,
                               "hudi_parquet_writer_open: options version %d, expected %d",
@@ -51,13 +71,22 @@ static int map_options(hudi_pq_write_options *o, const hudi_parquet_write_option
     if (p->bloom_fpp > 0) o->bloom_fpp = p->bloom_fpp;
     if (p->n_column_encodings < 0 || (p->n_column_encodings > 0 && !p->column_encodings))
         return hudi_error_set(err, HUDI_EINVAL, "%s: bad column encoding list", path);
+    if (p->n_column_encodings == 0) return 0;
+    if (!(*enc = hudi_calloc((size_t)p->n_column_encodings, sizeof(**enc))))
+        return hudi_error_oom(err);
+    int32_t n = 0;
     for (int32_t i = 0; i < p->n_column_encodings; i++) {
         const hudi_parquet_column_encoding *ce = &p->column_encodings[i];
-        if (ce->encoding != HUDI_PARQUET_ENCODING_DEFAULT)
-            return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                  "%s: column '%s': per-column encodings are not supported yet",
-                                  path, ce->column ? ce->column : "(null)");
+        if (!ce->column)
+            return hudi_error_set(err, HUDI_EINVAL, "%s: column encoding %d names no column", path,
+                                  (int)i);
+        if (ce->encoding == HUDI_PARQUET_ENCODING_DEFAULT) continue;
+        (*enc)[n].column = ce->column;
+        (*enc)[n].encoding = (int)ce->encoding; /* same numbers as PQ_ENC_* */
+        n++;
     }
+    o->column_encodings = *enc;
+    o->n_column_encodings = n;
     return 0;
 }
 
@@ -73,11 +102,11 @@ int hudi_parquet_writer_open(hudi_parquet_writer **out, const char *path,
     if (!path || !*path || !schema)
         return hudi_error_set(err, HUDI_EINVAL,
                               "hudi_parquet_writer_open: a path and a schema are required");
-    if ((rc = map_options(&po, opts ? opts : &dflt, path, err)) < 0) return rc;
     if (!(w = hudi_calloc(1, sizeof(*w))) || !(w->path = hudi_strdup(path))) {
         rc = hudi_error_oom(err);
         goto fail;
     }
+    if ((rc = map_options(&po, &w->encodings, opts ? opts : &dflt, path, err)) < 0) goto fail;
     if ((rc = hudi_arrow_import_schema(&w->schema, schema, err)) < 0) goto fail;
     if (w->schema.type != HUDI_TYPE_STRUCT) {
         rc = hudi_error_set(err, HUDI_EINVAL, "the schema must be a struct, not %s",
@@ -134,6 +163,7 @@ static void writer_free(hudi_parquet_writer *w) {
     hudi_fs_free(w->fs);
     hudi_field_dispose(&w->schema);
     hudi_free(w->path);
+    hudi_free(w->encodings);
     hudi_free(w);
 }
 
