@@ -187,3 +187,72 @@ def test_one_lock_file_excludes_both(table, spark015):
     assert len(mine.rows) == 3 * ROWS
     d = h.difference(spark.read(path, key_columns=keys), mine, "after the lock was released")
     assert d is None, d
+
+
+def test_killed_writers_leave_a_table_both_read(table, spark015):
+    """The issue's stress scenario with Spark as the judge: four hudic processes upsert disjoint
+    keys into one table at the same time (default single-writer mode: the table lock), several
+    rounds each, and some are killed with SIGKILL mid-write. Afterwards every acknowledged
+    commit's rows are there exactly once, a killed write is either wholly committed or wholly
+    invisible, the next write recovers the table, and Spark-Hudi reads exactly what hudic
+    reads."""
+    import random
+    import signal
+    import subprocess
+
+    path, tmp = table
+    rng = random.Random(7)
+    acked, killed = [], []  # (first key, instant); first keys of killed writes
+    n = 0
+    for rnd in range(4):
+        procs = []
+        for w in range(4):
+            first = 500000 + rnd * 10000 + w * 1000
+            inp = os.path.join(tmp, "kill-%03d.parquet" % n)
+            n += 1
+            rows = [{"id": first + i, "name": "k%d" % (first + i), "ts": 1, "part": "p%d" % w}
+                    for i in range(ROWS)]
+            pq.write_table(h.arrow_rows(rows, h.arrow_schema(DDL)), inp)
+            p = subprocess.Popen([hudic_peer.HUDIC, "table", "write", "--op", "upsert",
+                                  "--input", inp, path], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+            procs.append((first, p))
+        victims = set(rng.sample(range(4), 1 if rnd % 2 == 0 else 2))
+        time.sleep(rng.uniform(0.05, 0.4))
+        for i in victims:
+            procs[i][1].send_signal(signal.SIGKILL)
+        for i, (first, p) in enumerate(procs):
+            out, err = p.communicate(timeout=hudic_peer.TIMEOUT_S)
+            out = out.decode(errors="replace")
+            if p.returncode == 0:
+                assert out.startswith("committed "), out
+                acked.append((first, out.split()[1]))
+            elif p.returncode == -signal.SIGKILL:
+                killed.append(first)
+            else:  # a live writer never fails: it waits for the lock
+                pytest.fail("writer %d failed: %s" % (i, err.decode(errors="replace")))
+    assert acked and killed, "acknowledged %d, killed %d: the test needs both" % (
+        len(acked), len(killed))
+    # The next write rolls back what the killed writers left pending, then commits.
+    rc, instant, err = _hudic_write(path, _rows(900000, "z", "z"), tmp, 999)
+    assert rc == 0, err
+
+    done = {t for t, _ in h.completed_instants(path)}
+    for _, inst in acked:
+        assert inst in done, "acknowledged %s is gone" % inst
+    keys = ["_hoodie_partition_path", "_hoodie_record_key"]
+    mine = hudic_peer.cat(path, key_columns=keys)
+    ids = _ids(mine)
+    assert len(ids) == len(set(ids)), "a key is present twice"
+    present = set(ids)
+    want = set(range(ROWS)) | set(range(900000, 900000 + ROWS))
+    for first, _ in acked:
+        want |= set(range(first, first + ROWS))
+    assert want <= present, "acknowledged rows are missing"
+    for first in killed:  # all or nothing
+        got = len(present & set(range(first, first + ROWS)))
+        assert got in (0, ROWS), "a killed write is partly visible (%d rows)" % got
+        want |= set(range(first, first + ROWS)) if got else set()
+    assert present == want, "rows nobody wrote"
+    d = h.difference(spark015().read(path, key_columns=keys), mine, "after killed writers")
+    assert d is None, d
