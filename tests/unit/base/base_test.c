@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "base/base.h"
+#include "support.h"
 
 Test(error, set_formats_and_returns_code) {
     hudi_error err = HUDI_ERROR_INIT;
@@ -43,24 +44,9 @@ Test(buf, append_printf_detach) {
     hudi_free(s);
 }
 
-static int g_fail_at, g_count;
-static void *failing_malloc(size_t n, void *p) {
-    (void)p;
-    return ++g_count == g_fail_at ? NULL : malloc(n);
-}
-static void *failing_realloc(void *q, size_t n, void *p) {
-    (void)p;
-    return ++g_count == g_fail_at ? NULL : realloc(q, n);
-}
-static void plain_free(void *q, void *p) {
-    (void)p;
-    free(q);
-}
-
 Test(buf, failure_is_sticky) {
-    hudi_allocator a = {failing_malloc, failing_realloc, plain_free, NULL};
-    g_count = 0;
-    g_fail_at = 2;
+    test_alloc_faults faults = {.fail_at = 2};
+    hudi_allocator a = test_failing_allocator(&faults);
     hudi_set_allocator(&a);
     hudi_buf b = HUDI_BUF_INIT;
     hudi_buf_puts(&b, "first");                                                   /* allocation 1 */

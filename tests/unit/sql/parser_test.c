@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "sql/sql.h"
+#include "support.h"
 
 /* Parses one statement and returns its rendering (caller frees), or the error message plus
  * the context lines. */
@@ -175,28 +176,14 @@ Test(parser, deep_nesting_is_an_error_not_a_crash) {
     free(sql);
 }
 
-static int g_fail_at, g_count;
-static void *failing_malloc(size_t n, void *p) {
-    (void)p;
-    return ++g_count == g_fail_at ? NULL : malloc(n);
-}
-static void *failing_realloc(void *q, size_t n, void *p) {
-    (void)p;
-    return ++g_count == g_fail_at ? NULL : realloc(q, n);
-}
-static void plain_free(void *q, void *p) {
-    (void)p;
-    free(q);
-}
-
 Test(parser, every_allocation_failure_is_reported) {
     const char *sql = "MERGE INTO t USING (SELECT 'a' 'b' AS k, X'00' AS b) s ON t.k = s.k "
                       "WHEN MATCHED THEN UPDATE SET v = `q``x` WHEN NOT MATCHED THEN INSERT *";
-    hudi_allocator a = {failing_malloc, failing_realloc, plain_free, NULL};
+    test_alloc_faults faults;
+    hudi_allocator a = test_failing_allocator(&faults);
     int ok_at = 0;
     for (int fail = 1; fail < 10000 && !ok_at; fail++) {
-        g_count = 0;
-        g_fail_at = fail;
+        faults = (test_alloc_faults){.fail_at = fail};
         hudi_set_allocator(&a);
         hudi_arena arena = HUDI_ARENA_INIT;
         hudi_sql_stmt *s;
@@ -204,7 +191,7 @@ Test(parser, every_allocation_failure_is_reported) {
         int rc = hudi_sql_parse(&s, &arena, sql, strlen(sql), NULL, &err);
         hudi_arena_dispose(&arena);
         hudi_set_allocator(NULL);
-        if (g_count < fail) {
+        if (faults.count < fail) {
             cr_assert_eq(rc, 0, "%s", err.message);
             ok_at = fail;
         } else {

@@ -72,3 +72,23 @@ const char *fixture_unzip(const char *zip_rel_path) {
     }
     return out;
 }
+
+static void *faulty_malloc(size_t n, void *payload) {
+    test_alloc_faults *f = payload;
+    return ++f->count == f->fail_at ? NULL : malloc(n);
+}
+
+static void *faulty_realloc(void *q, size_t n, void *payload) {
+    test_alloc_faults *f = payload;
+    return ++f->count == f->fail_at ? NULL : realloc(q, n);
+}
+
+static void plain_free(void *q, void *payload) {
+    (void)payload;
+    free(q);
+}
+
+hudi_allocator test_failing_allocator(test_alloc_faults *state) {
+    hudi_allocator a = {faulty_malloc, faulty_realloc, plain_free, state};
+    return a;
+}

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "hudi/hudi.h"
+
 /* Returns a static path "<test data>/<rel>" (tests/data/<rel> unless HUDI_TEST_DATA_DIR was
  * set at configure time; valid until the next call). */
 const char *fixture_path(const char *rel);
@@ -16,5 +18,13 @@ const char *test_tmpdir(void);
 const char *fixture_unzip(const char *zip_rel_path);
 /* Reads a whole file into a malloc'ed buffer; returns NULL on failure. */
 unsigned char *test_read_file(const char *path, size_t *len);
+
+/* Allocation-failure injection: the state of an allocator over malloc whose `fail_at`-th call
+ * (malloc and realloc counted together from 1; 0 = never) returns NULL; `count` counts the calls.
+ * Install it with hudi_set_allocator(&a) where a = test_failing_allocator(&state). */
+typedef struct test_alloc_faults {
+    int fail_at, count;
+} test_alloc_faults;
+hudi_allocator test_failing_allocator(test_alloc_faults *state);
 
 #endif
