@@ -411,7 +411,7 @@ static bool json_out_of_memory(const json_error_t *e) {
 
 int hudi_schema_parse_avro(hudi_field *out, const char *json, size_t len, hudi_error *err) {
     pctx c = {.err = err, .names = HUDI_MAP_INIT, .arena = HUDI_ARENA_INIT};
-    json_error_t jerr;
+    json_error_t jerr = {0}; /* jansson leaves it untouched when its first allocation fails */
     int rc;
     memset(out, 0, sizeof(*out));
     json_t *root = json_loadb(json, len, JSON_DECODE_ANY, &jerr);

@@ -416,7 +416,7 @@ int hudi_commit_metadata_parse(hudi_commit_metadata **out, const char *json, siz
                                const char *what, hudi_error *err) {
     *out = NULL;
     if (!what) what = "commit metadata";
-    json_error_t jerr;
+    json_error_t jerr = {0}; /* jansson leaves it untouched when its first allocation fails */
     json_t *root = json_loadb(json, len, 0, &jerr);
     if (!root && json_out_of_memory(&jerr)) return hudi_error_oom(err);
     if (!root)
@@ -654,7 +654,7 @@ static int jw_kv_raw(jw *w, const char *key, const char *raw, const char *dflt, 
         hudi_buf_puts(w->b, "null");
         return 0;
     }
-    json_error_t jerr;
+    json_error_t jerr = {0}; /* jansson leaves it untouched when its first allocation fails */
     json_t *v = json_loads(text, JSON_DECODE_ANY, &jerr);
     if (!v && json_out_of_memory(&jerr)) return hudi_error_oom(err);
     if (!v)
