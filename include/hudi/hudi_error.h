@@ -43,6 +43,8 @@ enum {
     HUDI_ESQL = -9,         /**< a SQL statement is malformed or cannot be bound */
     HUDI_ELOCKED = -10,     /**< another writer holds the table lock past the wait time;
                                  nothing was written, the call may be retried */
+    HUDI_ECANCELED = -11,   /**< hudi_session_cancel stopped the statement; a write that was
+                                 canceled is rolled back, nothing half-written remains */
 };
 
 #define HUDI_ERROR_MESSAGE_MAX 512

@@ -53,6 +53,7 @@ const char *hudi_error_name(int code) {
     case HUDI_ENOMEM: return "ENOMEM";
     case HUDI_ESQL: return "ESQL";
     case HUDI_ELOCKED: return "ELOCKED";
+    case HUDI_ECANCELED: return "ECANCELED";
     default: return "EUNKNOWN";
     }
 }

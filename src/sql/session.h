@@ -1,0 +1,93 @@
+/* session.h - a SQL session: the warehouse's catalog, the current database, the session
+ * configuration (SET), and the running statement's cancel flag; the state behind the public
+ * hudi_session (include/hudi/hudi_sql.h). Statement executors (ddl.c, show.c, call.c, dml.c,
+ * query.c) share this contract: each fills a hudi_sql_result. */
+#ifndef HUDI_SQL_SESSION_H
+#define HUDI_SQL_SESSION_H
+
+#include "catalog/catalog.h"
+#include "hudi/hudi_sql.h"
+#include "hudi/hudi_table.h"
+#include "sql/engine.h"
+#include "table/tbl.h"
+
+typedef struct hudi_sql_session {
+    hudi_fs *fs;           /* owned: the local file system */
+    hudi_catalog *catalog; /* owned */
+    char *database;        /* current database (lower case) */
+    char **conf;           /* SET values: key, value, ... (owned strings), in set order */
+    int32_t n_conf, cap_conf;
+    atomic_int cancel;       /* hudi_session_cancel sets it; cleared when a statement starts */
+    char error_context[512]; /* the failing statement's line and a caret, or "" */
+    int32_t error_line, error_col;
+} hudi_sql_session;
+
+/* The outcome of one statement. Executors set kind, statement and rows_affected, and `plan`
+ * when the statement returns rows (queries, SHOW, DESCRIBE, CALL, EXPLAIN); the public
+ * layer streams the plan's batches. */
+typedef struct hudi_sql_result {
+    hudi_statement_kind kind;
+    const char *statement; /* static text: "SELECT", "CREATE TABLE", ... */
+    int64_t rows_affected; /* -1 when not a write */
+    hudi_sql_plan *plan;   /* NULL: no rows */
+    hudi_arena arena;      /* the statement's arena (the plan lives here) */
+    hudi_sql_ctx ctx;
+    hudi_vec owned_arrays;  /* hudi_array * to free with the result (constants) */
+    hudi_vec owned_batches; /* hudi_batch * to free with the result */
+    hudi_vec owned_tables;  /* hudi_table * opened for the statement */
+    hudi_vec owned_states;  /* {void *state; void (*free)(void *)} pairs of function states */
+} hudi_sql_result;
+
+/* Registers heap objects to be freed with the result (0 or HUDI_ENOMEM; on failure the object
+ * is freed at once). */
+int hudi_sql_result_own_array(hudi_sql_result *r, hudi_array *a, hudi_error *err);
+int hudi_sql_result_own_batch(hudi_sql_result *r, hudi_batch *b, hudi_error *err);
+int hudi_sql_result_own_table(hudi_sql_result *r, hudi_table *t, hudi_error *err);
+
+/* The result a context belongs to (the context is embedded in it). */
+hudi_sql_result *hudi_sql_result_of(hudi_sql_ctx *ctx);
+
+/* The session value of `key` (SET), or NULL. Keys are case-sensitive, as in Spark. */
+const char *hudi_sql_conf_get(const hudi_sql_session *s, const char *key);
+/* The first of: the session value, the table property `key` of `t` (may be NULL), `dflt`. */
+const char *hudi_sql_conf_for(const hudi_sql_session *s, const hudi_catalog_table *t,
+                              const char *key, const char *dflt);
+int hudi_sql_conf_set(hudi_sql_session *s, const char *key, const char *value, hudi_error *err);
+void hudi_sql_conf_unset(hudi_sql_session *s, const char *key);
+
+/* Resolves a table name as written: `t`, `db`.`t`, hudi.`/path` or parquet.`/path` (a path
+ * entry is synthesised, not registered). HUDI_ENOTFOUND "Table or view not found: db.t" at
+ * the name's position otherwise. */
+int hudi_sql_resolve_table(hudi_sql_session *s, const hudi_sql_name *name, hudi_catalog_table *out,
+                           hudi_error *err);
+
+/* Rows of a result as one batch: a BATCHES plan over `schema` holding `b` (ownership moves to
+ * the result). Used by SHOW, DESCRIBE, CALL and EXPLAIN. */
+int hudi_sql_plan_rows(hudi_sql_result *r, const hudi_field *schema, hudi_batch *b,
+                       hudi_error *err);
+/* A STRUCT field in the result's arena with `n` nullable children named names[i] of
+ * types[i] (HUDI_TYPE_STRING, HUDI_TYPE_INT64, ...; timestamps micros utc). */
+int hudi_sql_schema_make(hudi_sql_result *r, hudi_field *out, int32_t n, const char *const *names,
+                         const hudi_type_id *types, hudi_error *err);
+
+/* ---- statement executors --------------------------------------------------------------- */
+
+/* query.c: SELECT/VALUES/TABLE and EXPLAIN; binds and plans a query for other statements. */
+int hudi_sql_exec_query(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_result *r,
+                        hudi_error *err);
+/* Binds and plans `q` (a SELECT, VALUES, set operation) into *out. */
+int hudi_sql_plan_query(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_query *q,
+                        hudi_sql_plan **out, hudi_error *err);
+/* dml.c: INSERT, UPDATE, DELETE, MERGE; also the write of CTAS. */
+int hudi_sql_exec_dml(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_result *r,
+                      hudi_error *err);
+/* Writes the rows of `rows` (a plan over the table's data columns, in any order of names)
+ * into the Hudi table at `entry` with `op`; sets r->rows_affected. */
+int hudi_sql_write_rows(hudi_sql_session *s, hudi_sql_result *r, const hudi_catalog_table *entry,
+                        hudi_sql_plan *rows, hudi_write_operation op, hudi_error *err);
+/* ddl.c, show.c, call.c: everything else (CREATE/DROP/ALTER/TRUNCATE TABLE, databases, USE,
+ * SHOW, DESCRIBE, CALL, CREATE CATALOG, CREATE/DROP INDEX). */
+int hudi_sql_exec_ddl(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_result *r,
+                      hudi_error *err);
+
+#endif
