@@ -19,6 +19,8 @@
 #define HUDI_SQL_ENGINE_H
 
 #include "columnar/columnar.h"
+#include "catalog/catalog.h"
+#include "hudi/hudi_table.h"
 #include "sql/ast.h"
 
 #include <stdatomic.h>
@@ -192,6 +194,12 @@ typedef struct hudi_sql_aggcall {
     hudi_field type;        /* result type */
 } hudi_sql_aggcall;
 
+/* The aggregate functions (count, sum, avg, min, max, ...: aggregate.c), which
+ * hudi_sql_func_lookup finds too. Their bind sets the result type (sum(int) = bigint,
+ * avg = double, sum(decimal(p,s)) = decimal(min(38,p+10),s), avg(decimal(p,s)) =
+ * decimal(min(38,p+4),min(38,s+4)), min/max = the argument's); eval is NULL. */
+const hudi_sql_func *const *hudi_sql_aggregate_funcs(int32_t *count);
+
 /* ---- plans ----------------------------------------------------------------------------- */
 
 typedef enum hudi_sql_plan_kind {
@@ -214,7 +222,44 @@ typedef struct hudi_sql_sort_key {
     bool nulls_first; /* Spark: NULLS FIRST for ASC, NULLS LAST for DESC by default */
 } hudi_sql_sort_key;
 
-typedef struct hudi_sql_scan_spec hudi_sql_scan_spec; /* scan.c: the table, columns, pushdown */
+/* A conjunct pushed into a scan: `column` (an index into the scan's table_schema) op a
+ * constant already of the column's type; IS [NOT] NULL has no constant. The scan may use it to
+ * skip partitions, files, row groups and pages, and must still return only matching rows. */
+typedef struct hudi_sql_pushdown {
+    int32_t column;
+    int op;            /* hudi_cmp_op (format/parquet/parquet.h) */
+    hudi_array *value; /* 1 row; NULL for IS [NOT] NULL; statement-owned */
+    const char *text;  /* the conjunct as written, for EXPLAIN */
+} hudi_sql_pushdown;
+
+/* What a SCAN reads (scan.c). The binder fills table, entry, table_schema and the time
+ * travel; the planner fills columns and pushdown. */
+typedef struct hudi_sql_scan_spec {
+    const char *display_name;  /* db.table or the path, for EXPLAIN and errors */
+    hudi_catalog_table *entry; /* the catalog entry (result-owned) */
+    hudi_table *table;         /* the opened Hudi table (result-owned); NULL for Parquet */
+    hudi_field table_schema;   /* STRUCT: every column the table offers (meta columns first
+                                * for Hudi tables, partition columns of Parquet tables last) */
+    int32_t *columns;          /* the output columns: indices into table_schema */
+    int32_t n_columns;
+    hudi_sql_pushdown *pushdown;
+    int32_t n_pushdown;
+    const char *as_of_instant; /* time travel (an instant "yyyyMMddHHmmssSSS"), or NULL */
+    const char *begin_instant, *end_instant; /* incremental (hudi_table_changes), or NULL */
+    bool read_optimized;
+    /* Filled by the scan for EXPLAIN ANALYZE-like reporting and tests. */
+    int64_t files_total, files_read, files_pruned, row_groups_skipped, rows_read;
+} hudi_sql_scan_spec;
+
+/* Resolves an instant for TIMESTAMP AS OF: an instant string ("20240101123045123"), a date
+ * ("2024-01-01") or a timestamp ("2024-01-01 12:30:45.123") in the session zone; the
+ * instant of the latest completed commit at or before it. */
+int hudi_sql_scan_as_of(hudi_sql_ctx *ctx, hudi_table *t, const char *text,
+                        const char **out_instant, hudi_error *err);
+/* Fills `spec->table_schema` (and opens the table) for a catalog entry: a Hudi table's full
+ * schema as of `as_of` (meta columns included), or a Parquet table's declared or discovered
+ * columns plus partition columns. */
+int hudi_sql_scan_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error *err);
 
 typedef struct hudi_sql_plan hudi_sql_plan;
 struct hudi_sql_plan {
