@@ -22,6 +22,21 @@ typedef struct hudi_sql_session {
     int32_t error_line, error_col;
 } hudi_sql_session;
 
+/* Opens a session on the warehouse folder (created when missing) in database "default". */
+int hudi_sql_session_open(hudi_sql_session **out, const char *warehouse, hudi_error *err);
+void hudi_sql_session_close(hudi_sql_session *s); /* NULL-safe */
+/* Makes `db` (folded to lower case) the current database; the caller checks it exists. */
+int hudi_sql_session_use(hudi_sql_session *s, const char *db, hudi_error *err);
+/* The session time zone (spark.sql.session.timeZone) as a fixed offset in minutes, and its
+ * name; region ids with daylight-saving rules are HUDI_EUNSUPPORTED. */
+int hudi_sql_session_zone(const hudi_sql_session *s, int32_t *offset_minutes, const char **name,
+                          hudi_error *err);
+
+typedef struct hudi_sql_owned_state {
+    void *state;
+    void (*free)(void *state);
+} hudi_sql_owned_state;
+
 /* The outcome of one statement. Executors set kind, statement and rows_affected, and `plan`
  * when the statement returns rows (queries, SHOW, DESCRIBE, CALL, EXPLAIN); the public
  * layer streams the plan's batches. */
@@ -38,11 +53,19 @@ typedef struct hudi_sql_result {
     hudi_vec owned_states;  /* {void *state; void (*free)(void *)} pairs of function states */
 } hudi_sql_result;
 
+/* A fresh result for a statement of session `s` (its context points at the session). */
+void hudi_sql_result_init(hudi_sql_result *r, hudi_sql_session *s);
+/* Frees everything the result owns (function states first, then arrays, batches, tables, the
+ * arena). Operators built over its plan must be freed before. */
+void hudi_sql_result_dispose(hudi_sql_result *r);
+
 /* Registers heap objects to be freed with the result (0 or HUDI_ENOMEM; on failure the object
  * is freed at once). */
 int hudi_sql_result_own_array(hudi_sql_result *r, hudi_array *a, hudi_error *err);
 int hudi_sql_result_own_batch(hudi_sql_result *r, hudi_batch *b, hudi_error *err);
 int hudi_sql_result_own_table(hudi_sql_result *r, hudi_table *t, hudi_error *err);
+int hudi_sql_result_own_state(hudi_sql_result *r, void *state, void (*free_fn)(void *),
+                              hudi_error *err);
 
 /* The result a context belongs to (the context is embedded in it). */
 hudi_sql_result *hudi_sql_result_of(hudi_sql_ctx *ctx);
@@ -54,6 +77,7 @@ const char *hudi_sql_conf_for(const hudi_sql_session *s, const hudi_catalog_tabl
                               const char *key, const char *dflt);
 int hudi_sql_conf_set(hudi_sql_session *s, const char *key, const char *value, hudi_error *err);
 void hudi_sql_conf_unset(hudi_sql_session *s, const char *key);
+void hudi_sql_conf_reset(hudi_sql_session *s); /* RESET: every SET value dropped */
 
 /* Resolves a table name as written: `t`, `db`.`t`, hudi.`/path` or parquet.`/path` (a path
  * entry is synthesised, not registered). HUDI_ENOTFOUND "Table or view not found: db.t" at
