@@ -94,6 +94,13 @@ int hudi_sql_plan_rows(hudi_sql_result *r, const hudi_field *schema, hudi_batch 
 int hudi_sql_schema_make(hudi_sql_result *r, hudi_field *out, int32_t n, const char *const *names,
                          const hudi_type_id *types, hudi_error *err);
 
+/* run.c: executes a parsed statement of session `s` into `r` (hudi_sql_result_init'ed). */
+int hudi_sql_execute_stmt(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_result *r,
+                          hudi_error *err);
+int64_t hudi_sql_now_micros(void);
+/* "512m", "2g", "1048576": bytes (hudic.memory.limit). */
+int hudi_sql_parse_bytes(const char *text, int64_t *out, hudi_error *err);
+
 /* ---- statement executors --------------------------------------------------------------- */
 
 /* query.c: SELECT/VALUES/TABLE and EXPLAIN; binds and plans a query for other statements. */
