@@ -298,6 +298,11 @@ struct hudi_sql_plan {
     bool all;
 };
 
+/* Appends a scan's line of EXPLAIN (scan.c): the table, columns read, pushed predicates, and
+ * the partitions and files read and skipped with the reason; continuation lines are indented
+ * for plan depth `depth`. */
+void hudi_sql_scan_explain(hudi_buf *out, const hudi_sql_scan_spec *spec, int depth);
+
 /* Renders a plan as the EXPLAIN text (one node per line, indented), scans with their pruning. */
 void hudi_sql_plan_explain(hudi_buf *out, const hudi_sql_plan *p);
 
