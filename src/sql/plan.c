@@ -6,6 +6,7 @@
  *      are pushed into the scan (partition pruning, statistics and page-index skipping); the
  *      filter stays above it, so pushdown only ever saves work.
  * Expression trees may share nodes (BETWEEN uses its operand twice), so rewrites copy. */
+#include "format/parquet/parquet.h"
 #include "sql/bind.h"
 
 #include <string.h>
