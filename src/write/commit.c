@@ -202,7 +202,9 @@ static int conform_columns(wctx *c, hudi_error *err) {
     if (!b || c->o.op == HUDI_WRITE_DELETE) return 0; /* no incoming records are written */
     for (int32_t i = 0; i < b->schema->n_children; i++) {
         const char *name = b->schema->children[i].name;
-        if (!hudi_is_meta_field(name) && find_child(&c->schema, name) < 0)
+        /* _hoodie_is_deleted marks deletes in an upsert; it is data only when the table has it */
+        if (!hudi_is_meta_field(name) && strcmp(name, WRITE_IS_DELETED_FIELD) != 0 &&
+            find_child(&c->schema, name) < 0)
             return hudi_error_set(err, HUDI_EUNSUPPORTED,
                                   "%s: column %s is not in the table schema (schema evolution "
                                   "is not supported by the writer yet)",
