@@ -54,7 +54,9 @@ typedef enum hudi_sql_bx_kind {
     HUDI_SQL_BX_CONST,  /* `value`: a 1-row array of `type` (a NULL literal: one null row) */
     HUDI_SQL_BX_CALL,   /* scalar function `fn` over args (operators are functions too:
                          * "+", "=", "and", "not", "is_null", "in", "like", "case", "cast") */
-    HUDI_SQL_BX_AGGREF, /* in an aggregate's output: aggregate number `column` */
+    HUDI_SQL_BX_AGGREF, /* over an AGGREGATE's output: its column `column` (the group
+                         * columns come first, so aggregate k is column n_group + k);
+                         * evaluated like COLUMN */
 } hudi_sql_bx_kind;
 
 typedef struct hudi_sql_func hudi_sql_func;
