@@ -57,10 +57,11 @@ typedef struct hudi_sql_groups {
     uint64_t *hashes;   /* per group */
     int64_t n_groups;   /* groups so far */
     int64_t cap_groups; /* entries allocated in hashes */
-    int64_t *slots;     /* group id + 1; 0 = empty; cap_slots entries (a power of two) */
+    uint64_t *slots;    /* hash tag << 32 | group id + 1; 0 = empty; cap_slots (a power of 2) */
     int64_t cap_slots;
     int64_t charged;      /* bytes charged to the context */
     uint64_t *row_hashes; /* scratch: the hashes of the batch being added */
+    int64_t *pending;     /* scratch: rows of that batch that created groups */
     int64_t cap_rows;
 } hudi_sql_groups;
 
@@ -68,7 +69,8 @@ int hudi_sql_groups_init(hudi_sql_groups *g, const hudi_field *const *fields, in
                          hudi_error *err);
 /* Finds or adds the group of rows [0, nrows) of `keys` (constants broadcast); ids[i] receives
  * the group id, or -1 for rows where skip[i] is non-zero (skip may be NULL). is_new (may be
- * NULL) receives 1 for the rows that created their group. Charges memory as the table grows. */
+ * NULL) receives 1 for the rows that created their group. Charges memory as the table grows.
+ * After a failure the table is only good for hudi_sql_groups_dispose. */
 int hudi_sql_groups_add(hudi_sql_ctx *ctx, hudi_sql_groups *g, const hudi_sql_datum *keys,
                         int64_t nrows, const uint8_t *skip, int64_t *ids, uint8_t *is_new,
                         hudi_error *err);

@@ -474,12 +474,29 @@ void hudi_sql_groups_dispose(hudi_sql_ctx *ctx, hudi_sql_groups *g) {
     hudi_free(g->hashes);
     hudi_free(g->slots);
     hudi_free(g->row_hashes);
+    hudi_free(g->pending);
     if (ctx && g->charged) hudi_sql_mem_charge(ctx, -g->charged, NULL);
     memset(g, 0, sizeof(*g));
 }
 
-static bool keys_equal(const hudi_sql_groups *g, int64_t gid, const hudi_sql_datum *keys,
-                       int64_t i) {
+/* Groups [base, n_groups) were created by the batch being added: their keys are still rows
+ * pending[gid - base] of that batch, appended to the key arrays once the batch is done. */
+typedef struct batch_keys {
+    const hudi_sql_datum *keys;
+    int64_t base;
+    const int64_t *pending;
+} batch_keys;
+
+static bool keys_equal(const hudi_sql_groups *g, int64_t gid, const batch_keys *bk, int64_t i) {
+    const hudi_sql_datum *keys = bk->keys;
+    if (gid >= bk->base) {
+        int64_t j = bk->pending[gid - bk->base];
+        for (int32_t k = 0; k < g->n_keys; k++)
+            if (compare_value(keys[k].array, hudi_sql_datum_row(&keys[k], j), keys[k].array,
+                              hudi_sql_datum_row(&keys[k], i), true))
+                return false;
+        return true;
+    }
     for (int32_t k = 0; k < g->n_keys; k++)
         if (compare_value(g->keys[k], gid, keys[k].array, hudi_sql_datum_row(&keys[k], i), true))
             return false;
@@ -489,47 +506,97 @@ static bool keys_equal(const hudi_sql_groups *g, int64_t gid, const hudi_sql_dat
 static int hash_batch(hudi_sql_groups *g, const hudi_sql_datum *keys, int64_t nrows,
                       hudi_error *err) {
     if (nrows > g->cap_rows) {
-        uint64_t *h = hudi_realloc(g->row_hashes, (size_t)nrows * sizeof(*h));
-        if (!h) return hudi_error_oom(err);
+        uint64_t *h = hudi_malloc((size_t)nrows * sizeof(*h));
+        int64_t *pend = hudi_malloc((size_t)nrows * sizeof(*pend));
+        if (!h || !pend) {
+            hudi_free(h);
+            hudi_free(pend);
+            return hudi_error_oom(err);
+        }
+        hudi_free(g->row_hashes);
+        hudi_free(g->pending);
         g->row_hashes = h;
+        g->pending = pend;
         g->cap_rows = nrows;
     }
     hudi_sql_hash_rows(keys, g->n_keys, nrows, g->row_hashes);
     return 0;
 }
 
-static int64_t probe(const hudi_sql_groups *g, uint64_t h, const hudi_sql_datum *keys, int64_t i,
+static int64_t probe(const hudi_sql_groups *g, uint64_t h, const batch_keys *bk, int64_t i,
                      int64_t *slot) {
     int64_t mask = g->cap_slots - 1, pos = (int64_t)(h & (uint64_t)mask);
     for (;; pos = (pos + 1) & mask) {
-        int64_t s = g->slots[pos];
+        uint64_t s = g->slots[pos];
         if (s == 0) break;
-        if (g->hashes[s - 1] == h && keys_equal(g, s - 1, keys, i)) return s - 1;
+        /* The tag spares a look at the group's hash (another cache miss) for most slots. */
+        int64_t gid = (int64_t)(s & 0xffffffffu) - 1;
+        if ((s >> 32) == (h >> 32) && g->hashes[gid] == h && keys_equal(g, gid, bk, i)) return gid;
     }
     *slot = pos;
     return -1;
 }
 
+/* A slot: the hash's high 32 bits, then the group id + 1 (0 = empty). */
+static inline uint64_t slot_value(uint64_t h, int64_t gid) {
+    return (h & 0xffffffff00000000ULL) | (uint64_t)(gid + 1);
+}
+
 static int rehash(hudi_sql_ctx *ctx, hudi_sql_groups *g, hudi_error *err) {
-    int64_t cap = g->cap_slots * 2;
-    int rc = hudi_sql_mem_charge(ctx, cap * 8 - g->cap_slots * 8, err);
+    int64_t cap = g->cap_slots * 2, more = (cap - g->cap_slots) * 8;
+    int rc = hudi_sql_mem_charge(ctx, more, err);
     if (rc < 0) return rc;
-    int64_t *slots = hudi_calloc((size_t)cap, sizeof(*slots));
+    uint64_t *slots = hudi_calloc((size_t)cap, sizeof(*slots));
     if (!slots) {
-        hudi_sql_mem_charge(ctx, -(cap * 8 - g->cap_slots * 8), NULL);
+        hudi_sql_mem_charge(ctx, -more, NULL);
         return hudi_error_oom(err);
     }
-    g->charged += cap * 8 - g->cap_slots * 8;
+    g->charged += more;
     int64_t mask = cap - 1;
     for (int64_t gid = 0; gid < g->n_groups; gid++) {
         int64_t pos = (int64_t)(g->hashes[gid] & (uint64_t)mask);
         while (slots[pos]) pos = (pos + 1) & mask;
-        slots[pos] = gid + 1;
+        slots[pos] = slot_value(g->hashes[gid], gid);
     }
     hudi_free(g->slots);
     g->slots = slots;
     g->cap_slots = cap;
     return 0;
+}
+
+static int grow_hashes(hudi_sql_ctx *ctx, hudi_sql_groups *g, hudi_error *err) {
+    int64_t cap = g->cap_groups ? g->cap_groups * 2 : 64, more = (cap - g->cap_groups) * 8;
+    int rc = hudi_sql_mem_charge(ctx, more, err);
+    if (rc < 0) return rc;
+    uint64_t *hs = hudi_realloc(g->hashes, (size_t)cap * sizeof(*hs));
+    if (!hs) {
+        hudi_sql_mem_charge(ctx, -more, NULL);
+        return hudi_error_oom(err);
+    }
+    g->charged += more;
+    g->hashes = hs;
+    g->cap_groups = cap;
+    return 0;
+}
+
+/* Appends the keys of the groups the batch created (rows pending[0..n)) to the key arrays. */
+static int append_pending(hudi_sql_groups *g, const hudi_sql_datum *keys, int64_t n,
+                          hudi_error *err) {
+    int rc = 0;
+    int64_t *zeros = NULL;
+    for (int32_t k = 0; k < g->n_keys && rc == 0; k++) {
+        const int64_t *rows = g->pending;
+        if (keys[k].is_const) {
+            if (!zeros && !(zeros = hudi_calloc((size_t)n + 1, sizeof(*zeros)))) {
+                rc = hudi_error_oom(err);
+                break;
+            }
+            rows = zeros;
+        }
+        rc = hudi_sql_array_take(g->keys[k], keys[k].array, rows, n, err);
+    }
+    hudi_free(zeros);
+    return rc;
 }
 
 int hudi_sql_groups_add(hudi_sql_ctx *ctx, hudi_sql_groups *g, const hudi_sql_datum *keys,
@@ -539,51 +606,43 @@ int hudi_sql_groups_add(hudi_sql_ctx *ctx, hudi_sql_groups *g, const hudi_sql_da
     if ((rc = hash_batch(g, keys, nrows, err)) < 0) return rc;
     int64_t key_bytes = 0;
     for (int32_t k = 0; k < g->n_keys; k++) key_bytes += hudi_sql_array_bytes(g->keys[k]);
+    batch_keys bk = {keys, g->n_groups, g->pending};
     for (int64_t i = 0; i < nrows; i++) {
+        /* Large tables miss the cache on every probe: ask for a later row's slot early. */
+        if (i + 16 < nrows)
+            __builtin_prefetch(&g->slots[g->row_hashes[i + 16] & (uint64_t)(g->cap_slots - 1)]);
         if (is_new) is_new[i] = 0;
         if (skip && skip[i]) {
             ids[i] = -1;
             continue;
         }
         uint64_t h = g->row_hashes[i];
-        int64_t slot = 0, gid = probe(g, h, keys, i, &slot);
+        int64_t slot = 0, gid = probe(g, h, &bk, i, &slot);
         if (gid >= 0) {
             ids[i] = gid;
             continue;
         }
         if ((g->n_groups + 1) * 2 > g->cap_slots) {
-            if ((rc = rehash(ctx, g, err)) < 0) goto done;
-            (void)probe(g, h, keys, i, &slot);
+            if ((rc = rehash(ctx, g, err)) < 0) break;
+            (void)probe(g, h, &bk, i, &slot);
         }
-        if (g->n_groups == g->cap_groups) {
-            int64_t cap = g->cap_groups ? g->cap_groups * 2 : 64;
-            if ((rc = hudi_sql_mem_charge(ctx, (cap - g->cap_groups) * 8, err)) < 0) goto done;
-            uint64_t *hs = hudi_realloc(g->hashes, (size_t)cap * sizeof(*hs));
-            if (!hs) {
-                hudi_sql_mem_charge(ctx, -(cap - g->cap_groups) * 8, NULL);
-                rc = hudi_error_oom(err);
-                goto done;
-            }
-            g->charged += (cap - g->cap_groups) * 8;
-            g->hashes = hs;
-            g->cap_groups = cap;
+        if (g->n_groups == g->cap_groups && (rc = grow_hashes(ctx, g, err)) < 0) break;
+        if (g->n_groups >= 0xfffffffeLL) {
+            rc = hudi_error_set(err, HUDI_ENOMEM, "more than 2^32 groups");
+            break;
         }
-        gid = g->n_groups;
-        for (int32_t k = 0; k < g->n_keys; k++) {
-            if ((rc = hudi_array_append_range(g->keys[k], keys[k].array,
-                                              hudi_sql_datum_row(&keys[k], i), 1, err)) < 0) {
-                for (int32_t j = 0; j < k; j++) hudi_array_truncate(g->keys[j], gid);
-                goto done;
-            }
-        }
+        gid = g->n_groups++;
+        g->pending[gid - bk.base] = i;
         g->hashes[gid] = h;
-        g->slots[slot] = gid + 1;
-        g->n_groups++;
+        g->slots[slot] = slot_value(h, gid);
         ids[i] = gid;
         if (is_new) is_new[i] = 1;
     }
-done:;
-    /* The key arrays' growth of this batch, charged once. */
+    /* The new groups' keys, in one gather per key column (even after a failure, so the table
+     * stays consistent for dispose). */
+    int arc = append_pending(g, keys, g->n_groups - bk.base, err);
+    if (rc == 0) rc = arc;
+    if (arc < 0) g->n_groups = bk.base; /* the table is only good for dispose now */
     int64_t grown = -key_bytes;
     for (int32_t k = 0; k < g->n_keys; k++) grown += hudi_sql_array_bytes(g->keys[k]);
     if (grown > 0) {
@@ -601,9 +660,12 @@ int hudi_sql_groups_find(hudi_sql_groups *g, const hudi_sql_datum *keys, int64_t
                          const uint8_t *skip, int64_t *ids, hudi_error *err) {
     int rc;
     if ((rc = hash_batch(g, keys, nrows, err)) < 0) return rc;
+    batch_keys bk = {keys, g->n_groups, g->pending};
     for (int64_t i = 0; i < nrows; i++) {
         int64_t slot;
-        ids[i] = skip && skip[i] ? -1 : probe(g, g->row_hashes[i], keys, i, &slot);
+        if (i + 16 < nrows)
+            __builtin_prefetch(&g->slots[g->row_hashes[i + 16] & (uint64_t)(g->cap_slots - 1)]);
+        ids[i] = skip && skip[i] ? -1 : probe(g, g->row_hashes[i], &bk, i, &slot);
     }
     return 0;
 }
