@@ -1,5 +1,6 @@
-/* aggregate.c - the aggregate functions (count, sum, avg, min, max, first, any_value, count_if)
- * and the hash aggregate operator (docs/ARCHITECTURE.md, "SQL engine: operators").
+/* aggregate.c - the aggregate functions (count, count_if, sum, avg/mean, min, max, first, last,
+ * any_value, bool_and/every, bool_or/some/any, collect_list, collect_set) and the hash aggregate
+ * operator (docs/ARCHITECTURE.md, "SQL engine: operators").
  *
  * The operator hashes each input batch's group keys at once and finds every row's group id in
  * an open-addressing table (exec_int.h, hudi_sql_groups) whose keys live in columnar arrays, one
@@ -10,8 +11,10 @@
  * bigint that wraps on overflow, of floating point a double, of decimal(p,s) a
  * decimal(min(38,p+10),s) that is null when it overflows; avg is a double, or for decimal(p,s)
  * a decimal(min(38,p+4),min(38,s+4)) rounded half up; min and max keep the argument's type and
- * order as ORDER BY does (NaN largest). All ignore nulls; with no input row every aggregate but
- * count is null. A global aggregate (no GROUP BY) returns one row even for an empty input. */
+ * order as ORDER BY does (NaN largest); collect_list and collect_set are arrays of the non-null
+ * values (collect_set without repeats), empty for a group without any. The others ignore nulls
+ * (first and last unless asked) and are null without an input row, except count. A global aggregate
+ * (no GROUP BY) returns one row even for an empty input. */
 #include <math.h>
 
 #include "sql/exec_int.h"
@@ -108,31 +111,69 @@ static int bind_first(hudi_sql_bind_call *c, hudi_error *err) {
     return 0;
 }
 
+static int bind_bool(hudi_sql_bind_call *c, hudi_error *err) {
+    hudi_type_id t = c->arg_types[0].type;
+    if (t != HUDI_TYPE_BOOL && t != HUDI_TYPE_NULL) return arg_type_error(c, "a boolean", err);
+    set_type(&c->arg_types[0], HUDI_TYPE_BOOL, true);
+    set_type(&c->result, HUDI_TYPE_BOOL, true);
+    return 0;
+}
+
+/* collect_list(x), collect_set(x): array<x> of the non-null values (Spark: containsNull false). */
+static int bind_collect(hudi_sql_bind_call *c, hudi_error *err) {
+    if (c->arg_types[0].type == HUDI_TYPE_MAP && !strcmp(c->name, "collect_set"))
+        return arg_type_error(c, "a comparable argument (maps have no equality)", err);
+    hudi_field *elem = hudi_arena_alloc(c->ctx->arena, sizeof(*elem));
+    if (!elem) return hudi_error_oom(err);
+    *elem = c->arg_types[0];
+    elem->name = "element";
+    elem->nullable = false;
+    set_type(&c->result, HUDI_TYPE_LIST, false);
+    c->result.n_children = 1;
+    c->result.children = elem;
+    return 0;
+}
+
 static const hudi_sql_func agg_funcs[] = {
+    {"any", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_bool, NULL, NULL, "any(expr) - same as bool_or"},
     {"any_value", HUDI_SQL_FN_AGGREGATE, 1, 2, bind_first, NULL, NULL,
      "any_value(expr[, ignoreNulls]) - some value of expr in the group (the first one read)"},
     {"avg", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_avg, NULL, NULL,
      "avg(expr) - the mean of the non-null values"},
+    {"bool_and", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_bool, NULL, NULL,
+     "bool_and(expr) - true when expr is true for every non-null value"},
+    {"bool_or", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_bool, NULL, NULL,
+     "bool_or(expr) - true when expr is true for some value"},
+    {"collect_list", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_collect, NULL, NULL,
+     "collect_list(expr) - an array of the non-null values, in the order read"},
+    {"collect_set", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_collect, NULL, NULL,
+     "collect_set(expr) - an array of the distinct non-null values"},
     {"count", HUDI_SQL_FN_AGGREGATE, 0, -1, bind_count, NULL, NULL,
      "count(*) - the number of rows; count(expr[, ...]) - rows where every expr is non-null; "
      "count(DISTINCT expr[, ...]) - distinct non-null values"},
     {"count_if", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_count_if, NULL, NULL,
      "count_if(expr) - the number of rows where expr is true"},
+    {"every", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_bool, NULL, NULL, "every(expr) - same as bool_and"},
     {"first", HUDI_SQL_FN_AGGREGATE, 1, 2, bind_first, NULL, NULL,
      "first(expr[, ignoreNulls]) - the first value of expr in the group"},
+    {"last", HUDI_SQL_FN_AGGREGATE, 1, 2, bind_first, NULL, NULL,
+     "last(expr[, ignoreNulls]) - the last value of expr in the group"},
     {"max", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_minmax, NULL, NULL,
      "max(expr) - the largest non-null value"},
     {"mean", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_avg, NULL, NULL, "mean(expr) - same as avg"},
     {"min", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_minmax, NULL, NULL,
      "min(expr) - the smallest non-null value"},
+    {"some", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_bool, NULL, NULL, "some(expr) - same as bool_or"},
     {"sum", HUDI_SQL_FN_AGGREGATE, 1, 1, bind_sum, NULL, NULL,
      "sum(expr) - the sum of the non-null values"},
 };
 
 const hudi_sql_func *const *hudi_sql_aggregate_funcs(int32_t *count) {
-    static const hudi_sql_func *const list[] = {&agg_funcs[0], &agg_funcs[1], &agg_funcs[2],
-                                                &agg_funcs[3], &agg_funcs[4], &agg_funcs[5],
-                                                &agg_funcs[6], &agg_funcs[7], &agg_funcs[8]};
+    static const hudi_sql_func *const list[] = {
+        &agg_funcs[0],  &agg_funcs[1],  &agg_funcs[2],  &agg_funcs[3],  &agg_funcs[4],
+        &agg_funcs[5],  &agg_funcs[6],  &agg_funcs[7],  &agg_funcs[8],  &agg_funcs[9],
+        &agg_funcs[10], &agg_funcs[11], &agg_funcs[12], &agg_funcs[13], &agg_funcs[14],
+        &agg_funcs[15], &agg_funcs[16]};
     _Static_assert(HUDI_ARRAY_LEN(list) == HUDI_ARRAY_LEN(agg_funcs), "every aggregate listed");
     *count = (int32_t)HUDI_ARRAY_LEN(list);
     return list;
@@ -151,6 +192,10 @@ typedef enum agg_kind {
     AK_MIN,
     AK_MAX,
     AK_FIRST,
+    AK_LAST,
+    AK_BOOL_AND,
+    AK_BOOL_OR,
+    AK_COLLECT, /* collect_list; collect_set is collect_list over a distinct set */
 } agg_kind;
 
 typedef struct agg_state {
@@ -164,9 +209,14 @@ typedef struct agg_state {
     double *f64;
     __int128 *dec;
     uint8_t *overflow;
-    int64_t *best; /* min, max, first: row in `store`, -1 = none yet */
-    int64_t *cand; /* min, max: this batch's best row per group, -1 = none */
+    int64_t *best; /* min, max, first, last: row in `store`, -1 = none yet */
+    int64_t *cand; /* min, max, last: this batch's best row per group, -1 = none */
+    uint8_t *flag; /* bool_and, bool_or */
     hudi_array *store;
+    /* collect: store row k belongs to group owner[k]; at the end rows are ordered by group */
+    int64_t *owner;
+    int64_t n_owner, cap_owner;
+    int64_t *order, *start; /* store rows by group; group g's are order[start[g]..start[g+1]) */
     /* count(DISTINCT ...), sum(DISTINCT ...): (group id, args) seen so far */
     bool distinct;
     hudi_sql_groups seen;
@@ -244,6 +294,10 @@ static void agg_free(hudi_sql_oper *op) {
         hudi_free(s->overflow);
         hudi_free(s->best);
         hudi_free(s->cand);
+        hudi_free(s->flag);
+        hudi_free(s->owner);
+        hudi_free(s->order);
+        hudi_free(s->start);
         hudi_array_free(s->store);
         hudi_sql_groups_dispose(op->ctx, &s->seen);
     }
@@ -296,8 +350,15 @@ static int ensure_groups(agg_op *a, int64_t n, hudi_error *err) {
             bad |= grow_state((void **)&s->overflow, 1, old, cap, 0);
             break;
         case AK_MIN:
-        case AK_MAX: bad |= grow_state((void **)&s->cand, 8, old, cap, 0xff); /* fall through */
+        case AK_MAX:
+        case AK_LAST: bad |= grow_state((void **)&s->cand, 8, old, cap, 0xff); /* fall through */
         case AK_FIRST: bad |= grow_state((void **)&s->best, 8, old, cap, 0xff); break;
+        case AK_BOOL_AND:
+        case AK_BOOL_OR:
+            bad |= grow_state((void **)&s->count, 8, old, cap, 0);
+            bad |= grow_state((void **)&s->flag, 1, old, cap, s->kind == AK_BOOL_AND);
+            break;
+        case AK_COLLECT: break;
         }
         if (bad) return hudi_error_oom(err);
         bytes += 32 * (cap - old);
@@ -354,16 +415,17 @@ static int compact_store(agg_op *a, agg_state *s, hudi_error *err) {
 static int update_minmax(agg_op *a, agg_state *s, const hudi_sql_datum *arg, int64_t n,
                          hudi_error *err) {
     int sign = s->kind == AK_MIN ? 1 : -1;
+    bool last = s->kind == AK_LAST;        /* the batch's last row always replaces the stored one */
     int64_t nt = 0, *touched = a->touched; /* at most one entry per row */
     const hudi_array *v = arg->array;
     for (int64_t i = 0; i < n; i++) {
         int64_t r = hudi_sql_datum_row(arg, i);
-        if (!a->mask[i] || !hudi_array_is_valid(v, r)) continue;
+        if (!a->mask[i] || (!hudi_array_is_valid(v, r) && (!last || s->ignore_nulls))) continue;
         int64_t g = a->gids[i];
         if (s->cand[g] < 0) {
             s->cand[g] = r;
             touched[nt++] = g;
-        } else if (sign * hudi_sql_compare_rows(v, r, v, s->cand[g], true) < 0) {
+        } else if (last || sign * hudi_sql_compare_rows(v, r, v, s->cand[g], true) < 0) {
             s->cand[g] = r;
         }
     }
@@ -372,7 +434,7 @@ static int update_minmax(agg_op *a, agg_state *s, const hudi_sql_datum *arg, int
     for (int64_t k = 0; k < nt; k++) {
         int64_t g = touched[k], r = s->cand[g];
         s->cand[g] = -1;
-        if (rc == 0 && (s->best[g] < 0 ||
+        if (rc == 0 && (last || s->best[g] < 0 ||
                         sign * hudi_sql_compare_rows(v, r, s->store, s->best[g], true) < 0)) {
             if ((rc = hudi_array_append_range(s->store, v, r, 1, err)) == 0)
                 s->best[g] = s->store->length - 1;
@@ -404,6 +466,36 @@ static int update_first(agg_op *a, agg_state *s, const hudi_sql_datum *arg, int6
     return rc;
 }
 
+static int update_collect(agg_op *a, agg_state *s, const hudi_sql_datum *arg, int64_t n,
+                          hudi_error *err) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) k += a->mask[i];
+    if (k == 0) return 0;
+    if (s->n_owner + k > s->cap_owner) {
+        int64_t cap = HUDI_MAX(s->cap_owner * 2, s->n_owner + k);
+        int64_t *o = hudi_realloc(s->owner, (size_t)cap * 8);
+        if (!o) return hudi_error_oom(err);
+        s->owner = o;
+        s->cap_owner = cap;
+    }
+    int64_t *rows = a->touched; /* scratch of n entries */
+    k = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (a->mask[i]) {
+            rows[k++] = hudi_sql_datum_row(arg, i);
+            s->owner[s->n_owner++] = a->gids[i];
+        }
+    int64_t before = hudi_sql_array_bytes(s->store);
+    int rc = hudi_sql_array_take(s->store, arg->array, rows, k, err);
+    if (rc < 0) {
+        s->n_owner -= k;
+        return rc;
+    }
+    int64_t grown = hudi_sql_array_bytes(s->store) - before + 8 * k;
+    if ((rc = hudi_sql_mem_charge(a->base.ctx, grown, err)) == 0) a->charged += grown;
+    return rc;
+}
+
 /* Feeds one batch into aggregate `s`: its FILTER, its DISTINCT set, then the accumulator. */
 static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error *err) {
     hudi_sql_ctx *ctx = a->base.ctx;
@@ -417,7 +509,7 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
     } else {
         memset(a->mask, 1, (size_t)n);
     }
-    int32_t nargs = s->kind == AK_FIRST ? 1 : call->n_args;
+    int32_t nargs = s->kind == AK_FIRST || s->kind == AK_LAST ? 1 : call->n_args;
     if (call->star) nargs = 0;
     hudi_sql_datum local[4], *args = local;
     int32_t done = 0;
@@ -428,7 +520,7 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
     for (; done < nargs; done++)
         if ((rc = hudi_sql_eval(ctx, call->args[done], in, &args[done + 1], err)) < 0) goto done;
     /* Rows with a null argument count for nothing (count(*) has none). */
-    if (s->kind != AK_FIRST)
+    if (s->kind != AK_FIRST && s->kind != AK_LAST)
         for (int32_t k = 1; k <= nargs; k++) {
             const hudi_array *v = args[k].array;
             if (v->field->type == HUDI_TYPE_NULL) {
@@ -512,8 +604,23 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
         break;
     }
     case AK_MIN:
-    case AK_MAX: rc = update_minmax(a, s, arg, n, err); break;
+    case AK_MAX:
+    case AK_LAST: rc = update_minmax(a, s, arg, n, err); break;
     case AK_FIRST: rc = update_first(a, s, arg, n, err); break;
+    case AK_BOOL_AND:
+    case AK_BOOL_OR: {
+        const hudi_array *v = arg->array;
+        bool and = s->kind == AK_BOOL_AND;
+        for (int64_t i = 0; i < n; i++) {
+            if (!mask[i]) continue;
+            int64_t g = gids[i];
+            bool x = hudi_bit_get(v->values, hudi_sql_datum_row(arg, i));
+            s->flag[g] = and? (s->flag[g] && x) : (s->flag[g] || x);
+            s->count[g]++;
+        }
+        break;
+    }
+    case AK_COLLECT: rc = update_collect(a, s, arg, n, err); break;
     }
 done:
     for (int32_t k = 0; k < done; k++) hudi_sql_datum_dispose(&args[k + 1]);
@@ -560,8 +667,17 @@ static int consume(agg_op *a, hudi_error *err) {
 static int finish_agg(agg_op *a, agg_state *s, hudi_array *col, int64_t from, int64_t n,
                       hudi_error *err) {
     int rc;
-    if (s->kind == AK_MIN || s->kind == AK_MAX || s->kind == AK_FIRST)
+    if (s->kind == AK_MIN || s->kind == AK_MAX || s->kind == AK_FIRST || s->kind == AK_LAST)
         return hudi_sql_array_take(col, s->store, s->best + from, n, err);
+    if (s->kind == AK_COLLECT) {
+        int64_t lo = s->start[from], hi = s->start[from + n];
+        if ((rc = hudi_sql_array_take(col->children[0], s->store, s->order + lo, hi - lo, err)) < 0)
+            return rc;
+        for (int64_t g = from; g < from + n; g++)
+            if ((rc = hudi_array_append_nested(col, s->start[g + 1] - s->start[g], err)) < 0)
+                return rc;
+        return 0;
+    }
     if ((rc = hudi_array_grow(col, n, err)) < 0) return rc;
     for (int64_t g = from; g < from + n; g++) {
         bool null = false;
@@ -573,6 +689,10 @@ static int finish_agg(agg_op *a, agg_state *s, hudi_array *col, int64_t from, in
             break;
         case AK_SUM_DOUBLE:
             if (!(null = s->count[g] == 0)) rc = hudi_array_append_fixed(col, &s->f64[g], err);
+            break;
+        case AK_BOOL_AND:
+        case AK_BOOL_OR:
+            if (!(null = s->count[g] == 0)) rc = hudi_array_append_bool(col, s->flag[g], err);
             break;
         case AK_AVG_DOUBLE:
             if (!(null = s->count[g] == 0)) {
@@ -612,6 +732,25 @@ static int finish_agg(agg_op *a, agg_state *s, hudi_array *col, int64_t from, in
     return 0;
 }
 
+/* Orders the collected values by group (a counting sort keeping the order they were read). */
+static int order_collected(agg_op *a, agg_state *s, hudi_error *err) {
+    int64_t ng = a->n_groups, n = s->n_owner;
+    int rc = hudi_sql_mem_charge(a->base.ctx, 8 * (ng + 1 + n), err);
+    if (rc < 0) return rc;
+    a->charged += 8 * (ng + 1 + n);
+    s->start = hudi_calloc((size_t)ng + 2, 8);
+    s->order = hudi_malloc(((size_t)n + 1) * 8);
+    if (!s->start || !s->order) return hudi_error_oom(err);
+    for (int64_t k = 0; k < n; k++) s->start[s->owner[k] + 1]++;
+    for (int64_t g = 0; g < ng; g++) s->start[g + 1] += s->start[g];
+    int64_t *next = hudi_malloc(((size_t)ng + 1) * 8);
+    if (!next) return hudi_error_oom(err);
+    memcpy(next, s->start, (size_t)ng * 8);
+    for (int64_t k = 0; k < n; k++) s->order[next[s->owner[k]]++] = k;
+    hudi_free(next);
+    return 0;
+}
+
 static int agg_next(hudi_sql_oper *op, hudi_batch **out, hudi_error *err) {
     agg_op *a = (agg_op *)op;
     *out = NULL;
@@ -619,6 +758,9 @@ static int agg_next(hudi_sql_oper *op, hudi_batch **out, hudi_error *err) {
     if (!a->consumed) {
         a->consumed = true;
         if ((rc = consume(a, err)) < 0) return rc;
+        for (int32_t i = 0; i < a->n_aggs; i++)
+            if (a->aggs[i].kind == AK_COLLECT && (rc = order_collected(a, &a->aggs[i], err)) < 0)
+                return rc;
     }
     if ((rc = hudi_sql_check_cancel(op->ctx, err)) < 0) return rc;
     if (a->emitted >= a->n_groups) return 0;
@@ -661,12 +803,18 @@ static int setup_agg(agg_op *a, int32_t i, hudi_error *err) {
         s->kind = at == HUDI_TYPE_DECIMAL ? AK_AVG_DEC : AK_AVG_DOUBLE;
     } else if (!strcmp(name, "min") || !strcmp(name, "max")) {
         s->kind = name[1] == 'i' ? AK_MIN : AK_MAX;
-    } else if (!strcmp(name, "first") || !strcmp(name, "any_value")) {
-        s->kind = AK_FIRST;
+    } else if (!strcmp(name, "first") || !strcmp(name, "any_value") || !strcmp(name, "last")) {
+        s->kind = name[0] == 'l' ? AK_LAST : AK_FIRST;
         if (call->n_args == 2) {
             const hudi_array *v = call->args[1]->value;
             s->ignore_nulls = v && hudi_array_is_valid(v, 0) && hudi_bit_get(v->values, 0);
         }
+    } else if (!strcmp(name, "bool_and") || !strcmp(name, "every")) {
+        s->kind = AK_BOOL_AND;
+    } else if (!strcmp(name, "bool_or") || !strcmp(name, "some") || !strcmp(name, "any")) {
+        s->kind = AK_BOOL_OR;
+    } else if (!strcmp(name, "collect_list") || !strcmp(name, "collect_set")) {
+        s->kind = AK_COLLECT;
     } else {
         return hudi_error_set(err, HUDI_EINVAL, "%s is not an aggregate function", name);
     }
@@ -686,16 +834,25 @@ static int setup_agg(agg_op *a, int32_t i, hudi_error *err) {
         break;
     case AK_MIN:
     case AK_MAX:
-    case AK_FIRST: ok = res->type == at; break;
+    case AK_FIRST:
+    case AK_LAST: ok = res->type == at; break;
+    case AK_BOOL_AND:
+    case AK_BOOL_OR: ok = at == HUDI_TYPE_BOOL && res->type == HUDI_TYPE_BOOL; break;
+    case AK_COLLECT:
+        ok = res->type == HUDI_TYPE_LIST && res->n_children == 1 && res->children[0].type == at;
+        break;
     default: break;
     }
     if (!ok)
         return hudi_error_set(err, HUDI_EINVAL, "%s over %s cannot give %s", name,
                               hudi_type_name(at), hudi_type_name(res->type));
     int rc;
-    if (s->kind == AK_MIN || s->kind == AK_MAX || s->kind == AK_FIRST)
+    if (s->kind == AK_MIN || s->kind == AK_MAX || s->kind == AK_FIRST || s->kind == AK_LAST)
         if ((rc = hudi_array_new(&s->store, res, err)) < 0) return rc;
-    if (call->distinct && s->kind != AK_MIN && s->kind != AK_MAX) {
+    if (s->kind == AK_COLLECT && (rc = hudi_array_new(&s->store, &res->children[0], err)) < 0)
+        return rc;
+    bool set = !strcmp(name, "collect_set");
+    if ((call->distinct || set) && s->kind != AK_MIN && s->kind != AK_MAX) {
         /* min/max ignore DISTINCT; the others see each (group, value) once. */
         int32_t nk = call->star ? 1 : call->n_args + 1;
         const hudi_field **fields = hudi_calloc((size_t)nk, sizeof(*fields));
