@@ -717,14 +717,17 @@ Test(exec, million_row_group_by) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     own_batch(out);
     cr_assert_eq(out->num_rows, 1000);
-    int64_t total = 0, sum = 0;
+    int64_t total = 0, sum = 0, maxes = 0;
     for (int64_t r = 0; r < 1000; r++) {
         cr_assert_eq(((int64_t *)out->columns[1]->values)[r], 1000);
         total += ((int64_t *)out->columns[1]->values)[r];
         sum += ((int64_t *)out->columns[2]->values)[r];
+        maxes += ((int64_t *)out->columns[3]->values)[r];
     }
     cr_assert_eq(total, n);
     cr_assert_eq(sum, n * (n - 1) / 2);
+    /* each group's largest value is among the last 1000 (i -> 7919 i mod 1000 is one to one) */
+    cr_assert_eq(maxes, 1000 * (n - 1000) + 999 * 1000 / 2);
     cr_log_info("1M-row group-by (1000 groups, count/sum/max): %.1f ms",
                 (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
     /* and a million distinct groups */
@@ -1195,4 +1198,28 @@ Test(exec, last_bool_and_collect) {
     cr_assert_eq(out->num_rows, 1);
     cr_assert_eq(out->columns[0]->offsets[1], 0);
     cr_assert(hudi_array_is_valid(out->columns[0], 0));
+}
+
+Test(exec, sort_one_double_key) {
+    /* NaN after every number, -0.0 equal to 0.0 (input order kept), nulls where asked */
+    hudi_batch *t = new_batch(SCHEMA(ty(HUDI_TYPE_DOUBLE), ty(HUDI_TYPE_INT64)));
+    double v[] = {1.5, NAN, -12345.0, -0.0, -INFINITY, 0.0, 2.0, -12345.0, -3.0, NAN};
+    for (int i = 0; i < 10; i++) row(t, v[i], (int64_t)i);
+    hudi_sql_plan *in = leaf(t, 3);
+    hudi_sql_sort_key *k = zalloc(sizeof(*k));
+    k[0] = (hudi_sql_sort_key){col(in, 0), false, true};
+    expect(p_sort(in, 1, k, -1), false, "NULL,2|NULL,7|-inf,4|-3,8|-0,3|0,5|1.5,0|2,6|nan,1|nan,9");
+    k[0] = (hudi_sql_sort_key){col(in, 0), true, false};
+    expect(p_sort(in, 1, k, -1), false, "nan,1|nan,9|2,6|1.5,0|-0,3|0,5|-3,8|-inf,4|NULL,2|NULL,7");
+    expect(p_sort(in, 1, k, 4), false, "nan,1|nan,9|2,6|1.5,0");
+    /* top-N through the boundary filter agrees with the full sort on many batches */
+    hudi_batch *big = new_batch(SCHEMA(ty(HUDI_TYPE_INT64), ty(HUDI_TYPE_INT64)));
+    for (int64_t i = 0; i < 5000; i++) row(big, i % 7 == 0 ? NUL : (i * 7919) % 101, i);
+    hudi_sql_plan *bin = leaf(big, 64);
+    k[0] = (hudi_sql_sort_key){col(bin, 0), true, true};
+    char *full = run(p_sort(bin, 1, k, -1), false);
+    char *top = run(p_sort(bin, 1, k, 50), false);
+    cr_assert(!strncmp(full, top, strlen(top)) && full[strlen(top)] == '|');
+    hudi_free(full);
+    hudi_free(top);
 }
