@@ -216,6 +216,19 @@ static int emit(join_op *j, const hudi_batch *l, const hudi_batch *r, hudi_error
 static int join_chunk(join_op *j, hudi_error *err) {
     int64_t from = j->probe_pos, to = from, pairs = 0, n = j->probe->num_rows;
     int64_t step = step_rows(j);
+    if ((j->kind == HUDI_SQL_J_SEMI || j->kind == HUDI_SQL_J_ANTI) && has_equi(j) &&
+        !j->base.plan->cond) {
+        /* Only whether a key matches counts: no pairs (the right side may repeat keys a lot). */
+        bool semi = j->kind == HUDI_SQL_J_SEMI;
+        j->n_out = 0;
+        for (int64_t i = from; i < n; i++)
+            if ((j->probe_ids[i] >= 0) == semi &&
+                push_pair(&j->ol, &j->or_, &j->n_out, &j->cap_out, i, -1) < 0)
+                return hudi_error_oom(err);
+        j->probe_pos = n;
+        hudi_batch_clear(j->out);
+        return hudi_sql_batch_take(j->out, j->probe, j->ol, j->n_out, err);
+    }
     /* Pick left rows until their candidate pairs fill a batch. */
     while (to < n && (to == from || pairs < step)) {
         if (has_equi(j)) {
