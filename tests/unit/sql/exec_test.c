@@ -1223,3 +1223,39 @@ Test(exec, sort_one_double_key) {
     hudi_free(full);
     hudi_free(top);
 }
+
+Test(exec, semi_join_over_many_equal_keys) {
+    /* x IN (SELECT y ...) where y repeats: the output is linear in the inputs */
+    hudi_batch *r = new_batch(SCHEMA(ty(HUDI_TYPE_INT64), ty(HUDI_TYPE_INT64)));
+    for (int64_t i = 0; i < 20000; i++) row(r, (int64_t)7, i);
+    int64_t lc[] = {7, 1, 8, 2, 7, 3, NUL, 4};
+    hudi_sql_plan *l = leaf(kv(4, lc), 3), *rp = leaf(r, 4096);
+    hudi_sql_bexpr **lk = zalloc(sizeof(*lk)), **rk = zalloc(sizeof(*rk));
+    lk[0] = col(l, 0);
+    rk[0] = col(rp, 0);
+    expect(p_join(HUDI_SQL_J_SEMI, l, rp, 1, lk, rk, NULL), false, "7,1|7,3");
+    expect(p_join(HUDI_SQL_J_ANTI, l, rp, 1, lk, rk, NULL), false, "8,2|NULL,4");
+}
+
+Test(exec, group_by_decimal_and_string_keys) {
+    hudi_batch *t = new_batch(SCHEMA(dec_ty(20, 2), ty(HUDI_TYPE_STRING), ty(HUDI_TYPE_INT64)));
+    row(t, (int64_t)150, "a", (int64_t)1);
+    row(t, (int64_t)150, "b", (int64_t)2);
+    row(t, NUL, "a", (int64_t)3);
+    row(t, (int64_t)-150, "a", (int64_t)4);
+    row(t, (int64_t)150, "a", (int64_t)5);
+    row(t, NUL, "a", (int64_t)6);
+    row(t, (int64_t)150, (const char *)NULL, (int64_t)7);
+    hudi_sql_plan *in = leaf(t, 3);
+    hudi_sql_bexpr **g = zalloc(2 * sizeof(*g));
+    g[0] = col(in, 0);
+    g[1] = col(in, 1);
+    hudi_sql_aggcall **a = zalloc(sizeof(*a));
+    a[0] = agg("sum", col(in, 2), false, NULL);
+    hudi_sql_plan *p = p_agg(in, 2, g, 1, a);
+    expect(p, false, "1.50,a,6|1.50,b,2|NULL,a,9|-1.50,a,4|1.50,NULL,7");
+    /* HAVING-like: a filter over the aggregate's output, the sum referenced as AGGREF 2 */
+    hudi_sql_bexpr *s = col(p, 2);
+    s->kind = HUDI_SQL_BX_AGGREF;
+    expect(p_filter(p, call2(&fn_gt, s, cst_int(5))), false, "1.50,a,6|NULL,a,9|1.50,NULL,7");
+}
