@@ -442,6 +442,27 @@ int64_t hudi_sql_ts_micros(const hudi_array *a, int64_t row) {
     }
 }
 
+/* The plain text of an unscaled decimal at `scale` (0..38) into buf (at least 48 bytes). */
+static const char *dec_text(char *buf, __int128 v, int32_t scale) {
+    char digits[48];
+    int n = 0;
+    unsigned __int128 m =
+        v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
+    do {
+        digits[n++] = (char)('0' + (int)(m % 10));
+        m /= 10;
+    } while (m);
+    while (n <= scale) digits[n++] = '0';
+    int k = 0;
+    if (v < 0) buf[k++] = '-';
+    for (int i = n - 1; i >= 0; i--) {
+        buf[k++] = digits[i];
+        if (i == scale && scale > 0) buf[k++] = '.';
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 double hudi_sql_num_f64(const hudi_array *a, int64_t r) {
     const void *v = a->values;
     switch (a->field->type) {
@@ -465,13 +486,8 @@ double hudi_sql_num_f64(const hudi_array *a, int64_t r) {
         int32_t s = a->field->scale;
         if (u > -((__int128)1 << 53) && u < ((__int128)1 << 53) && s >= 0 && s <= 22)
             return (double)(int64_t)u / (double)hudi_sql_pow10[s];
-        hudi_buf b = HUDI_BUF_INIT;
-        uint8_t raw[16];
-        memcpy(raw, &u, 16);
-        hudi_render_decimal128(&b, raw, s);
-        double d = b.data ? strtod(b.data, NULL) : 0;
-        hudi_buf_dispose(&b);
-        return d;
+        char text[64];
+        return strtod(dec_text(text, u, s < 0 ? 0 : s > 38 ? 38 : s), NULL);
     }
     default: return 0;
     }
@@ -762,10 +778,11 @@ static bool to_float(const hudi_array *a, int64_t r, float *out) {
             HUDI_SLICE(a->data + a->offsets[r], (size_t)(a->offsets[r + 1] - a->offsets[r])), out);
     case HUDI_TYPE_INT64: *out = (float)((const int64_t *)a->values)[r]; return true;
     case HUDI_TYPE_DECIMAL: {
-        hudi_buf b = HUDI_BUF_INIT;
-        hudi_render_decimal128(&b, (const uint8_t *)a->values + 16 * r, a->field->scale);
-        *out = b.data ? strtof(b.data, NULL) : 0;
-        hudi_buf_dispose(&b);
+        __int128 u;
+        char text[64];
+        memcpy(&u, (const uint8_t *)a->values + 16 * r, 16);
+        int32_t s = a->field->scale;
+        *out = strtof(dec_text(text, u, s < 0 ? 0 : s > 38 ? 38 : s), NULL);
         return true;
     }
     default: {

@@ -445,17 +445,31 @@ static int pattern_bind(hudi_sql_bind_call *call, int32_t k, hudi_error *err) {
     return 0;
 }
 
-/* The pattern for row i: the bound one, the default, or compiled into *heap (freed by caller). */
+/* A pattern compiled per row, kept while the rows repeat its text. */
+typedef struct dt_cache {
+    dt_pattern *pat; /* heap; NULL when `text` is not a valid pattern */
+    hudi_buf text;
+    bool have;
+    bool oom; /* the last compile ran out of memory */
+} dt_cache;
+
+/* The pattern for row i: the bound one, the default, or the row's own (cached). */
 static const dt_pattern *row_pattern(const hudi_sql_bexpr *call, const hudi_sql_datum *args,
-                                     int32_t k, int64_t i, const dt_pattern *dflt,
-                                     dt_pattern **heap) {
+                                     int32_t k, int64_t i, const dt_pattern *dflt, dt_cache *c) {
     if (call->fn_state) return call->fn_state;
     if (k >= call->n_args) return dflt;
     hudi_slice p = hudi_sql_str(&args[k], i);
-    hudi_free(*heap);
-    char bad;
-    *heap = dt_compile(NULL, (const char *)p.data, p.len, &bad);
-    return *heap;
+    if (c->have && c->text.len == p.len && (p.len == 0 || memcmp(c->text.data, p.data, p.len) == 0))
+        return c->pat;
+    hudi_free(c->pat);
+    char bad = 0;
+    c->pat = dt_compile(NULL, (const char *)p.data, p.len, &bad);
+    c->oom = !c->pat && bad == 0;
+    hudi_buf_clear(&c->text);
+    hudi_buf_append(&c->text, p.data, p.len);
+    c->have = c->pat && !c->text.failed;
+    c->oom |= c->text.failed;
+    return c->pat;
 }
 
 #define LIT(s)                                                                                     \
@@ -482,7 +496,7 @@ typedef struct dt_job {
     const hudi_sql_datum *args;
     hudi_array *out;
     hudi_buf tmp;
-    dt_pattern *heap;
+    dt_cache heap;
     hudi_error *err;
 } dt_job;
 
@@ -506,7 +520,8 @@ static int run_rows(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_sq
         if ((rc = fn(&j, i)) < 0) break;
     }
     hudi_buf_dispose(&j.tmp);
-    hudi_free(j.heap);
+    hudi_free(j.heap.pat);
+    hudi_buf_dispose(&j.heap.text);
     if (rc < 0) {
         hudi_array_free(j.out);
         return rc;
@@ -543,6 +558,7 @@ static int from_unixtime_bind(hudi_sql_bind_call *call, hudi_error *err) {
 static int from_unixtime_row(dt_job *j, int64_t i) {
     const dt_pattern *p = row_pattern(j->call, j->args, 1, i, default_pattern(false), &j->heap);
     if (!p) {
+        if (j->heap.oom) return hudi_error_oom(j->err);
         hudi_sql_out_null(j->out, i);
         return 0;
     }
@@ -567,6 +583,7 @@ static int date_format_bind(hudi_sql_bind_call *call, hudi_error *err) {
 static int date_format_row(dt_job *j, int64_t i) {
     const dt_pattern *p = row_pattern(j->call, j->args, 1, i, NULL, &j->heap);
     if (!p) {
+        if (j->heap.oom) return hudi_error_oom(j->err);
         hudi_sql_out_null(j->out, i);
         return 0;
     }
@@ -611,6 +628,7 @@ static int parse_row(dt_job *j, int64_t i) {
         case HUDI_TYPE_STRING: {
             const dt_pattern *p =
                 row_pattern(j->call, j->args, 1, i, default_pattern(false), &j->heap);
+            if (!p && j->heap.oom) return hudi_error_oom(j->err);
             if (!p || !dt_parse(p, hudi_sql_str(&j->args[0], i), j->ctx->tz_offset_minutes, &us)) {
                 hudi_sql_out_null(j->out, i);
                 return 0;

@@ -100,7 +100,7 @@ typedef struct str_job {
     const hudi_sql_bexpr *call;
     const hudi_sql_datum *args;
     hudi_array *out;
-    hudi_buf tmp;
+    hudi_buf tmp, tmp2;
     hudi_sql_regex_cursor rx;
     hudi_error *err;
 } str_job;
@@ -122,12 +122,13 @@ static int run_rows(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_sq
     if (rc < 0) return rc;
     for (int64_t i = 0; i < nrows; i++) {
         if (!nulls_in && !hudi_sql_all_valid(args, call->n_args, i)) {
-            hudi_sql_out_copy(j.out, i, NULL, 0, err);
+            if ((rc = hudi_sql_out_copy(j.out, i, NULL, 0, err)) < 0) break;
             continue;
         }
         if ((rc = fn(&j, i)) < 0) break;
     }
     hudi_buf_dispose(&j.tmp);
+    hudi_buf_dispose(&j.tmp2);
     hudi_sql_regex_cursor_dispose(&j.rx);
     if (rc < 0) {
         hudi_array_free(j.out);
@@ -185,11 +186,11 @@ static int case_row(str_job *j, int64_t i) {
     hudi_buf_clear(&j->tmp);
     const char *n = j->call->fn->name;
     if (n[0] == 'i') {
-        hudi_buf lower = HUDI_BUF_INIT;
-        map_case(s.data, s.len, &lower, false, false);
-        map_case((const uint8_t *)(lower.data ? lower.data : ""), lower.len, &j->tmp, true, true);
-        if (lower.failed) j->tmp.failed = true;
-        hudi_buf_dispose(&lower);
+        hudi_buf_clear(&j->tmp2);
+        map_case(s.data, s.len, &j->tmp2, false, false);
+        map_case((const uint8_t *)(j->tmp2.data ? j->tmp2.data : ""), j->tmp2.len, &j->tmp, true,
+                 true);
+        if (j->tmp2.failed) j->tmp.failed = true;
     } else {
         map_case(s.data, s.len, &j->tmp, n[0] == 'u', false);
     }

@@ -876,7 +876,6 @@ static int like_bind(hudi_sql_bind_call *call, hudi_error *err) {
     return 0;
 }
 
-
 static int like_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_sql_datum *args,
                      int64_t nrows, hudi_array **out, hudi_error *err) {
     (void)ctx;

@@ -35,7 +35,7 @@ static pcre2_code *compile(hudi_slice p, pcre2_general_context *gc, char *msg, s
                                    PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &code, &off, cc);
     pcre2_compile_context_free(cc);
     if (!re) {
-        if (code == PCRE2_ERROR_NOMEMORY) *oom = true;
+        if (code == PCRE2_ERROR_NOMEMORY || code == PCRE2_ERROR_HEAP_FAILED) *oom = true;
         PCRE2_UCHAR buf[200];
         pcre2_get_error_message(code, buf, sizeof(buf));
         snprintf(msg, cap, "%s at offset %zu", (const char *)buf, (size_t)off);
@@ -111,7 +111,7 @@ int hudi_sql_regex_find(hudi_sql_regex_cursor *c, hudi_slice pattern, hudi_slice
                          subject.len, start, 0, c->md, NULL);
     if (rc == PCRE2_ERROR_NOMATCH) return 0;
     if (rc < 0) {
-        if (rc == PCRE2_ERROR_NOMEMORY) return hudi_error_oom(err);
+        if (rc == PCRE2_ERROR_NOMEMORY || rc == PCRE2_ERROR_HEAP_FAILED) return hudi_error_oom(err);
         PCRE2_UCHAR buf[200];
         pcre2_get_error_message(rc, buf, sizeof(buf));
         return hudi_error_set(err, HUDI_ESQL, "regular expression match failed: %s",

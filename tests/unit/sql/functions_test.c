@@ -1223,3 +1223,55 @@ Test(functions, math) {
     cr_expect_str_eq(bind_error("round", 2, E_D(1), E_S("x")),
                      "line 1, column 1: round: the scale must be an integer constant");
 }
+
+/* ---- allocation failures -----------------------------------------------------------------------
+ */
+
+Test(functions, allocation_failures_leave_nothing_behind) {
+    static const hudi_type_id types[] = {HUDI_TYPE_STRING, HUDI_TYPE_INT32};
+    static const char *const rows[] = {"a-1,NULL,b-22,c", "1,2,NULL,4"};
+    make_batch(2, types, rows);
+    hudi_sql_bexpr *exprs[] = {
+        C("upper", 1, E_COL(0)),
+        C("initcap", 1, E_COL(0)),
+        C("split", 2, E_COL(0), E_S("-")),
+        C("regexp_replace", 3, E_COL(0), E_S("(\\d+)"), E_S("<$1>")),
+        C("regexp_extract", 3, E_COL(0), E_COL(0), E_I(0)),
+        C("concat_ws", 3, E_S(","), E_COL(0), E_COL(0)),
+        CAST(E_COL(1), T(HUDI_TYPE_STRING)),
+        CAST(C("split", 2, E_COL(0), E_S("-")), T(HUDI_TYPE_STRING)),
+        C("coalesce", 2, C("split", 2, E_COL(0), E_S("-")), C("split", 2, E_S("x"), E_S("-"))),
+        C("/", 2, E_DEC("1.5"), CAST(E_COL(1), hudi_sql_decimal(10, 0))),
+        C("date_format", 2, E_TS("2024-01-05 10:00:00"), E_COL(0)),
+        C("like", 2, E_COL(0), E_S("%-%")),
+        C("ilike", 2, E_COL(0), E_S("%-%")),
+    };
+    for (size_t k = 0; k < HUDI_ARRAY_LEN(exprs); k++) {
+        const char *want = run(exprs[k], 4);
+        bool done = false;
+        for (int fail_at = 1; fail_at < 400 && !done; fail_at++) {
+            test_alloc_faults st = {fail_at, 0};
+            hudi_allocator a = test_failing_allocator(&st);
+            hudi_set_allocator(&a);
+            hudi_sql_datum d;
+            hudi_error err = HUDI_ERROR_INIT;
+            int rc = exprs[k]->fn->eval ? eval(exprs[k], 4, &d, &err) : -1;
+            hudi_set_allocator(NULL);
+            if (rc == 0) {
+                hudi_buf b = HUDI_BUF_INIT;
+                for (int64_t i = 0; i < 4; i++) {
+                    if (i) hudi_buf_putc(&b, '|');
+                    hudi_sql_render_value(&b, &ctx, d.array, i);
+                }
+                cr_expect_str_eq(b.data, want, "expr %zu", k);
+                hudi_buf_dispose(&b);
+                hudi_array_free(d.array);
+                done = st.count < fail_at;
+            } else {
+                cr_expect_eq(rc, HUDI_ENOMEM, "expr %zu, allocation %d: %s", k, fail_at,
+                             err.message);
+            }
+        }
+        cr_expect(done, "expr %zu never completed", k);
+    }
+}
