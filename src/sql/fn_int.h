@@ -107,7 +107,7 @@ int hudi_sql_out_new(const hudi_field *type, int64_t nrows, hudi_array **out, hu
 /* Row i is null (fixed width: zero value; offsets: empty). Rows are written in order. */
 void hudi_sql_out_null(hudi_array *a, int64_t i);
 static inline void hudi_sql_out_valid(hudi_array *a, int64_t i) { hudi_bit_set(a->validity, i); }
-/* Sets the length to nrows (and the null count from the bitmap). */
+/* Sets the length to nrows and the null count; a bitmap without nulls is dropped. */
 void hudi_sql_out_done(hudi_array *a, int64_t nrows);
 static inline void hudi_sql_out_bool(hudi_array *a, int64_t i, bool v) {
     if (v)

@@ -734,7 +734,13 @@ void hudi_sql_out_null(hudi_array *a, int64_t i) {
 
 void hudi_sql_out_done(hudi_array *a, int64_t nrows) {
     a->length = nrows;
-    a->null_count = nrows - hudi_bitmap_count(a->validity, 0, nrows);
+    a->null_count = a->validity ? nrows - hudi_bitmap_count(a->validity, 0, nrows) : 0;
+    if (a->null_count == 0 && a->field->type != HUDI_TYPE_NULL && a->validity) {
+        /* no nulls: no bitmap, so consumers take their fast paths */
+        hudi_aligned_free(a->validity);
+        a->validity = NULL;
+        a->has_validity_capacity = false;
+    }
 }
 
 int hudi_sql_out_str(hudi_array *a, int64_t i, const void *p, size_t n, hudi_error *err) {
