@@ -1275,3 +1275,65 @@ Test(functions, allocation_failures_leave_nothing_behind) {
         cr_expect(done, "expr %zu never completed", k);
     }
 }
+
+/* ---- arrays, maps, structs
+ * ------------------------------------------------------------------------ */
+
+Test(functions, nested_values) {
+    EXPECT(C("array", 2, E_I(1), E_I(2)), "[1,2]");
+    EXPECT(C("array", 2, E_S("a"), E_NULL()), "[\"a\",null]");
+    EXPECT(C("array", 0), "[]");
+    cr_expect_str_eq(TYPE(C("array", 2, E_I(1), E_L(2))), "array<bigint>");
+    cr_expect_str_eq(TYPE(C("array", 1, E_NULL())), "array<void>");
+    EXPECT(C("map", 4, E_I(1), E_S("a"), E_I(2), E_S("b")), "{1:\"a\",2:\"b\"}");
+    EXPECT(C("map", 4, E_S("b"), E_I(1), E_S("a"), E_I(2)), "{\"a\":2,\"b\":1}");
+    EXPECT(C("map", 4, E_S("a"), E_I(1), E_S("a"), E_I(2)), "ERROR: map: duplicate map key");
+    EXPECT(C("map", 2, E_NULL(), E_I(1)), "ERROR: map: a map key cannot be NULL");
+    cr_expect_str_eq(TYPE(C("map", 2, E_S("k"), C("array", 2, E_I(1), E_NULL()))),
+                     "map<string,array<int>>");
+    EXPECT(C("map", 2, E_S("k"), C("array", 2, E_I(1), E_NULL())), "{\"k\":[1,null]}");
+    EXPECT(C("named_struct", 4, E_S("a"), E_I(1), E_S("b"), E_S("x")), "{\"a\":1,\"b\":\"x\"}");
+    cr_expect_str_eq(TYPE(C("named_struct", 4, E_S("a"), E_I(1), E_S("b"), E_S("x"))),
+                     "struct<a:int,b:string>");
+    EXPECT(C("named_struct", 4, E_S("a"), E_D(1), E_S("b"),
+             C("array", 1, E_TS("2024-01-01 00:00:00"))),
+           "{\"a\":1.0,\"b\":[2024-01-01 00:00:00]}");
+    cr_expect_str_eq(TYPE(C("struct", 2, E_I(1), E_S("x"))), "struct<col1:int,col2:string>");
+    EXPECT(CAST(C("named_struct", 4, E_S("a"), E_I(1), E_S("b"), E_S("x")), T(HUDI_TYPE_STRING)),
+           "{1, x}");
+    EXPECT(CAST(C("map", 4, E_I(1), E_S("a"), E_I(2), E_S("b")), T(HUDI_TYPE_STRING)),
+           "{1 -> a, 2 -> b}");
+    EXPECT(CAST(C("array", 2, E_S("a"), E_NULL()), T(HUDI_TYPE_STRING)), "[a, null]");
+    hudi_sql_bexpr *arr = C("array", 3, E_I(10), E_I(20), E_I(30));
+    EXPECT(C("element_at", 2, arr, E_I(1)), "10");
+    EXPECT(C("element_at", 2, arr, E_I(-1)), "30");
+    EXPECT(C("element_at", 2, arr, E_I(4)), "NULL");
+    EXPECT(C("element_at", 2, arr, E_I(0)), "NULL");
+    hudi_sql_bexpr *m = C("map", 4, E_S("a"), E_I(1), E_S("b"), E_NULL());
+    EXPECT(C("element_at", 2, m, E_S("a")), "1");
+    EXPECT(C("element_at", 2, m, E_S("b")), "NULL");
+    EXPECT(C("element_at", 2, m, E_S("z")), "NULL");
+    EXPECT(C("size", 1, arr), "3");
+    EXPECT(C("cardinality", 1, m), "2");
+    EXPECT(C("size", 1, E_NULL()), "-1");
+    EXPECT(C("array_contains", 2, arr, E_I(20)), "true");
+    EXPECT(C("array_contains", 2, arr, E_I(21)), "false");
+    EXPECT(C("array_contains", 2, C("array", 2, E_I(1), E_NULL()), E_I(2)), "NULL");
+    EXPECT(C("map_keys", 1, m), "[\"a\",\"b\"]");
+    EXPECT(C("map_values", 1, m), "[1,null]");
+    EXPECT(C("typeof", 1, E_DEC("1.5")), "decimal(2,1)");
+    EXPECT(C("typeof", 1, E_NULL()), "void");
+    EXPECT(C("concat_ws", 3, E_S(","), C("array", 2, E_S("x"), E_S("y")), E_S("z")), "x,y,z");
+    /* several rows: constants and columns inside constructors */
+    static const hudi_type_id types[] = {HUDI_TYPE_INT32};
+    static const char *const rows[] = {"1,NULL,3"};
+    make_batch(1, types, rows);
+    cr_expect_str_eq(run(C("array", 2, E_COL(0), E_I(0)), 3), "[1,0]|[null,0]|[3,0]");
+    cr_expect_str_eq(run(C("named_struct", 2, E_S("v"), E_COL(0)), 3),
+                     "{\"v\":1}|{\"v\":null}|{\"v\":3}");
+    cr_expect_str_eq(run(C("element_at", 2, C("array", 2, E_I(7), E_I(8)), E_COL(0)), 3),
+                     "7|NULL|NULL");
+    cr_expect_str_eq(
+        run(C("if", 3, C("is_null", 1, E_COL(0)), C("array", 0), C("array", 1, E_COL(0))), 3),
+        "[1]|[]|[3]");
+}
