@@ -156,7 +156,7 @@ int hudi_sql_cmp_value(const hudi_array *a, int64_t i, const hudi_array *b, int6
 hudi_field hudi_sql_decimal_of_arg(const hudi_sql_bexpr *e);
 
 /* Appends s lower-cased (fn_string.c's case mapping); returns the bytes appended. */
-size_t hudi_sql_lower(const uint8_t *s, size_t n, hudi_buf *out);
+size_t hudi_sql_utf8_lower(const uint8_t *s, size_t n, hudi_buf *out);
 
 /* ---- shared conversions (cast.c) --------------------------------------------------------- */
 

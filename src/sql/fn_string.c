@@ -71,7 +71,7 @@ static void map_case(const uint8_t *s, size_t n, hudi_buf *out, bool upper, bool
     }
 }
 
-size_t hudi_sql_lower(const uint8_t *s, size_t n, hudi_buf *out) {
+size_t hudi_sql_utf8_lower(const uint8_t *s, size_t n, hudi_buf *out) {
     size_t before = out->len;
     map_case(s, n, out, false, false);
     return out->len - before;

@@ -898,8 +898,8 @@ static int like_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_s
         if (ci) {
             hudi_buf_clear(&ls);
             hudi_buf_clear(&lp);
-            hudi_sql_lower(s.data, s.len, &ls);
-            hudi_sql_lower(p.data, p.len, &lp);
+            hudi_sql_utf8_lower(s.data, s.len, &ls);
+            hudi_sql_utf8_lower(p.data, p.len, &lp);
             if (ls.failed || lp.failed) {
                 rc = hudi_error_oom(err);
                 break;
