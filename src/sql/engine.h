@@ -247,7 +247,9 @@ typedef struct hudi_sql_scan_spec {
     const char *as_of_instant; /* time travel (an instant "yyyyMMddHHmmssSSS"), or NULL */
     const char *begin_instant, *end_instant; /* incremental (hudi_table_changes), or NULL */
     bool read_optimized;
-    /* Filled by the scan for EXPLAIN ANALYZE-like reporting and tests. */
+    /* Filled by the scan for EXPLAIN ANALYZE-like reporting and tests: base files of the
+     * query, files opened (footer read), files left out by partition values (never opened),
+     * row groups skipped by statistics, rows decoded (before exact filtering). */
     int64_t files_total, files_read, files_pruned, row_groups_skipped, rows_read;
 } hudi_sql_scan_spec;
 
@@ -260,6 +262,15 @@ int hudi_sql_scan_as_of(hudi_sql_ctx *ctx, hudi_table *t, const char *text,
  * schema as of `as_of` (meta columns included), or a Parquet table's declared or discovered
  * columns plus partition columns. */
 int hudi_sql_scan_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error *err);
+/* Appends the EXPLAIN text of a prepared and planned scan (before it runs) to `out`, one fact
+ * per line indented by two spaces under "Scan hudi|parquet <display_name>": location, time
+ * travel or incremental range, columns, pushed filters, the partitions pruned and the
+ * predicate that pruned each, and the files: total, pruned by partition, skipped by Parquet
+ * statistics (every row group excluded; known from the footers, which are read, but no data)
+ * and to read, with the row groups skipped. Long lists stop after 20 names. Partition pruning
+ * needs only the file-system view (Hudi) or the folder names (Parquet). */
+int hudi_sql_scan_explain(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec,
+                          hudi_error *err);
 
 typedef struct hudi_sql_plan hudi_sql_plan;
 struct hudi_sql_plan {
