@@ -262,16 +262,6 @@ int hudi_sql_scan_as_of(hudi_sql_ctx *ctx, hudi_table *t, const char *text,
  * schema as of `as_of` (meta columns included), or a Parquet table's declared or discovered
  * columns plus partition columns. */
 int hudi_sql_scan_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error *err);
-/* Appends the EXPLAIN text of a prepared and planned scan (before it runs) to `out`, one fact
- * per line indented by two spaces under "Scan hudi|parquet <display_name>": location, time
- * travel or incremental range, columns, pushed filters, the partitions pruned and the
- * predicate that pruned each, and the files: total, pruned by partition, skipped by Parquet
- * statistics (every row group excluded; known from the footers, which are read, but no data)
- * and to read, with the row groups skipped. Long lists stop after 20 names. Partition pruning
- * needs only the file-system view (Hudi) or the folder names (Parquet). */
-int hudi_sql_scan_explain(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec,
-                          hudi_error *err);
-
 typedef struct hudi_sql_plan hudi_sql_plan;
 struct hudi_sql_plan {
     hudi_sql_plan_kind kind;
@@ -311,7 +301,13 @@ struct hudi_sql_plan {
 
 /* Appends a scan's line of EXPLAIN (scan.c): the table, columns read, pushed predicates, and
  * the partitions and files read and skipped with the reason; continuation lines are indented
- * for plan depth `depth`. */
+ * for plan depth `depth`. For a prepared and planned scan, before it runs: "Scan hudi|parquet
+ * <display_name> [columns]", then one fact per line: location, time travel or incremental
+ * range (or the snapshot's instant), pushed filters, the partitions pruned with the predicate
+ * that pruned each, and the files: total, pruned by partition, skipped by Parquet statistics
+ * (every row group excluded: the footers are read, no data) and to read, with the row groups
+ * skipped. Lists of names stop after 20. No trailing newline; a failure (an unreadable footer)
+ * shows as a line "(error: ...)". */
 void hudi_sql_scan_explain(hudi_buf *out, const hudi_sql_scan_spec *spec, int depth);
 
 /* Renders a plan as the EXPLAIN text (one node per line, indented), scans with their pruning. */

@@ -281,6 +281,17 @@ static void pred_text(hudi_buf *out, const hudi_sql_scan_spec *spec, int32_t i) 
     }
 }
 
+/* Whether pushed predicate i is applied by the scan. Comparisons on FLOAT/DOUBLE columns are
+ * not: Spark orders NaN above every number and takes NaN = NaN as true, while Parquet
+ * statistics and the row filters compare as IEEE 754 does (NaN compares false), so the scan
+ * would drop rows Spark keeps. The filter above the scan applies them (EXPLAIN says so). */
+static bool applied(const hudi_sql_scan_spec *spec, int32_t i) {
+    const hudi_sql_pushdown *pd = &spec->pushdown[i];
+    hudi_type_id t = spec->table_schema.children[pd->column].type;
+    bool fp = t == HUDI_TYPE_FLOAT || t == HUDI_TYPE_DOUBLE || t == HUDI_TYPE_FLOAT16;
+    return !fp || pd->op == HUDI_CMP_IS_NULL || pd->op == HUDI_CMP_IS_NOT_NULL;
+}
+
 static int check_pushdown(const hudi_sql_scan_spec *spec, hudi_error *err) {
     for (int32_t i = 0; i < spec->n_pushdown; i++) {
         int32_t c = spec->pushdown[i].column;
@@ -737,6 +748,10 @@ static int hudi_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error 
         if ((rc = hudi_sql_result_own_table(hudi_sql_result_of(ctx), t, err)) < 0) return rc;
         spec->table = t;
     }
+    /* TIMESTAMP AS OF as written (the binder passes the constant's text): an instant. */
+    if (spec->as_of_instant && (rc = hudi_sql_scan_as_of(ctx, spec->table, spec->as_of_instant,
+                                                         &spec->as_of_instant, err)) < 0)
+        return hudi_error_wrap(err, "%s", spec->display_name);
     hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
     o.as_of_instant = spec->as_of_instant;
     o.begin_instant = spec->begin_instant;
@@ -921,6 +936,7 @@ static int hudi_preds(const hudi_sql_scan_spec *spec, hudi_read_predicate *preds
         const hudi_sql_pushdown *pd = &spec->pushdown[i];
         const hudi_field *f = &spec->table_schema.children[pd->column];
         hudi_value v;
+        if (!applied(spec, i)) continue;
         int rc = const_value(pd, f, &v, err);
         if (rc < 0) return hudi_error_wrap(err, "%s", spec->display_name);
         if (synthetic_column(spec, f->name)) {
@@ -1025,7 +1041,7 @@ static int file_partition_match(scan_op *s, size_t file, bool *match, int32_t *w
     for (int32_t i = 0; i < s->spec->n_pushdown && *match; i++) {
         const hudi_sql_pushdown *pd = &s->spec->pushdown[i];
         int32_t k = pd->column - s->n_data;
-        if (k < 0) continue;
+        if (k < 0 || !applied(s->spec, i)) continue;
         hudi_array *a = NULL;
         int rc = part_value(s, file, k, &a, err);
         if (rc < 0) return rc;
@@ -1092,7 +1108,7 @@ static int pq_open_next(scan_op *s, hudi_error *err) {
         }
         for (int32_t i = 0; i < s->spec->n_pushdown; i++) {
             const hudi_sql_pushdown *pd = &s->spec->pushdown[i];
-            if (pd->column >= s->n_data) continue; /* judged per file above */
+            if (pd->column >= s->n_data || !applied(s->spec, i)) continue; /* partitions: above */
             int fc = find_field(fsch, ts->children[pd->column].name);
             if (fc < 0) {
                 skip |= pd->op != HUDI_CMP_IS_NULL; /* the file lacks it: all null */
@@ -1278,30 +1294,38 @@ fail:
 
 static void explain_preds(hudi_buf *out, const hudi_sql_scan_spec *spec) {
     if (spec->n_pushdown == 0) return;
-    hudi_buf_puts(out, "  pushed filters: ");
+    hudi_buf_puts(out, "pushed filters: ");
+    int32_t n = 0, kept = 0;
     for (int32_t i = 0; i < spec->n_pushdown; i++) {
-        if (i) hudi_buf_puts(out, ", ");
+        if (!applied(spec, i)) {
+            kept++;
+            continue;
+        }
+        if (n++) hudi_buf_puts(out, ", ");
         pred_text(out, spec, i);
+    }
+    if (kept > 0) {
+        hudi_buf_puts(out, n ? "\n" : "(none)\n");
+        hudi_buf_puts(out, "filters left to the filter above (NaN orders as Spark does): ");
+        n = 0;
+        for (int32_t i = 0; i < spec->n_pushdown; i++) {
+            if (applied(spec, i)) continue;
+            if (n++) hudi_buf_puts(out, ", ");
+            pred_text(out, spec, i);
+        }
     }
     hudi_buf_putc(out, '\n');
 }
 
 static void explain_head(hudi_buf *out, const hudi_sql_scan_spec *spec) {
-    bool hudi = spec->entry->provider == HUDI_CATALOG_HUDI;
-    hudi_buf_printf(out, "Scan %s %s\n", hudi ? "hudi" : "parquet", spec->display_name);
-    hudi_buf_printf(out, "  location: %s\n", spec->entry->location);
+    hudi_buf_printf(out, "location: %s\n", spec->entry->location);
     if (spec->begin_instant || spec->end_instant)
-        hudi_buf_printf(out, "  incremental: commits in (%s, %s]\n",
+        hudi_buf_printf(out, "incremental: commits in (%s, %s]\n",
                         spec->begin_instant ? spec->begin_instant : "start",
                         spec->end_instant ? spec->end_instant : "latest");
     else if (spec->as_of_instant)
-        hudi_buf_printf(out, "  time travel: as of instant %s\n", spec->as_of_instant);
-    if (spec->read_optimized) hudi_buf_puts(out, "  read optimized: base files only\n");
-    hudi_buf_puts(out, "  columns: [");
-    for (int32_t i = 0; i < spec->n_columns; i++)
-        hudi_buf_printf(out, "%s%s", i ? ", " : "",
-                        spec->table_schema.children[spec->columns[i]].name);
-    hudi_buf_puts(out, "]\n");
+        hudi_buf_printf(out, "time travel: as of instant %s\n", spec->as_of_instant);
+    if (spec->read_optimized) hudi_buf_puts(out, "read optimized: base files only\n");
     explain_preds(out, spec);
 }
 
@@ -1313,7 +1337,7 @@ static void explain_line(hudi_buf *out, int64_t *shown, const char *fmt, const c
 
 static void explain_more(hudi_buf *out, int64_t shown) {
     if (shown > EXPLAIN_MAX_LINES)
-        hudi_buf_printf(out, "      ... %lld more\n", (long long)(shown - EXPLAIN_MAX_LINES));
+        hudi_buf_printf(out, "  ... %lld more\n", (long long)(shown - EXPLAIN_MAX_LINES));
 }
 
 static const char *base_name(const char *path) {
@@ -1328,7 +1352,7 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
     int rc = hudi_open_reader(ctx, spec, &r, NULL, &none, err);
     if (rc < 0) return rc;
     if (!spec->as_of_instant && !spec->begin_instant && !spec->end_instant)
-        hudi_buf_printf(out, "  snapshot: as of instant %s\n",
+        hudi_buf_printf(out, "snapshot: as of instant %s\n",
                         *hudi_reader_as_of(r) ? hudi_reader_as_of(r) : "(no commit)");
     size_t n = hudi_reader_file_count(r);
     /* Partitions: read when any of their files is read. */
@@ -1353,15 +1377,15 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
         parts++;
         parts_read += any_read;
         if (!any_read) {
-            if (shown == 0) hudi_buf_puts(out, "  partitions pruned:\n");
+            if (shown == 0) hudi_buf_puts(out, "partitions pruned:\n");
             hudi_buf_clear(&why);
             if (pruned_by < spec->n_pushdown) pred_text(&why, spec, pruned_by);
-            explain_line(out, &shown, "    %s (by %s)\n", f->partition, why.data ? why.data : "");
+            explain_line(out, &shown, "  %s (by %s)\n", f->partition, why.data ? why.data : "");
         }
     }
     explain_more(out, shown);
     if (spec->table->cfg.partition_fields && *spec->table->cfg.partition_fields)
-        hudi_buf_printf(out, "  partitions: %lld of %lld read\n", (long long)parts_read,
+        hudi_buf_printf(out, "partitions: %lld of %lld read\n", (long long)parts_read,
                         (long long)parts);
     int64_t files_read = 0, files_pruned = 0, files_skipped = 0, rgs = 0, rgs_skipped = 0;
     shown = 0;
@@ -1377,8 +1401,8 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
         rgs_skipped += skipped;
         if (total > 0 && skipped == total) {
             files_skipped++;
-            if (shown == 0) hudi_buf_puts(out, "  files skipped by statistics:\n");
-            explain_line(out, &shown, "    %s%s\n", *f->partition ? f->partition : "",
+            if (shown == 0) hudi_buf_puts(out, "files skipped by statistics:\n");
+            explain_line(out, &shown, "  %s%s\n", *f->partition ? f->partition : "",
                          f->path + strlen(f->path) - strlen(base_name(f->path)) -
                              (*f->partition ? 1 : 0));
         } else {
@@ -1388,15 +1412,15 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
     explain_more(out, shown);
     if (rc == 0) {
         if (none)
-            hudi_buf_puts(out, "  no row can match: a pushed filter needs a value in a column "
+            hudi_buf_puts(out, "no row can match: a pushed filter needs a value in a column "
                                "this table leaves null\n");
         hudi_buf_printf(out,
-                        "  files: %lld total, %lld pruned by partition, %lld skipped by "
+                        "files: %lld total, %lld pruned by partition, %lld skipped by "
                         "statistics, %lld to read\n",
                         (long long)n, (long long)files_pruned, (long long)files_skipped,
                         (long long)files_read);
         if (spec->n_pushdown > 0)
-            hudi_buf_printf(out, "  row groups: %lld of %lld skipped by statistics\n",
+            hudi_buf_printf(out, "row groups: %lld of %lld skipped by statistics\n",
                             (long long)rgs_skipped, (long long)rgs);
     }
     hudi_buf_dispose(&why);
@@ -1423,10 +1447,13 @@ static int explain_parquet(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec 
         if ((rc = file_partition_match(s, i, &match, &by, err)) < 0) break;
         if (!match) {
             pruned++;
-            if (shown == 0) hudi_buf_puts(out, "  files pruned by partition:\n");
+            if (shown == 0) hudi_buf_puts(out, "files pruned by partition:\n");
             hudi_buf_clear(&why);
             pred_text(&why, spec, by);
-            explain_line(out, &shown, "    %s (by %s)\n", s->files.paths[i], why.data);
+            const char *path = s->files.paths[i];
+            size_t ll = strlen(spec->entry->location);
+            if (strncmp(path, spec->entry->location, ll) == 0 && path[ll] == '/') path += ll + 1;
+            explain_line(out, &shown, "  %s (by %s)\n", path, why.data);
             continue;
         }
         /* Statistics: open the footer and let the Parquet scanner choose row groups. */
@@ -1438,7 +1465,7 @@ static int explain_parquet(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec 
         bool none = false;
         for (int32_t k = 0; k < spec->n_pushdown; k++) {
             const hudi_sql_pushdown *pd = &spec->pushdown[k];
-            if (pd->column >= s->n_data) continue;
+            if (pd->column >= s->n_data || !applied(spec, k)) continue;
             int fc = find_field(fsch, spec->table_schema.children[pd->column].name);
             if (fc < 0)
                 none |= pd->op != HUDI_CMP_IS_NULL;
@@ -1467,19 +1494,19 @@ static int explain_parquet(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec 
     }
     explain_more(out, shown);
     if (rc == 0 && s->files.n_parts > 0) {
-        hudi_buf_puts(out, "  partition columns: [");
+        hudi_buf_puts(out, "partition columns: [");
         for (int32_t k = 0; k < s->files.n_parts; k++)
             hudi_buf_printf(out, "%s%s", k ? ", " : "", s->files.part_names[k]);
         hudi_buf_puts(out, "]\n");
     }
     if (rc == 0) {
         hudi_buf_printf(out,
-                        "  files: %lld total, %lld pruned by partition, %lld skipped by "
+                        "files: %lld total, %lld pruned by partition, %lld skipped by "
                         "statistics, %lld to read\n",
                         (long long)s->files.n, (long long)pruned, (long long)skipped,
                         (long long)read);
         if (spec->n_pushdown > 0)
-            hudi_buf_printf(out, "  row groups: %lld of %lld skipped by statistics\n",
+            hudi_buf_printf(out, "row groups: %lld of %lld skipped by statistics\n",
                             (long long)rgs_skipped, (long long)rgs);
     }
     hudi_buf_dispose(&why);
@@ -1488,17 +1515,47 @@ static int explain_parquet(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec 
     return rc;
 }
 
-int hudi_sql_scan_explain(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec,
-                          hudi_error *err) {
-    int rc = check_pushdown(spec, err);
-    if (rc < 0) return rc;
-    explain_head(out, spec);
-    if (spec->entry->provider == HUDI_CATALOG_PARQUET)
-        rc = explain_parquet(out, ctx, spec, err);
-    else if (!spec->table)
-        rc = hudi_error_set(err, HUDI_EINVAL, "%s: scan not prepared", spec->display_name);
-    else
-        rc = explain_hudi(out, ctx, spec, err);
-    if (rc == 0 && hudi_buf_failed(out)) rc = hudi_error_oom(err);
-    return rc;
+void hudi_sql_scan_explain(hudi_buf *out, const hudi_sql_scan_spec *spec, int depth) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_buf body = HUDI_BUF_INIT;
+    hudi_fs *fs = NULL;
+    hudi_arena arena = HUDI_ARENA_INIT;
+    hudi_sql_ctx ctx = {0};
+    hudi_sql_session session = {0};
+    int rc = check_pushdown(spec, &err);
+    hudi_buf_printf(out, "Scan %s %s [",
+                    spec->entry->provider == HUDI_CATALOG_HUDI ? "hudi" : "parquet",
+                    spec->display_name ? spec->display_name : spec->entry->location);
+    for (int32_t i = 0; rc == 0 && i < spec->n_columns; i++)
+        hudi_buf_printf(out, "%s%s", i ? ", " : "",
+                        spec->table_schema.children[spec->columns[i]].name);
+    hudi_buf_putc(out, ']');
+    if (rc == 0) explain_head(&body, spec);
+    /* Only files are read here, on the local file system (the session's is one too). */
+    ctx.arena = &arena;
+    ctx.session = &session;
+    if (rc == 0 && spec->entry->provider == HUDI_CATALOG_PARQUET) {
+        if ((rc = hudi_fs_local_new(&fs, &err)) == 0) {
+            session.fs = fs;
+            rc = explain_parquet(&body, &ctx, (hudi_sql_scan_spec *)spec, &err); /* reads it */
+        }
+    } else if (rc == 0 && !spec->table) {
+        rc = hudi_error_set(&err, HUDI_EINVAL, "%s: scan not prepared", spec->display_name);
+    } else if (rc == 0) {
+        rc = explain_hudi(&body, &ctx, (hudi_sql_scan_spec *)spec, &err); /* reads it */
+    }
+    if (rc < 0) hudi_buf_printf(&body, "(error: %s)\n", err.message);
+    /* Each fact on its own line, indented under the node. */
+    const char *p = body.data ? body.data : "";
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        hudi_buf_putc(out, '\n');
+        for (int i = 0; i <= depth; i++) hudi_buf_puts(out, "   ");
+        hudi_buf_append(out, p, len);
+        p += len + (nl ? 1 : 0);
+    }
+    hudi_buf_dispose(&body);
+    hudi_arena_dispose(&arena);
+    hudi_fs_free(fs);
 }
