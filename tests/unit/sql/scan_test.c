@@ -826,6 +826,14 @@ Test(scan_parquet, glob_file_and_declared_schema) {
     cr_assert_eq(spec->files_pruned, 3);
     push(&e, spec, "missing", HUDI_CMP_EQ, "1"); /* no file has it: all null */
     expect_rows(&e, spec, "");
+    /* declared columns over a folder that does not exist yet: empty, not an error */
+    snprintf(loc, sizeof(loc), "%s/not-yet", e.dir);
+    hudi_sql_scan_spec *later = spec_new(&e, HUDI_CATALOG_PARQUET, loc);
+    later->entry->schema = *decl;
+    prepare_ok(&e, later);
+    set_columns(&e, later, NULL);
+    expect_rows(&e, later, "");
+    cr_assert_eq(later->files_total, 0);
     hudi_field_dispose(decl);
     env_close(&e);
 }
