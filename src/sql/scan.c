@@ -981,7 +981,11 @@ static int hudi_open_reader(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_re
     o.columns = names; /* non-NULL even when empty: no column but the row count */
     o.n_columns = n_names;
     o.as_of_instant = spec->as_of_instant;
-    o.begin_instant = spec->begin_instant;
+    /* hudi_table_changes(..., 'earliest'): Hudi's HoodieTableChangesOptionsParser reads it as
+     * the begin instant "000", before every commit. */
+    o.begin_instant = spec->begin_instant && strcmp(spec->begin_instant, "earliest") == 0
+                          ? "000"
+                          : spec->begin_instant;
     o.end_instant = spec->end_instant;
     o.read_optimized = spec->read_optimized;
     o.batch_rows = ctx->batch_rows;

@@ -507,6 +507,7 @@ Test(scan_hudi, incremental_ranges) {
         {C1, NULL, "2|\"b2\"\n7|\"g\"\n"},
         {"20240101000000000", C1, "1|\"a\"\n2|\"b\"\n3|null\n4|\"d\"\n5|\"e\"\n6|null\n"},
         {C2, NULL, ""},
+        {"earliest", C1, "1|\"a\"\n2|\"b\"\n3|null\n4|\"d\"\n5|\"e\"\n6|null\n"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         hudi_sql_scan_spec *spec = spec_new(&e, HUDI_CATALOG_HUDI, base);
