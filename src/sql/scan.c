@@ -351,8 +351,8 @@ static bool value_matches(const hudi_field *f, const hudi_value *v, int op, cons
 /* ---- Parquet tables: files and partition columns ----------------------------------------- */
 
 typedef struct pq_files {
-    char **paths; /* sorted */
-    size_t n, cap;
+    char **paths;  /* sorted */
+    size_t n, cap; /* paths; slots of values */
     /* Partition columns found in key=value folders below the table's root(s), in folder
      * order, and per file its values (NULL = null: the default partition or absent). */
     char **part_names;
@@ -361,8 +361,8 @@ typedef struct pq_files {
 } pq_files;
 
 static void pq_files_dispose(pq_files *pf) {
-    for (size_t i = 0; i < pf->n; i++) {
-        hudi_free(pf->paths[i]);
+    for (size_t i = 0; i < pf->n; i++) hudi_free(pf->paths[i]);
+    for (size_t i = 0; i < pf->cap; i++) {
         if (pf->values && pf->values[i]) {
             for (int32_t k = 0; k < pf->n_parts; k++) hudi_free(pf->values[i][k]);
             hudi_free(pf->values[i]);
@@ -606,6 +606,7 @@ static int pq_discover(hudi_fs *fs, const hudi_catalog_table *e, pq_files *out, 
         rc = hudi_error_oom(err);
     if (rc == 0 && !(out->values = hudi_calloc(found.len + 1, sizeof(char **))))
         rc = hudi_error_oom(err);
+    if (rc == 0) out->cap = found.len; /* values[] slots to dispose */
     for (size_t i = 0; rc == 0 && i < found.len; i++) {
         char **names = NULL, **values = NULL;
         int32_t np = 0;
@@ -1000,7 +1001,7 @@ done:
 /* ---- Parquet tables -------------------------------------------------------------------------- */
 
 /* The 1-row value of partition column k for file i, in its table type. */
-static int part_value(scan_op *s, size_t file, int32_t k, hudi_array **out, hudi_error *err) {
+static int fill_part_value(scan_op *s, size_t file, int32_t k, hudi_array **out, hudi_error *err) {
     const hudi_field *f = &s->spec->table_schema.children[s->n_data + k];
     const char *text = s->files.values[file] ? s->files.values[file][k] : NULL;
     int rc = hudi_array_new(out, f, err);
@@ -1039,6 +1040,16 @@ static int part_value(scan_op *s, size_t file, int32_t k, hudi_array **out, hudi
     }
     }
     hudi_buf_dispose(&bytes);
+    return rc;
+}
+
+/* fill_part_value, with nothing left behind on failure. */
+static int part_value(scan_op *s, size_t file, int32_t k, hudi_array **out, hudi_error *err) {
+    int rc = fill_part_value(s, file, k, out, err);
+    if (rc < 0) {
+        hudi_array_free(*out);
+        *out = NULL;
+    }
     return rc;
 }
 
