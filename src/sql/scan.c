@@ -107,10 +107,9 @@ static int format_query_instant(char out[HUDI_INSTANT_TIME_MAX], const char *tex
         return 0;
     }
     if ((n == 14 || n == 17) && digits_at(s, 0, n)) {
-        /* Hudi accepts the bootstrap instants 00000000000000..02 and any parseable date. */
-        bool bootstrap = n == 14 && strncmp(s, "000000000000", 12) == 0 && s[12] == '0' &&
-                         s[13] >= '0' && s[13] <= '2';
-        if (!bootstrap && !valid_instant_digits(s))
+        /* Hudi 0.15 validates with parseDateFromInstantTime (a real date and time). Dates
+         * that do not exist are refused; Java's SMART resolver would move 02-30 to 02-29. */
+        if (!valid_instant_digits(s))
             return hudi_error_set(err, HUDI_EINVAL, "Got an invalid instant (%s)", text);
         snprintf(out, HUDI_INSTANT_TIME_MAX, "%s", s);
         return 0;
