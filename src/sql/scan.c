@@ -1079,10 +1079,38 @@ static int file_partition_match(scan_op *s, size_t file, bool *match, int32_t *w
     return 0;
 }
 
-/* Appends `n` copies of the 1-row array `v` to `a`. */
+/* Appends `n` copies of the 1-row array `v` to the empty array `a` (a partition column's
+ * value for a whole batch): strings and fixed-width values are copied into the buffers
+ * directly, other types row by row. */
 static int repeat_value(hudi_array *a, const hudi_array *v, int64_t n, hudi_error *err) {
     if (!hudi_array_is_valid(v, 0)) return hudi_array_append_nulls(a, n, err);
-    int rc = hudi_array_reserve(a, n, err);
+    hudi_type_id t = a->field->type;
+    int w = hudi_type_width(a->field);
+    int rc;
+    if (a->length == 0 && !a->validity && (t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY)) {
+        int64_t len = v->offsets[1] - v->offsets[0];
+        if (len > 0 && n > (int64_t)INT32_MAX / len)
+            return hudi_error_set(err, HUDI_EINVAL, "column %s: a batch of %lld values is too long",
+                                  a->field->name, (long long)n);
+        if ((rc = hudi_array_grow(a, n, err)) < 0 ||
+            (rc = hudi_array_grow_data(a, len * n, err)) < 0)
+            return rc;
+        for (int64_t i = 0; i < n; i++) {
+            if (len) memcpy(a->data + a->data_len, v->data + v->offsets[0], (size_t)len);
+            a->data_len += len;
+            a->offsets[i + 1] = (int32_t)a->data_len;
+        }
+        a->length = n;
+        return 0;
+    }
+    if (a->length == 0 && !a->validity && w > 0 && t != HUDI_TYPE_BOOL) {
+        if ((rc = hudi_array_grow(a, n, err)) < 0) return rc;
+        uint8_t *dst = a->values;
+        for (int64_t i = 0; i < n; i++) memcpy(dst + i * w, v->values, (size_t)w);
+        a->length = n;
+        return 0;
+    }
+    rc = hudi_array_reserve(a, n, err);
     for (int64_t i = 0; i < n && rc == 0; i++) rc = hudi_array_append_range(a, v, 0, 1, err);
     return rc;
 }
