@@ -933,9 +933,10 @@ static bool synthetic_column(const hudi_sql_scan_spec *spec, const char *name) {
     return false;
 }
 
-/* Converts the pushdown into read-layer predicates; sets *none when no row can match. */
-static int hudi_preds(const hudi_sql_scan_spec *spec, hudi_read_predicate *preds, int32_t *n,
-                      bool *none, hudi_error *err) {
+/* Converts the pushdown into read-layer predicates (from[k]: the pushdown index of predicate
+ * k); sets *none when no row can match. */
+static int hudi_preds(const hudi_sql_scan_spec *spec, hudi_read_predicate *preds, int32_t *from,
+                      int32_t *n, bool *none, hudi_error *err) {
     *n = 0;
     *none = false;
     for (int32_t i = 0; i < spec->n_pushdown; i++) {
@@ -949,20 +950,23 @@ static int hudi_preds(const hudi_sql_scan_spec *spec, hudi_read_predicate *preds
             *none |= pd->op != HUDI_CMP_IS_NULL;
             continue;
         }
+        from[*n] = i;
         preds[(*n)++] = (hudi_read_predicate){f->name, (hudi_cmp_op)pd->op, v};
     }
     return 0;
 }
 
 /* Opens the read layer's reader over the scan's columns (those the files have) and the pushed
- * predicates. `map` (may be NULL) receives output column -> reader column. */
+ * predicates. `map` (may be NULL) receives output column -> reader column, `from` (may be
+ * NULL; n_pushdown entries) reader predicate -> pushdown index. */
 static int hudi_open_reader(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_reader **out,
-                            int32_t *map, bool *none, hudi_error *err) {
+                            int32_t *map, int32_t *from, bool *none, hudi_error *err) {
     const char **names = hudi_calloc((size_t)spec->n_columns + 1, sizeof(char *));
     hudi_read_predicate *preds = hudi_calloc((size_t)spec->n_pushdown + 1, sizeof(*preds));
+    int32_t *from_buf = hudi_calloc((size_t)spec->n_pushdown + 1, sizeof(int32_t));
     int32_t n_names = 0, n_preds = 0;
     int rc = 0;
-    if (!names || !preds) {
+    if (!names || !preds || !from_buf) {
         rc = hudi_error_oom(err);
         goto done;
     }
@@ -976,7 +980,8 @@ static int hudi_open_reader(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_re
         }
         if (map) map[i] = at;
     }
-    if ((rc = hudi_preds(spec, preds, &n_preds, none, err)) < 0) goto done;
+    if ((rc = hudi_preds(spec, preds, from_buf, &n_preds, none, err)) < 0) goto done;
+    if (from) memcpy(from, from_buf, sizeof(int32_t) * (size_t)n_preds);
     hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
     o.columns = names; /* non-NULL even when empty: no column but the row count */
     o.n_columns = n_names;
@@ -994,6 +999,7 @@ static int hudi_open_reader(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_re
 done:
     hudi_free(names);
     hudi_free(preds);
+    hudi_free(from_buf);
     return rc;
 }
 
@@ -1328,7 +1334,7 @@ int hudi_sql_scan_open(hudi_sql_oper **out, hudi_sql_ctx *ctx, const hudi_sql_pl
             rc = hudi_error_set(err, HUDI_EINVAL, "%s: scan not prepared", spec->display_name);
             goto fail;
         }
-        if ((rc = hudi_open_reader(ctx, spec, &s->r, s->map, &s->done, err)) < 0) goto fail;
+        if ((rc = hudi_open_reader(ctx, spec, &s->r, s->map, NULL, &s->done, err)) < 0) goto fail;
         update_counts(s);
     }
     *out = &s->base;
@@ -1393,44 +1399,63 @@ static const char *base_name(const char *path) {
     return s ? s + 1 : path;
 }
 
+typedef struct part_row {
+    const char *partition;
+    int32_t pruned_by;
+} part_row;
+
+static int cmp_part_row(const void *a, const void *b) {
+    return strcmp(((const part_row *)a)->partition, ((const part_row *)b)->partition);
+}
+
 static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec,
                         hudi_error *err) {
     hudi_reader *r = NULL;
     bool none = false;
-    int rc = hudi_open_reader(ctx, spec, &r, NULL, &none, err);
-    if (rc < 0) return rc;
+    int32_t *from = hudi_calloc((size_t)spec->n_pushdown + 1, sizeof(int32_t));
+    if (!from) return hudi_error_oom(err);
+    int rc = hudi_open_reader(ctx, spec, &r, NULL, from, &none, err);
+    if (rc < 0) {
+        hudi_free(from);
+        return rc;
+    }
     if (!spec->as_of_instant && !spec->begin_instant && !spec->end_instant)
         hudi_buf_printf(out, "snapshot: as of instant %s\n",
                         *hudi_reader_as_of(r) ? hudi_reader_as_of(r) : "(no commit)");
     size_t n = hudi_reader_file_count(r);
-    /* Partitions: read when any of their files is read. */
+    /* Partitions (sorted): read when any of their files is read; pruning drops whole ones. */
     int64_t parts = 0, parts_read = 0, shown = 0;
     hudi_buf why = HUDI_BUF_INIT;
+    part_row *rows = hudi_calloc(n + 1, sizeof(part_row));
+    if (!rows) {
+        hudi_free(from);
+        hudi_reader_free(r);
+        return hudi_error_oom(err);
+    }
     for (size_t i = 0; i < n; i++) {
         const hudi_read_file_info *f = hudi_reader_file(r, i);
-        bool first = true, any_read = false;
-        int32_t pruned_by = -1;
-        for (size_t j = 0; j < n && first; j++) {
-            const hudi_read_file_info *g = hudi_reader_file(r, j);
-            if (strcmp(g->partition, f->partition) != 0) continue;
-            first = j == i;
-        }
-        if (!first) continue;
-        for (size_t j = i; j < n; j++) {
-            const hudi_read_file_info *g = hudi_reader_file(r, j);
-            if (strcmp(g->partition, f->partition) != 0) continue;
-            any_read |= g->pruned_by < 0;
-            if (g->pruned_by >= 0) pruned_by = g->pruned_by;
+        rows[i] = (part_row){f->partition, f->pruned_by};
+    }
+    if (n > 1) qsort(rows, n, sizeof(part_row), cmp_part_row);
+    for (size_t i = 0, j; i < n; i = j) {
+        bool any_read = false;
+        int32_t by = -1;
+        for (j = i; j < n && strcmp(rows[j].partition, rows[i].partition) == 0; j++) {
+            any_read |= rows[j].pruned_by < 0;
+            if (rows[j].pruned_by >= 0) by = rows[j].pruned_by;
         }
         parts++;
         parts_read += any_read;
         if (!any_read) {
             if (shown == 0) hudi_buf_puts(out, "partitions pruned:\n");
             hudi_buf_clear(&why);
-            if (pruned_by < spec->n_pushdown) pred_text(&why, spec, pruned_by);
-            explain_line(out, &shown, "  %s (by %s)\n", f->partition, why.data ? why.data : "");
+            pred_text(&why, spec, from[by]);
+            explain_line(out, &shown, "  %s (by %s)\n", rows[i].partition,
+                         why.data ? why.data : "");
         }
     }
+    hudi_free(rows);
+    hudi_free(from);
     explain_more(out, shown);
     if (spec->table->cfg.partition_fields && *spec->table->cfg.partition_fields)
         hudi_buf_printf(out, "partitions: %lld of %lld read\n", (long long)parts_read,
