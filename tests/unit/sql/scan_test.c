@@ -622,6 +622,12 @@ Test(scan_fixture, two_level_hive_partitions_of_a_spark_table) {
                         "doubleField > 100"),
               "%s", x);
     hudi_free(x);
+    /* ... and does not shift the naming of the predicate that prunes */
+    push(&e, spec, "shortField", HUDI_CMP_EQ, "100");
+    x = explain(spec);
+    cr_assert(strstr(x, "byteField=10/shortField=300 (by shortField = 100)"), "%s", x);
+    hudi_free(x);
+    spec->n_pushdown = 1;
     char *all = scan_ok(&e, spec);
     cr_assert_eq(strlen(all), strlen("1|\"id:1,name:Alice\"\n2|\"id:2,name:Bob\"\n"
                                      "3|\"id:3,name:Carol\"\n4|\"id:4,name:Diana\"\n"));
