@@ -15,10 +15,17 @@
 #define META_COMMIT_TIME "_hoodie_commit_time"
 
 typedef struct read_file {
+    hudi_read_file_info info; /* what hudi_reader_file reports */
     const hudi_base_file *base;
-    const char *instant;   /* base instant of its slice */
-    const char *partition; /* partition path of its slice */
 } read_file;
+
+/* A predicate the reader applies: the text filter or one of hudi_reader_open_preds's. */
+typedef struct read_pred {
+    char *column; /* owned */
+    hudi_cmp_op op;
+    hudi_value value; /* its bytes point into `bytes` */
+    hudi_buf bytes;
+} read_pred;
 
 struct hudi_reader {
     hudi_table *t;
@@ -26,26 +33,27 @@ struct hudi_reader {
     int64_t batch_rows;
     const char *const *columns; /* borrowed, only while the reader opens */
     int32_t n_columns;
-    char *begin, *end, *filter_column; /* owned copies */
-    hudi_predicate pred;               /* the parsed filter; its value borrows pred.bytes */
+    char *begin, *end; /* owned copies */
+    read_pred *preds;  /* ANDed: the caller's predicates, then the text filter */
+    int32_t n_preds;
     hudi_fs_view *view;
     char as_of[HUDI_INSTANT_TIME_MAX];
-    read_file *files;
-    size_t n_files, next_file;
+    read_file *files; /* the files to read (n_files), then the pruned ones (to n_all) */
+    size_t n_files, n_all, next_file;
     hudi_field schema; /* output STRUCT */
     hudi_pq_file *pf;
     hudi_pq_scan *scan;
     int32_t *map; /* output column -> batch column of the current scan, -1 = absent */
     hudi_batch *out;
-    hudi_batch *in;        /* last batch taken from the scan */
-    int64_t files_pruned;  /* base files skipped by partition pruning */
+    hudi_batch *in; /* last batch taken from the scan */
+    hudi_read_stats stats;
     int64_t files_missing; /* committed base files missing (ignore_missing_files) */
     char *warning;         /* what was skipped for them; NULL = nothing */
 };
 
 static int cmp_read_file(const void *a, const void *b) {
     const read_file *x = a, *y = b;
-    int c = strcmp(x->base->path, y->base->path);
+    int c = strcmp(x->info.path, y->info.path);
     return c;
 }
 
@@ -125,10 +133,13 @@ static int collect_files(hudi_reader *r, hudi_error *err) {
         }
         if (!s->base || (r->files_missing && group_missing(r, s))) continue;
         if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0) break;
-        r->files[r->n_files++] = (read_file){s->base, s->base_instant, s->partition_path};
+        r->files[r->n_files++] = (read_file){
+            {s->base->path, s->partition_path, s->base_instant, s->base->size_bytes, -1}, s->base};
     }
     hudi_written_files_dispose(&wf);
     if (rc == 0 && r->n_files > 1) qsort(r->files, r->n_files, sizeof(read_file), cmp_read_file);
+    r->n_all = r->n_files;
+    r->stats.files_total = (int64_t)r->n_files;
     return rc;
 }
 
@@ -173,7 +184,7 @@ static int newest_file_schema(hudi_field *out, hudi_table *t, const read_file *f
                               hudi_error *err) {
     const read_file *newest = NULL;
     for (size_t i = 0; i < n; i++)
-        if (!newest || strcmp(files[i].instant, newest->instant) > 0) newest = &files[i];
+        if (!newest || strcmp(files[i].info.instant, newest->info.instant) > 0) newest = &files[i];
     if (!newest) return create_schema(out, t, err);
     hudi_pq_file *pf = NULL;
     int rc = hudi_pq_open(&pf, t->fs, newest->base->path, NULL, err);
@@ -204,33 +215,43 @@ static int cmp_value(const hudi_field *f, const hudi_value *a, const hudi_value 
     }
 }
 
-/* Whether rows of `partition_path` can satisfy the filter, judged from the partition value
- * the path encodes. Only for a table partitioned by one field with a key generator that
- * writes the value as is (not timestamp-based, not URL-encoded); anything doubtful (the
- * default partition for nulls, a value that does not parse, NaN) keeps the partition. */
-static bool partition_may_match(const hudi_reader *r, const hudi_field *f,
-                                const char *partition_path) {
-    const hudi_table_config *c = &r->t->cfg;
-    const char *text = partition_path;
-    if (c->hive_style_partitioning) {
-        size_t n = strlen(f->name);
-        if (strncmp(text, f->name, n) != 0 || text[n] != '=') return true;
-        text += n + 1;
+static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    c = (char)(c | 0x20);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Decodes %XX escapes (Hudi's PartitionPathEncodeUtils.escapePathName) into `out`. */
+static void unescape_path(hudi_buf *out, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        int hi, lo;
+        if (s[i] == '%' && i + 2 < n && (hi = hex_value(s[i + 1])) >= 0 &&
+            (lo = hex_value(s[i + 2])) >= 0) {
+            hudi_buf_putc(out, (char)(hi * 16 + lo));
+            i += 2;
+        } else {
+            hudi_buf_putc(out, s[i]);
+        }
     }
+}
+
+/* Whether rows whose partition value (text of segment `seg` of the partition path) is `text`
+ * can satisfy `p`. Anything doubtful (the default partition for nulls, a value that does not
+ * parse, NaN) keeps the partition. */
+static bool value_may_match(const read_pred *p, const hudi_field *f, const char *text) {
     if (!*text || strcmp(text, "__HIVE_DEFAULT_PARTITION__") == 0 || strcmp(text, "default") == 0)
         return true;
-    hudi_cmp_op op = r->pred.op;
-    if (op == HUDI_CMP_IS_NULL) return false; /* values in a named partition are not null */
-    if (op == HUDI_CMP_IS_NOT_NULL) return true;
-    if (r->pred.value.is_null) return false;
+    if (p->op == HUDI_CMP_IS_NULL) return false; /* values in a named partition are not null */
+    if (p->op == HUDI_CMP_IS_NOT_NULL) return true;
+    if (p->value.is_null) return false;
     hudi_value v = {0};
     hudi_buf bytes = HUDI_BUF_INIT;
     bool quoted = f->type == HUDI_TYPE_STRING;
     int rc = hudi_value_parse(&v, &bytes, text, quoted, false, f, NULL);
     bool keep = true;
-    if (rc == 0 && !v.is_null && !(v.f64 != v.f64) && !(r->pred.value.f64 != r->pred.value.f64)) {
-        int cmp = cmp_value(f, &v, &r->pred.value);
-        switch (op) {
+    if (rc == 0 && !v.is_null && !(v.f64 != v.f64) && !(p->value.f64 != p->value.f64)) {
+        int cmp = cmp_value(f, &v, &p->value);
+        switch (p->op) {
         case HUDI_CMP_EQ: keep = cmp == 0; break;
         case HUDI_CMP_NE: keep = cmp != 0; break;
         case HUDI_CMP_LT: keep = cmp < 0; break;
@@ -244,27 +265,83 @@ static bool partition_may_match(const hudi_reader *r, const hudi_field *f,
     return keep;
 }
 
-static void prune_partitions(hudi_reader *r, const hudi_field *full) {
+/* Whether rows of `partition_path` can satisfy `p`, a predicate on partition field number
+ * `k` of `n_fields`: segment k of the path holds the field's value ("name=value" when
+ * hive-style, %-escaped when URL-encoded). A path of another shape keeps the partition. */
+static bool partition_may_match(const hudi_reader *r, const read_pred *p, const hudi_field *f,
+                                int32_t k, int32_t n_fields, const char *partition_path) {
+    const hudi_table_config *c = &r->t->cfg;
+    const char *seg = partition_path;
+    int32_t segs = 1;
+    for (const char *q = partition_path; *q; q++) segs += *q == '/';
+    if (!*partition_path || segs != n_fields) return true;
+    for (int32_t i = 0; i < k; i++) seg = strchr(seg, '/') + 1;
+    const char *end = strchr(seg, '/');
+    size_t len = end ? (size_t)(end - seg) : strlen(seg);
+    if (c->hive_style_partitioning) {
+        size_t n = strlen(f->name);
+        if (len <= n || strncmp(seg, f->name, n) != 0 || seg[n] != '=') return true;
+        seg += n + 1;
+        len -= n + 1;
+    }
+    hudi_buf text = HUDI_BUF_INIT;
+    if (c->url_encode_partitions)
+        unescape_path(&text, seg, len);
+    else
+        hudi_buf_append(&text, seg, len);
+    bool keep = hudi_buf_failed(&text) ? true : value_may_match(p, f, text.data ? text.data : "");
+    hudi_buf_dispose(&text);
+    return keep;
+}
+
+/* Partition pruning: every predicate on a partition field drops the files of partitions whose
+ * value cannot satisfy it. Only for key generators that write the field values as they are
+ * (simple, complex; not timestamp-based or custom ones, whose paths are formatted). */
+static int prune_partitions(hudi_reader *r, const hudi_field *full, hudi_error *err) {
     const hudi_table_config *c = &r->t->cfg;
     const char *pf = c->partition_fields;
     const char *kg = c->keygen_class ? c->keygen_class : c->keygen_type ? c->keygen_type : "";
-    if (!r->filter_column || !pf || strchr(pf, ',') || strcmp(pf, r->filter_column) != 0 ||
-        c->url_encode_partitions || strstr(kg, "Timestamp") || strstr(kg, "TIMESTAMP") ||
+    if (!pf || !*pf || r->n_preds == 0 || strstr(kg, "Timestamp") || strstr(kg, "TIMESTAMP") ||
         strstr(kg, "Custom") || strstr(kg, "CUSTOM"))
-        return;
-    int i = find_child(full, pf);
-    if (i < 0 || hudi_type_is_nested(full->children[i].type)) return;
-    size_t kept = 0;
-    for (size_t k = 0; k < r->n_files; k++) {
-        if (partition_may_match(r, &full->children[i], r->files[k].partition))
-            r->files[kept++] = r->files[k];
-        else
-            r->files_pruned++;
+        return 0;
+    char *fields = hudi_strdup(pf);
+    if (!fields) return hudi_error_oom(err);
+    const char *names[64];
+    int32_t n_fields = 0;
+    for (char *save = NULL, *tok = strtok_r(fields, ",", &save); tok && n_fields < 64;
+         tok = strtok_r(NULL, ",", &save))
+        names[n_fields++] = tok;
+    for (int32_t pi = 0; pi < r->n_preds; pi++) {
+        const read_pred *p = &r->preds[pi];
+        int32_t k = -1;
+        for (int32_t i = 0; i < n_fields && k < 0; i++)
+            if (strcmp(names[i], p->column) == 0) k = i;
+        int col = k >= 0 ? find_child(full, p->column) : -1;
+        if (col < 0 || hudi_type_is_nested(full->children[col].type)) continue;
+        /* Move the files this predicate prunes behind the kept ones (kept order unchanged). */
+        size_t kept = 0;
+        for (size_t i = 0; i < r->n_files; i++) {
+            read_file rf = r->files[i];
+            if (partition_may_match(r, p, &full->children[col], k, n_fields, rf.info.partition)) {
+                memmove(&r->files[kept + 1], &r->files[kept], (i - kept) * sizeof(read_file));
+                r->files[kept++] = rf;
+            } else if (r->files[i].info.pruned_by < 0) {
+                r->files[i].info.pruned_by = pi;
+            }
+        }
+        r->stats.files_pruned += (int64_t)(r->n_files - kept);
+        r->n_files = kept;
     }
-    r->n_files = kept;
+    hudi_free(fields);
+    return 0;
 }
 
-int64_t hudi_reader_files_pruned(const hudi_reader *r) { return r->files_pruned; }
+int64_t hudi_reader_files_pruned(const hudi_reader *r) { return r->stats.files_pruned; }
+const hudi_read_stats *hudi_reader_stats(const hudi_reader *r) { return &r->stats; }
+size_t hudi_reader_file_count(const hudi_reader *r) { return r->n_all; }
+const hudi_read_file_info *hudi_reader_file(const hudi_reader *r, size_t i) {
+    return i < r->n_all ? &r->files[i].info : NULL;
+}
 const char *hudi_reader_warning(const hudi_reader *r) { return r->warning; }
 int64_t hudi_reader_files_missing(const hudi_reader *r) { return r->files_missing; }
 
@@ -304,25 +381,71 @@ int hudi_read_table_schema(hudi_field *out, hudi_table *t, const hudi_scan_optio
     return rc;
 }
 
-/* The text filter, parsed against the table schema `full`; the reader keeps the column name. */
+/* The text filter, parsed against the table schema `full`, as the last predicate. */
 static int parse_filter(hudi_reader *r, const char *filter, const hudi_field *full,
                         hudi_error *err) {
-    int rc = hudi_predicate_parse(&r->pred, filter, full, err);
-    if (rc < 0) return hudi_error_wrap(err, "%s: filter", r->t->base_path);
-    if (!(r->filter_column = hudi_strdup(full->children[r->pred.column].name)))
-        return hudi_error_oom(err);
+    hudi_predicate pred = HUDI_PREDICATE_INIT;
+    int rc = hudi_predicate_parse(&pred, filter, full, err);
+    if (rc < 0) {
+        hudi_predicate_dispose(&pred);
+        return hudi_error_wrap(err, "%s: filter", r->t->base_path);
+    }
+    read_pred *p = &r->preds[r->n_preds];
+    p->op = pred.op;
+    p->value = pred.value;
+    p->bytes = pred.bytes; /* moved: pred.value.bytes points into it */
+    if (!(p->column = hudi_strdup(full->children[pred.column].name))) return hudi_error_oom(err);
+    r->n_preds++;
+    return 0;
+}
+
+/* Copies the caller's predicates (their constants' bytes too). */
+static int copy_preds(hudi_reader *r, const hudi_read_predicate *preds, int32_t n,
+                      hudi_error *err) {
+    for (int32_t i = 0; i < n; i++) {
+        read_pred *p = &r->preds[r->n_preds++];
+        p->bytes = (hudi_buf)HUDI_BUF_INIT;
+        p->op = preds[i].op;
+        p->value = preds[i].value;
+        if (!(p->column = hudi_strdup(preds[i].column ? preds[i].column : "")))
+            return hudi_error_oom(err);
+        if (preds[i].value.bytes.len > 0) {
+            hudi_buf_append(&p->bytes, preds[i].value.bytes.data, preds[i].value.bytes.len);
+            if (hudi_buf_failed(&p->bytes)) return hudi_error_oom(err);
+            p->value.bytes = HUDI_SLICE(p->bytes.data, p->bytes.len);
+        }
+    }
+    return 0;
+}
+
+/* The caller's predicates must name columns of the table schema. */
+static int check_preds(const hudi_reader *r, const hudi_field *full, hudi_error *err) {
+    for (int32_t i = 0; i < r->n_preds; i++) {
+        int c = find_child(full, r->preds[i].column);
+        if (c < 0)
+            return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s", r->t->base_path,
+                                  r->preds[i].column);
+        if (hudi_type_is_nested(full->children[c].type))
+            return hudi_error_set(err, HUDI_EINVAL, "%s: column %s is not a primitive column (%s)",
+                                  r->t->base_path, r->preds[i].column,
+                                  hudi_type_name(full->children[c].type));
+    }
     return 0;
 }
 
 int hudi_reader_open(hudi_reader **out, hudi_table *t, const hudi_scan_options *opts,
                      hudi_error *err) {
+    return hudi_reader_open_preds(out, t, opts, NULL, 0, err);
+}
+
+int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_options *opts,
+                           const hudi_read_predicate *preds, int32_t n_preds, hudi_error *err) {
     hudi_reader *r = hudi_calloc(1, sizeof(*r));
     hudi_field full = {0};
     int rc;
     *out = NULL;
     if (!r) return hudi_error_oom(err);
     r->t = t;
-    r->pred = (hudi_predicate)HUDI_PREDICATE_INIT;
     r->incremental = opts->begin_instant || opts->end_instant;
     r->ignore_missing_files = opts->ignore_missing_files;
     r->read_optimized = opts->read_optimized;
@@ -330,10 +453,12 @@ int hudi_reader_open(hudi_reader **out, hudi_table *t, const hudi_scan_options *
     r->columns = opts->columns;
     r->n_columns = opts->columns ? opts->n_columns : 0;
     if ((opts->begin_instant && !(r->begin = hudi_strdup(opts->begin_instant))) ||
-        (opts->end_instant && !(r->end = hudi_strdup(opts->end_instant)))) {
+        (opts->end_instant && !(r->end = hudi_strdup(opts->end_instant))) ||
+        !(r->preds = hudi_calloc((size_t)(n_preds > 0 ? n_preds : 0) + 1, sizeof(read_pred)))) {
         rc = hudi_error_oom(err);
         goto fail;
     }
+    if ((rc = copy_preds(r, preds, n_preds, err)) < 0) goto fail;
     const char *q = r->incremental ? opts->end_instant : opts->as_of_instant;
     /* Refuse a non-Parquet table up front: otherwise the error depends on which slice comes
      * first (a log-file slice of a MOR table would report its logs instead of the format). */
@@ -354,8 +479,9 @@ int hudi_reader_open(hudi_reader **out, hudi_table *t, const hudi_scan_options *
     if ((rc = check_missing(r, err)) < 0) goto fail;
     if ((rc = collect_files(r, err)) < 0) goto fail;
     if ((rc = newest_file_schema(&full, t, r->files, r->n_files, err)) < 0) goto fail;
+    if ((rc = check_preds(r, &full, err)) < 0) goto fail;
     if (opts->filter && (rc = parse_filter(r, opts->filter, &full, err)) < 0) goto fail;
-    prune_partitions(r, &full);
+    if ((rc = prune_partitions(r, &full, err)) < 0) goto fail;
     if ((rc = project_schema(r, &full, err)) < 0) goto fail;
     r->columns = NULL; /* borrowed only while opening */
     if ((rc = hudi_batch_new(&r->out, &r->schema, err)) < 0) goto fail;
@@ -376,6 +502,13 @@ const hudi_field *hudi_reader_schema(const hudi_reader *r) { return &r->schema; 
 const char *hudi_reader_as_of(const hudi_reader *r) { return r->as_of; }
 
 static void close_file(hudi_reader *r) {
+    if (r->scan) {
+        const hudi_pq_scan_stats *st = hudi_pq_scan_get_stats(r->scan);
+        r->stats.row_groups_total += st->row_groups_total;
+        r->stats.row_groups_skipped += st->row_groups_skipped;
+        r->stats.rows_read += st->rows_read;
+        r->stats.rows_returned += st->rows_returned;
+    }
     hudi_batch_free(r->in);
     r->in = NULL;
     hudi_pq_scan_free(r->scan);
@@ -411,49 +544,68 @@ static int rebind(hudi_array **slot, const hudi_field *f, const char *file, hudi
     return 0;
 }
 
+/* The Parquet predicates for file `pf` (schema `fs`): the reader's predicates mapped to the
+ * file's columns, and the incremental range on _hoodie_commit_time. Sets *skip when no row of
+ * the file can match (a predicate other than IS NULL on a column the file lacks: all null).
+ * `preds` has room for n_preds + 2 entries. */
+static int file_preds(const hudi_reader *r, const hudi_field *fs, const char *path,
+                      hudi_pq_predicate *preds, int32_t *n_out, bool *skip, hudi_error *err) {
+    int32_t n = 0;
+    *skip = false;
+    for (int32_t i = 0; i < r->n_preds; i++) {
+        int32_t c = find_child(fs, r->preds[i].column);
+        if (c < 0) {
+            *skip |= r->preds[i].op != HUDI_CMP_IS_NULL; /* absent = all null */
+        } else {
+            preds[n++] = (hudi_pq_predicate){c, r->preds[i].op, r->preds[i].value};
+        }
+    }
+    if (r->incremental) {
+        int32_t c = find_child(fs, META_COMMIT_TIME);
+        if (c < 0)
+            return hudi_error_set(err, HUDI_ECORRUPT, "%s: no %s column", path, META_COMMIT_TIME);
+        if (r->begin) {
+            hudi_value v = {.bytes = hudi_slice_cstr(r->begin)};
+            preds[n++] = (hudi_pq_predicate){c, HUDI_CMP_GT, v};
+        }
+        if (r->as_of[0]) {
+            hudi_value v = {.bytes = hudi_slice_cstr(r->as_of)};
+            preds[n++] = (hudi_pq_predicate){c, HUDI_CMP_LE, v};
+        }
+    }
+    *n_out = n;
+    return 0;
+}
+
 /* Opens the next file with the projection (+ filter columns) and predicates. Returns 1 when a
  * file was opened, 0 when there are no more, or skips files that cannot match. */
 static int open_next_file(hudi_reader *r, hudi_error *err) {
     while (r->next_file < r->n_files) {
         const read_file *rf = &r->files[r->next_file++];
-        int rc = hudi_pq_open(&r->pf, r->t->fs, rf->base->path, NULL, err);
+        int rc = hudi_pq_open(&r->pf, r->t->fs, rf->info.path, NULL, err);
         if (rc < 0) return rc;
+        r->stats.files_opened++;
         const hudi_field *fs = hudi_pq_schema(r->pf);
         int32_t cols[1024], n_cols = 0;
-        hudi_pq_predicate preds[3];
+        hudi_pq_predicate *preds = hudi_calloc((size_t)r->n_preds + 2, sizeof(*preds));
         int32_t n_preds = 0;
         bool skip = false;
+        if (!preds) return hudi_error_oom(err);
         for (int32_t i = 0; i < r->schema.n_children; i++) {
             int32_t c = find_child(fs, r->schema.children[i].name);
             r->map[i] = -1;
             if (c < 0) continue;
-            if (n_cols >= (int32_t)HUDI_ARRAY_LEN(cols))
+            if (n_cols >= (int32_t)HUDI_ARRAY_LEN(cols)) {
+                hudi_free(preds);
                 return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: more than 1024 columns",
-                                      rf->base->path);
+                                      rf->info.path);
+            }
             r->map[i] = n_cols;
             cols[n_cols++] = c;
         }
-        if (r->filter_column) {
-            int32_t c = find_child(fs, r->filter_column);
-            if (c < 0) {
-                skip = r->pred.op != HUDI_CMP_IS_NULL; /* absent = all null */
-            } else {
-                preds[n_preds++] = (hudi_pq_predicate){c, r->pred.op, r->pred.value};
-            }
-        }
-        if (r->incremental) {
-            int32_t c = find_child(fs, META_COMMIT_TIME);
-            if (c < 0)
-                return hudi_error_set(err, HUDI_ECORRUPT, "%s: no %s column", rf->base->path,
-                                      META_COMMIT_TIME);
-            if (r->begin) {
-                hudi_value v = {.bytes = hudi_slice_cstr(r->begin)};
-                preds[n_preds++] = (hudi_pq_predicate){c, HUDI_CMP_GT, v};
-            }
-            if (r->as_of[0]) {
-                hudi_value v = {.bytes = hudi_slice_cstr(r->as_of)};
-                preds[n_preds++] = (hudi_pq_predicate){c, HUDI_CMP_LE, v};
-            }
+        if ((rc = file_preds(r, fs, rf->info.path, preds, &n_preds, &skip, err)) < 0) {
+            hudi_free(preds);
+            return rc;
         }
         /* Filtered columns must be read; extra ones are dropped when conforming. */
         for (int32_t p = 0; p < n_preds; p++) {
@@ -462,6 +614,8 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
             if (!have && n_cols < (int32_t)HUDI_ARRAY_LEN(cols)) cols[n_cols++] = preds[p].column;
         }
         if (skip) {
+            hudi_free(preds);
+            r->stats.files_skipped++;
             hudi_pq_close(r->pf);
             r->pf = NULL;
             continue;
@@ -473,10 +627,53 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
         so.predicates = preds;
         so.n_predicates = n_preds;
         so.filter_rows = n_preds > 0;
-        if ((rc = hudi_pq_scan_open(&r->scan, r->pf, &so, err)) < 0) return rc;
+        rc = hudi_pq_scan_open(&r->scan, r->pf, &so, err); /* copies the predicates */
+        hudi_free(preds);
+        if (rc < 0) return rc;
+        const hudi_pq_scan_stats *st = hudi_pq_scan_get_stats(r->scan);
+        if (st->row_groups_total > 0 && st->row_groups_skipped == st->row_groups_total)
+            r->stats.files_skipped++;
         return 1;
     }
     return 0;
+}
+
+int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
+                           int64_t *row_groups_skipped, hudi_error *err) {
+    *row_groups = *row_groups_skipped = 0;
+    if (i >= r->n_all) return hudi_error_set(err, HUDI_EINVAL, "file %zu out of range", i);
+    const read_file *rf = &r->files[i];
+    hudi_pq_file *pf = NULL;
+    hudi_pq_scan *scan = NULL;
+    int rc = hudi_pq_open(&pf, r->t->fs, rf->info.path, NULL, err);
+    if (rc < 0) return rc;
+    hudi_pq_predicate *preds = hudi_calloc((size_t)r->n_preds + 2, sizeof(*preds));
+    int32_t n_preds = 0;
+    bool skip = false;
+    if (!preds) {
+        rc = hudi_error_oom(err);
+        goto done;
+    }
+    if ((rc = file_preds(r, hudi_pq_schema(pf), rf->info.path, preds, &n_preds, &skip, err)) < 0)
+        goto done;
+    *row_groups = hudi_pq_num_row_groups(pf);
+    if (skip) {
+        *row_groups_skipped = *row_groups;
+        goto done;
+    }
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
+    int32_t none[1] = {0};
+    so.columns = none; /* nothing is read: the row groups are chosen when the scan opens */
+    so.n_columns = 0;
+    so.predicates = preds;
+    so.n_predicates = n_preds;
+    if ((rc = hudi_pq_scan_open(&scan, pf, &so, err)) < 0) goto done;
+    *row_groups_skipped = hudi_pq_scan_get_stats(scan)->row_groups_skipped;
+done:
+    hudi_pq_scan_free(scan);
+    hudi_free(preds);
+    hudi_pq_close(pf);
+    return rc;
 }
 
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
@@ -528,8 +725,11 @@ void hudi_reader_free(hudi_reader *r) {
     hudi_free(r->map);
     hudi_free(r->begin);
     hudi_free(r->end);
-    hudi_free(r->filter_column);
     hudi_free(r->warning);
-    hudi_predicate_dispose(&r->pred);
+    for (int32_t i = 0; i < r->n_preds; i++) {
+        hudi_free(r->preds[i].column);
+        hudi_buf_dispose(&r->preds[i].bytes);
+    }
+    hudi_free(r->preds);
     hudi_free(r);
 }

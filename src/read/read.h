@@ -15,7 +15,17 @@
 /* A query is described by the public hudi_scan_options (include/hudi/hudi_table.h): columns,
  * as_of_instant, begin_instant/end_instant (incremental when either is set: changes in
  * (begin, end]), the text filter, read_optimized and batch_rows. The filter is parsed here
- * (read/predicate.h) against the table schema of the query. */
+ * (read/predicate.h) against the table schema of the query.
+ *
+ * Inside the library (the SQL engine's scans) a reader also takes any number of already
+ * converted predicates (hudi_reader_open_preds), ANDed with each other and with the text
+ * filter. Every predicate is used three ways: partition pruning (a predicate on any partition
+ * field, of a table partitioned by one field or several, drops the partitions whose value -
+ * parsed from the partition path in the column's type - cannot satisfy it; not for
+ * timestamp-based or custom key generators, whose paths are formatted values), row-group and
+ * page skipping from Parquet statistics, and exact row filtering: a reader returns only rows
+ * that satisfy every predicate. What was pruned and skipped is reported (hudi_reader_stats,
+ * hudi_reader_file) and can be computed before reading (hudi_reader_probe_file), for EXPLAIN. */
 typedef struct hudi_reader hudi_reader;
 
 /* The full table schema for the query `opts` (as of its as_of, or of `end` when incremental;
@@ -26,6 +36,54 @@ int hudi_read_table_schema(hudi_field *out, hudi_table *t, const hudi_scan_optio
 
 int hudi_reader_open(hudi_reader **out, hudi_table *t, const hudi_scan_options *opts,
                      hudi_error *err);
+
+/* A predicate on a top-level column of the table schema (hudi_read_table_schema): `column` op
+ * `value`, the value already in that column's type (hudi_value of format/parquet/parquet.h:
+ * i64 for integers, booleans, dates, times and timestamps in the column's unit, f64, dec,
+ * bytes); IS [NOT] NULL ignore the value. The reader copies everything. */
+typedef struct hudi_read_predicate {
+    const char *column;
+    hudi_cmp_op op;
+    hudi_value value;
+} hudi_read_predicate;
+
+/* hudi_reader_open with `n_preds` predicates ANDed (and with opts->filter when set). An
+ * unknown or nested predicate column fails (ENOTFOUND / EINVAL naming it). */
+int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_options *opts,
+                           const hudi_read_predicate *preds, int32_t n_preds, hudi_error *err);
+
+/* A base file of the query. */
+typedef struct hudi_read_file_info {
+    const char *path;      /* the base file */
+    const char *partition; /* its partition path ("" when not partitioned) */
+    const char *instant;   /* the base instant of its file slice */
+    int64_t size_bytes;
+    int32_t pruned_by; /* -1: to be read; else the predicate (index into hudi_reader_open_preds's,
+                        * the text filter after them) whose partition value excluded it */
+} hudi_read_file_info;
+
+/* Every base file of the query: those to read first (in reading order), then the pruned ones.
+ * Owned by the reader. */
+size_t hudi_reader_file_count(const hudi_reader *r);
+const hudi_read_file_info *hudi_reader_file(const hudi_reader *r, size_t i);
+/* Opens only the footer of file `i` and says how many of its row groups the predicates skip
+ * by statistics (all of them when a predicate column is absent from the file and the
+ * predicate is not IS NULL): what a read would skip, known before reading. */
+int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
+                           int64_t *row_groups_skipped, hudi_error *err);
+
+/* What a reader did so far (files are counted when opened, row groups and rows when a file
+ * has been read to its end or the reader moved on). */
+typedef struct hudi_read_stats {
+    int64_t files_total;   /* base files of the query before pruning */
+    int64_t files_pruned;  /* left out by partition values (never opened) */
+    int64_t files_opened;  /* footers read */
+    int64_t files_skipped; /* opened, but no row group can match (statistics, absent column) */
+    int64_t row_groups_total, row_groups_skipped;
+    int64_t rows_read;     /* rows decoded from the kept row groups and pages */
+    int64_t rows_returned; /* rows that satisfied the predicates */
+} hudi_read_stats;
+const hudi_read_stats *hudi_reader_stats(const hudi_reader *r);
 /* The schema of the batches (a STRUCT owned by the reader). */
 const hudi_field *hudi_reader_schema(const hudi_reader *r);
 /* Fails (ENOTFOUND, naming the commit and the file) when a completed commit in the query's

@@ -249,7 +249,9 @@ typedef struct hudi_sql_scan_spec {
     const char *as_of_instant; /* time travel (an instant "yyyyMMddHHmmssSSS"), or NULL */
     const char *begin_instant, *end_instant; /* incremental (hudi_table_changes), or NULL */
     bool read_optimized;
-    /* Filled by the scan for EXPLAIN ANALYZE-like reporting and tests. */
+    /* Filled by the scan for EXPLAIN ANALYZE-like reporting and tests: base files of the
+     * query, files opened (footer read), files left out by partition values (never opened),
+     * row groups skipped by statistics, rows decoded (before exact filtering). */
     int64_t files_total, files_read, files_pruned, row_groups_skipped, rows_read;
 } hudi_sql_scan_spec;
 
@@ -262,7 +264,6 @@ int hudi_sql_scan_as_of(hudi_sql_ctx *ctx, hudi_table *t, const char *text,
  * schema as of `as_of` (meta columns included), or a Parquet table's declared or discovered
  * columns plus partition columns. */
 int hudi_sql_scan_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error *err);
-
 typedef struct hudi_sql_plan hudi_sql_plan;
 struct hudi_sql_plan {
     hudi_sql_plan_kind kind;
@@ -302,7 +303,13 @@ struct hudi_sql_plan {
 
 /* Appends a scan's line of EXPLAIN (scan.c): the table, columns read, pushed predicates, and
  * the partitions and files read and skipped with the reason; continuation lines are indented
- * for plan depth `depth`. */
+ * for plan depth `depth`. For a prepared and planned scan, before it runs: "Scan hudi|parquet
+ * <display_name> [columns]", then one fact per line: location, time travel or incremental
+ * range (or the snapshot's instant), pushed filters, the partitions pruned with the predicate
+ * that pruned each, and the files: total, pruned by partition, skipped by Parquet statistics
+ * (every row group excluded: the footers are read, no data) and to read, with the row groups
+ * skipped. Lists of names stop after 20. No trailing newline; a failure (an unreadable footer)
+ * shows as a line "(error: ...)". */
 void hudi_sql_scan_explain(hudi_buf *out, const hudi_sql_scan_spec *spec, int depth);
 
 /* Renders a plan as the EXPLAIN text (one node per line, indented), scans with their pruning. */

@@ -195,10 +195,10 @@ static int build_projection(hudi_pq_scan *s, hudi_error *err) {
     int32_t n = 0;
     for (int32_t i = 0; i < s->n_cols; i++)
         n += ps->column_leaves[s->cols[i] + 1] - ps->column_leaves[s->cols[i]];
-    s->n_readers = n;
     s->readers = hudi_calloc((size_t)n + 1, sizeof(pq_colreader));
     s->reader_col = hudi_calloc((size_t)n + 1, sizeof(int32_t));
     if (!s->readers || !s->reader_col) return hudi_error_oom(err);
+    s->n_readers = n; /* only now: hudi_pq_scan_free disposes n_readers readers */
     return hudi_batch_new(&s->batch, &s->schema, err);
 }
 

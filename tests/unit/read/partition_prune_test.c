@@ -52,3 +52,60 @@ Test(partition_prune, plain_partition_paths_of_a_spark_table) {
     cr_assert_eq(pruned, 0);
     hudi_tbl_free(t);
 }
+
+/* Rows of the query, and its files pruned. */
+static int64_t read_preds(hudi_table *t, const char *filter, const hudi_read_predicate *preds,
+                          int32_t n, int64_t *pruned) {
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_reader *r = NULL;
+    o.filter = filter;
+    cr_assert_eq(hudi_reader_open_preds(&r, t, &o, preds, n, &err), 0, "%s", err.message);
+    int64_t rows = 0;
+    hudi_batch *b;
+    while (hudi_reader_next(r, &b, &err) == 0 && b) rows += b->num_rows;
+    cr_assert_eq(err.code, 0, "%s", err.message);
+    const hudi_read_stats *st = hudi_reader_stats(r);
+    *pruned = st->files_pruned;
+    cr_assert_eq(st->files_total, (int64_t)hudi_reader_file_count(r));
+    cr_assert_eq(st->rows_returned, rows);
+    /* the files to read come first, then the pruned ones with the predicate that pruned them */
+    for (size_t i = 0; i < hudi_reader_file_count(r); i++) {
+        const hudi_read_file_info *f = hudi_reader_file(r, i);
+        cr_assert_eq(f->pruned_by >= 0, i >= hudi_reader_file_count(r) - (size_t)*pruned);
+        cr_assert(f->pruned_by < n + (filter ? 1 : 0));
+    }
+    hudi_reader_free(r);
+    return rows;
+}
+
+Test(partition_prune, every_field_of_a_two_level_hive_partitioning) {
+    /* byteField=10/shortField=300 (ids 1, 3), 20/100 (id 2), 30/100 (id 4), by Hudi 0.14 */
+    const char *dir = fixture_unzip("hudi-rs/sample_table/cow/v6_complexkeygen_hivestyle.zip");
+    cr_assert_not_null(dir);
+    hudi_table *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    int64_t pruned = 0;
+    /* the text filter on the second field prunes now too */
+    cr_assert_eq(read_preds(t, "shortField = 100", NULL, 0, &pruned), 2);
+    cr_assert_eq(pruned, 1);
+    hudi_read_predicate p[3] = {
+        {"shortField", HUDI_CMP_EQ, {.i64 = 100}},
+        {"byteField", HUDI_CMP_GE, {.i64 = 30}},
+        {"id", HUDI_CMP_LT, {.i64 = 4}},
+    };
+    cr_assert_eq(read_preds(t, NULL, p, 2, &pruned), 1);
+    cr_assert_eq(pruned, 2);
+    /* rows are filtered exactly: id 4 is the only row of the partition left */
+    cr_assert_eq(read_preds(t, NULL, p, 3, &pruned), 0);
+    cr_assert_eq(read_preds(t, "id >= 2", p + 2, 1, &pruned), 2);
+    cr_assert_eq(pruned, 0);
+    /* an unknown column fails, naming it */
+    hudi_read_predicate bad = {"nope", HUDI_CMP_IS_NULL, {.is_null = true}};
+    hudi_reader *r = NULL;
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    cr_assert_eq(hudi_reader_open_preds(&r, t, &o, &bad, 1, &err), HUDI_ENOTFOUND);
+    cr_assert(strstr(err.message, "nope"), "%s", err.message);
+    hudi_tbl_free(t);
+}
