@@ -1059,3 +1059,95 @@ int hudi_catalog_drop_database(hudi_catalog *c, const char *name, bool if_exists
     hudi_free(dir);
     return rc;
 }
+
+/* ---- catalogs ---------------------------------------------------------------------------- */
+
+#define CAT_PREFIX ".hudic-catalog."
+
+static char *catalog_file(hudi_catalog *c, const char *name) {
+    hudi_buf b = HUDI_BUF_INIT;
+    hudi_buf_printf(&b, "%s/" CAT_PREFIX "%s" EXT_SUFFIX, c->path, name);
+    if (hudi_buf_failed(&b)) {
+        hudi_buf_dispose(&b);
+        return NULL;
+    }
+    return hudi_buf_detach(&b);
+}
+
+int hudi_catalog_put_catalog(hudi_catalog *c, const char *name, const char *const *props,
+                             hudi_error *err) {
+    char n[160];
+    int rc = check_name("catalog", name, n, err);
+    if (rc < 0) return rc;
+    int32_t np = 0;
+    while (props && props[2 * np]) np++;
+    hudi_buf b = HUDI_BUF_INIT;
+    hudi_buf_printf(&b, "{\n  \"format\": %d,\n  \"name\": ", FORMAT_VERSION);
+    json_str(&b, n);
+    hudi_buf_puts(&b, ",\n  \"properties\": ");
+    json_props(&b, (char *const *)props, np);
+    hudi_buf_puts(&b, "\n}\n");
+    char *path = catalog_file(c, n);
+    if (hudi_buf_failed(&b) || !path)
+        rc = oom(err);
+    else
+        rc = write_replace(c->fs, path, &b, err);
+    hudi_free(path);
+    hudi_buf_dispose(&b);
+    return rc;
+}
+
+int hudi_catalog_get_catalog(hudi_catalog *c, const char *name, char ***props, hudi_error *err) {
+    *props = NULL;
+    char n[160];
+    int rc = check_name("catalog", name, n, err);
+    if (rc < 0) return rc;
+    char *path = catalog_file(c, n);
+    if (!path) return oom(err);
+    hudi_buf b = HUDI_BUF_INIT;
+    rc = hudi_fs_read_all(c->fs, path, &b, err);
+    if (rc == HUDI_ENOTFOUND) rc = hudi_error_set(err, HUDI_ENOTFOUND, "Catalog %s not found", n);
+    if (rc == 0) {
+        json_error_t jerr;
+        memset(&jerr, 0, sizeof(jerr));
+        json_t *root = json_loadb(b.data ? b.data : "", b.len, 0, &jerr);
+        int32_t np = 0;
+        if (!root || !json_is_object(root))
+            rc = corrupt(err, path, "not a catalog record");
+        else
+            rc = parse_props(props, &np, json_object_get(root, "properties"), path, err);
+        json_decref(root);
+        if (rc < 0) {
+            hudi_catalog_names_free(*props);
+            *props = NULL;
+        }
+    }
+    hudi_buf_dispose(&b);
+    hudi_free(path);
+    return rc;
+}
+
+int hudi_catalog_list_catalogs(hudi_catalog *c, char ***out, hudi_error *err) {
+    *out = NULL;
+    hudi_dir_listing l = {0};
+    int rc = hudi_fs_list(c->fs, c->path, &l, err);
+    if (rc < 0) return rc;
+    hudi_vec v = HUDI_VEC_INIT(char *);
+    size_t pl = strlen(CAT_PREFIX), sl = strlen(EXT_SUFFIX);
+    for (size_t i = 0; i < l.count && rc == 0; i++) {
+        const char *nm = l.entries[i].name;
+        size_t len = strlen(nm);
+        if (l.entries[i].is_dir || len <= pl + sl || strncmp(nm, CAT_PREFIX, pl) != 0 ||
+            strcmp(nm + len - sl, EXT_SUFFIX) != 0 || len - pl - sl >= 160)
+            continue;
+        char name[160];
+        memcpy(name, nm + pl, len - pl - sl);
+        name[len - pl - sl] = '\0';
+        if (valid_name(name) && names_push(&v, name) < 0) rc = oom(err);
+    }
+    hudi_dir_listing_dispose(&l);
+    if (rc == 0) return names_finish(&v, out, err);
+    for (size_t i = 0; i < v.len; i++) hudi_free(hudi_vec_at(&v, char *, i));
+    hudi_vec_dispose(&v);
+    return rc;
+}

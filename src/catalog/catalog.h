@@ -116,4 +116,17 @@ int hudi_catalog_rename_table(hudi_catalog *c, const char *db, const char *name,
 /* Table names of `db`, sorted; NULL-terminated, freed with hudi_catalog_names_free. */
 int hudi_catalog_list_tables(hudi_catalog *c, const char *db, char ***out, hudi_error *err);
 
+/* ---- catalogs (Flink's CREATE CATALOG) --------------------------------------------------- */
+
+/* Records (replacing) the catalog `name` with its WITH options (key, value, ..., NULL) in
+ * <warehouse>/.hudic-catalog.<name>.json: a file, so Flink's dfs catalog, which lists folders,
+ * does not take it for a database. Atomic. */
+int hudi_catalog_put_catalog(hudi_catalog *c, const char *name, const char *const *props,
+                             hudi_error *err);
+/* Its options (NULL-terminated key, value list, freed with hudi_catalog_names_free), or
+ * HUDI_ENOTFOUND "Catalog x not found". */
+int hudi_catalog_get_catalog(hudi_catalog *c, const char *name, char ***props, hudi_error *err);
+/* Names of the recorded catalogs, sorted (hudi_catalog_names_free). */
+int hudi_catalog_list_catalogs(hudi_catalog *c, char ***out, hudi_error *err);
+
 #endif
