@@ -471,6 +471,24 @@ static int show_fs_path_detail(hudi_sql_session *s, hudi_sql_result *r, const pr
     return hudi_sql_rows_finish(&w, err);
 }
 
+/* ---- rollback_to_instant ----------------------------------------------------------------- */
+
+static int rollback_to_instant(hudi_sql_session *s, hudi_sql_result *r, const proc *p,
+                               const args *a, hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, -1, &t, err);
+    if (rc < 0) return rc;
+    if ((rc = hudi_tbl_rollback_commit(t, a->v[1], NULL, err)) < 0) return rc;
+    hudi_sql_rows w;
+    const char *cols[] = {"rollback_result"};
+    const hudi_type_id ty[] = {HUDI_TYPE_BOOL};
+    if ((rc = hudi_sql_rows_begin(&w, r, 1, cols, ty, err)) < 0) return rc;
+    hudi_sql_rows_bool(&w, 0, true);
+    hudi_sql_rows_end(&w);
+    HUDI_UNUSED(p);
+    return hudi_sql_rows_finish(&w, err);
+}
+
 /* ---- not supported yet ------------------------------------------------------------------- */
 
 static int not_yet(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
@@ -500,7 +518,7 @@ static const proc procs[] = {
      "delete_savepoint_result boolean"},
     {"help", help, {{"cmd", P_STR, false, NULL}}, "result string"},
     {"rollback_to_instant",
-     not_yet,
+     rollback_to_instant,
      {{"table", P_STR, true, NULL}, {"instant_time", P_STR, true, NULL}},
      "rollback_result boolean"},
     {"rollback_to_savepoint",

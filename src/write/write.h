@@ -87,6 +87,14 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
  * deletes its timeline files and heartbeat. Returns the number rolled back. */
 int hudi_tbl_rollback_pending(hudi_table *t, const hudi_clock *clock, hudi_error *err);
 
+/* Rolls back the latest completed commit or replacecommit `instant` (Hudi's
+ * rollback_to_instant), under the table lock: its completed instant is deleted first (the
+ * commit point), then it is rolled back as a failed write. HUDI_ECONFLICT when a later commit
+ * exists, a write is pending, or a clean already deleted file versions it replaced;
+ * HUDI_ENOTFOUND for an instant that is not a completed commit. */
+int hudi_tbl_rollback_commit(hudi_table *t, const char *instant, const hudi_clock *clock,
+                             hudi_error *err);
+
 /* Cleans file slices no longer needed, under the table lock: keeps the latest
  * `retain_commits` commits' versions of every file group (KEEP_LATEST_COMMITS), records a
  * clean instant. */
