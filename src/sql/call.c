@@ -174,9 +174,10 @@ static int show_commits(hudi_sql_session *s, hudi_sql_result *r, const proc *p, 
             for (size_t k = 0; k < md->partitions[pi].count; k++) {
                 const hudi_write_stat *ws = &md->partitions[pi].stats[k];
                 bytes += ws->total_write_bytes;
-                if (!ws->prev_commit || strcmp(ws->prev_commit, "null") == 0)
+                /* HoodieCommitMetadata.fetchTotalFilesInsert/Updated: by prevCommit */
+                if (ws->prev_commit && strcasecmp(ws->prev_commit, "null") == 0)
                     added++;
-                else
+                else if (ws->prev_commit)
                     updated++;
                 recs += ws->num_writes;
                 upd += ws->num_update_writes;
