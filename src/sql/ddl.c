@@ -991,6 +991,10 @@ static int alter_props(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
                 return hudi_error_set(err, HUDI_EINVAL,
                                       "%s names the table's layout and cannot be unset", pr->key);
             hudi_catalog_table_unset_prop(e, pr->key);
+            if (strcmp(pr->key, "comment") == 0) { /* Spark: the table comment goes too */
+                hudi_free(e->comment);
+                e->comment = NULL;
+            }
             continue;
         }
         const char *v;
@@ -1004,6 +1008,13 @@ static int alter_props(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
                                   "cannot be changed",
                                   pr->key);
         rc = hudi_catalog_table_set_prop(e, pr->key, v, err);
+        if (rc == 0 && strcmp(pr->key, "comment") == 0 &&
+            st->alter == HUDI_SQL_A_SET_PROPS) { /* Spark: it is the table comment too */
+            char *c = hudi_strdup(v);
+            if (!c) return oom(err);
+            hudi_free(e->comment);
+            e->comment = c;
+        }
     }
     if (rc == 0) rc = hudi_catalog_update_table(s->catalog, e, err);
     return rc;
