@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "hudi/hudi_arrow.h"
 #include "hudi/hudi_sql.h"
 #include "support.h"
