@@ -394,6 +394,10 @@ static int build_schema(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_
             cols[n].nullable = true;
             c = n++;
         }
+        if (c < 0 && st->query) { /* CTAS: checked against the query's columns */
+            hudi_buf_printf(&pb, "%s%s", i ? "," : "", name);
+            continue;
+        }
         if (c < 0) {
             hudi_buf_dispose(&pb);
             return esql(err, cd->pos, "partition column %s is not a column of the table", name);

@@ -507,7 +507,7 @@ static void describe_row(hudi_sql_rows *w, const char *a, const char *b, const c
 static void describe_field(hudi_sql_rows *w, const hudi_field *f) {
     hudi_buf t = HUDI_BUF_INIT;
     type_name(&t, f);
-    describe_row(w, f->name, t.data ? t.data : "", f->comment);
+    describe_row(w, f->name, t.data ? t.data : "", f->comment && *f->comment ? f->comment : NULL);
     hudi_buf_dispose(&t);
 }
 

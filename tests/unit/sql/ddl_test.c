@@ -161,6 +161,12 @@ Test(ddl, register_spark_table_without_rewriting_it) {
     char *desc = rows(s, "DESCRIBE spark_t");
     cr_assert(strstr(desc, "# Partition Information"), "%s", desc);
     free(desc);
+    desc = rows(s, "DESCRIBE EXTENDED spark_t");
+    cr_assert(strstr(desc, "# Detailed Table Information"), "%s", desc);
+    cr_assert(strstr(desc, "\nType\tEXTERNAL\t\n"), "%s", desc);
+    cr_assert(strstr(desc, "\nProvider\thudi\t\n"), "%s", desc);
+    cr_assert(strstr(desc, "\nPartition Provider\tCatalog\t\n"), "%s", desc);
+    free(desc);
     char *props_after = slurp(props_path), *files_after = listing(hoodie);
     cr_assert_str_eq(props_after, props_before, "hoodie.properties was rewritten");
     cr_assert_str_eq(files_after, files_before, ".hoodie changed");
