@@ -694,8 +694,8 @@ static int create_hudi(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
     if (st->query) {
         if (st->columns.len)
             return esql(err, st->pos,
-                        "CREATE TABLE AS SELECT takes its columns from the query: leave the "
-                        "column list out");
+                        "Operation not allowed: Schema may not be specified in a Create Table As "
+                        "Select (CTAS) statement");
         if ((rc = hudi_sql_plan_query(s, r, st->query, &plan, err)) < 0) return rc;
         /* the query's columns, partition columns last */
         const hudi_field *qs = &plan->schema;

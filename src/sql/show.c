@@ -400,10 +400,13 @@ static int show_create_table(hudi_sql_session *s, hudi_sql_result *r, const hudi
             sql_quote(&b, e.location);
             hudi_buf_putc(&b, '\n');
         }
-        if (e.n_props) {
+        int32_t shown = 0;
+        for (int32_t i = 0; i < e.n_props; i++) shown += strcmp(e.props[2 * i], "comment") != 0;
+        if (shown) {
             hudi_buf_puts(&b, "TBLPROPERTIES (");
-            for (int32_t i = 0; i < e.n_props; i++) {
-                hudi_buf_puts(&b, i ? ",\n  " : "\n  ");
+            for (int32_t i = 0, k = 0; i < e.n_props; i++) {
+                if (strcmp(e.props[2 * i], "comment") == 0) continue; /* it is the COMMENT */
+                hudi_buf_puts(&b, k++ ? ",\n  " : "\n  ");
                 sql_quote(&b, e.props[2 * i]);
                 hudi_buf_puts(&b, " = ");
                 sql_quote(&b, e.props[2 * i + 1]);

@@ -319,3 +319,48 @@ Test(ddl, ctas_truncate_drop_partition_rollback) {
     rm_rf(wh);
     free(wh);
 }
+
+Test(ddl, procedures) {
+    char *wh = warehouse_new();
+    hudi_session *s = open_session(wh);
+    ok(s, "CREATE TABLE t (id INT, v STRING, p STRING) USING hudi PARTITIONED BY (p) "
+          "TBLPROPERTIES (primaryKey = 'id')");
+    ok(s, "INSERT INTO t VALUES (1, 'a', 'x'), (2, 'b', 'y')");
+    ok(s, "INSERT INTO t VALUES (1, 'c', 'x')");
+    ok(s, "INSERT INTO t VALUES (1, 'd', 'x')");
+    char *commits = rows(s, "CALL show_commits('t', 1)"); /* positional arguments */
+    char instant[64];
+    snprintf(instant, sizeof(instant), "%.*s", (int)(strchr(commits, '\t') - commits), commits);
+    /* one file group updated in one partition, one record written, one of them an update */
+    cr_assert(strstr(commits, "\tcommit\t"), "%s", commits);
+    cr_assert(strstr(commits, "\t0\t1\t1\t1\t1\t0\n"), "%s", commits);
+    free(commits);
+    char sql[512];
+    snprintf(sql, sizeof(sql), "CALL show_commit_files(table => 't', instant_time => '%s')",
+             instant);
+    char *files = rows(s, sql);
+    cr_assert(strncmp(files, "commit\tp=x\t", 11) == 0, "%s", files);
+    free(files);
+    expect_error(s, "CALL show_commit_files(table => 't', instant_time => '1')", HUDI_ENOTFOUND,
+                 "Commit 1 not found");
+    /* the oldest version of the updated file group goes (KEEP_LATEST_COMMITS keeps the version
+     * a query as of the earliest retained commit reads) */
+    char *clean = rows(s, "CALL run_clean(table => 't', retain_commits => 1)");
+    cr_assert(strstr(clean, "\t1\t"), "one file deleted: %s", clean);
+    free(clean);
+    expect_rows(s, "CALL run_clean(table => 't', retain_commits => 1)", "");
+    expect_rows(s, "SELECT id, v FROM t ORDER BY id", "1\td\n2\tb\n");
+    /* show_fs_path_detail over the table's partitions, largest first */
+    snprintf(sql, sizeof(sql), "CALL show_fs_path_detail(path => '%s/default/t', is_sub => true)",
+             wh);
+    char *du = rows(s, sql);
+    cr_assert(strstr(du, "/default/t/.hoodie\t"), "%s", du);
+    cr_assert(strstr(du, "/default/t/p=x\t"), "%s", du);
+    free(du);
+    expect_error(s, "CALL show_commits(table => 't', limit => 'x')", HUDI_ESQL,
+                 "must be an integer");
+    expect_error(s, "CALL show_commits(table => 't', table => 't')", HUDI_ESQL, "given twice");
+    hudi_session_close(s);
+    rm_rf(wh);
+    free(wh);
+}
