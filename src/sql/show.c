@@ -11,7 +11,6 @@
 #include <strings.h>
 #include <time.h>
 
-#include "hudi_version.h"
 #include "read/read.h"
 #include "schema/schema.h"
 #include "sql/ddl_int.h"
@@ -637,7 +636,7 @@ static int describe_table(hudi_sql_session *s, hudi_sql_result *r, const hudi_sq
             hudi_buf_printf(&props, "%s%s=%s", i ? ", " : "", sorted[i][0], sorted[i][1]);
         hudi_buf_putc(&props, ']');
         hudi_buf_printf(&loc, "file:%s", e.location);
-        hudi_buf_printf(&by, "hudic %s", HUDI_VERSION);
+        hudi_buf_printf(&by, "hudic %s", hudi_version());
         describe_row(&w, "", "", "");
         describe_row(&w, "# Detailed Table Information", "", "");
         describe_row(&w, "Catalog", "spark_catalog", "");
