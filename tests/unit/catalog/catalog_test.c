@@ -548,3 +548,68 @@ Test(catalog, crash_drop_managed) { crash_check(op_drop_managed, "drop managed t
 Test(catalog, crash_drop_external) { crash_check(op_drop_external, "drop external table"); }
 Test(catalog, crash_rename_managed) { crash_check(op_rename_managed, "rename managed table"); }
 Test(catalog, crash_rename_external) { crash_check(op_rename_external, "rename external"); }
+
+Test(catalog, flink_catalog_records) {
+    fixture f;
+    fx_open(&f);
+    hudi_error err = HUDI_ERROR_INIT;
+    const char *props[] = {"type", "hudi", "catalog.path", "/x", NULL};
+    cr_assert_eq(hudi_catalog_put_catalog(f.c, "Hoodie_Catalog", props, &err), 0, "%s",
+                 err.message);
+    char **got = NULL;
+    cr_assert_eq(hudi_catalog_get_catalog(f.c, "hoodie_catalog", &got, &err), 0);
+    cr_assert_str_eq(got[0], "type");
+    cr_assert_str_eq(got[3], "/x");
+    cr_assert_null(got[4]);
+    hudi_catalog_names_free(got);
+    const char *props2[] = {"type", "hudi", NULL};
+    cr_assert_eq(hudi_catalog_put_catalog(f.c, "hoodie_catalog", props2, &err), 0);
+    cr_assert_eq(hudi_catalog_get_catalog(f.c, "hoodie_catalog", &got, &err), 0);
+    cr_assert_null(got[2]);
+    hudi_catalog_names_free(got);
+    cr_assert_eq(hudi_catalog_get_catalog(f.c, "other", &got, &err), HUDI_ENOTFOUND);
+    cr_assert_str_eq(err.message, "Catalog other not found");
+    char **names = NULL;
+    cr_assert_eq(hudi_catalog_list_catalogs(f.c, &names, &err), 0);
+    cr_assert_str_eq(names[0], "hoodie_catalog");
+    cr_assert_null(names[1]);
+    hudi_catalog_names_free(names);
+    /* a catalog record is a file: not a database */
+    char **dbs = NULL;
+    cr_assert_eq(hudi_catalog_list_databases(f.c, &dbs, NULL), 0);
+    cr_assert_str_eq(dbs[0], "default");
+    cr_assert_null(dbs[1]);
+    hudi_catalog_names_free(dbs);
+    fx_close(&f);
+}
+
+Test(catalog, leftovers_are_invisible_and_swept) {
+    fixture f;
+    fx_open(&f);
+    char p[17000];
+    /* a crashed drop (trash) and a crashed create (a half-built database folder) */
+    snprintf(p, sizeof(p),
+             "mkdir -p '%s/.hudic-trash-x-1/t' '%s/default/.hudic-trash-t-1/a' "
+             "'%s/.hudic-new-db-1' '%s/Upper'",
+             f.dir, f.dir, f.dir, f.dir);
+    cr_assert_eq(system(p), 0);
+    char **dbs = NULL;
+    cr_assert_eq(hudi_catalog_list_databases(f.c, &dbs, NULL), 0);
+    cr_assert_str_eq(dbs[0], "default");
+    cr_assert_null(dbs[1], "%s", dbs[1]);
+    hudi_catalog_names_free(dbs);
+    char **ts = NULL;
+    cr_assert_eq(hudi_catalog_list_tables(f.c, "default", &ts, NULL), 0);
+    cr_assert_null(ts[0]);
+    hudi_catalog_names_free(ts);
+    snprintf(p, sizeof(p), "%s/default/.hudic-trash-t-1", f.dir);
+    cr_assert_not(path_exists(p), "listing the tables sweeps the database's trash");
+    hudi_catalog *c2 = NULL;
+    cr_assert_eq(hudi_catalog_open(&c2, f.fs, f.dir, NULL), 0);
+    snprintf(p, sizeof(p), "%s/.hudic-trash-x-1", f.dir);
+    cr_assert_not(path_exists(p), "opening sweeps the warehouse's trash");
+    snprintf(p, sizeof(p), "%s/.hudic-new-db-1", f.dir);
+    cr_assert(path_exists(p), "a recent half-built database may still be in the making");
+    hudi_catalog_free(c2);
+    fx_close(&f);
+}
