@@ -10,7 +10,9 @@
  *    ('connector'='hudi') defaults hive-style partitioning to false and the ordering field to
  *    `ts` when such a column exists.
  *  - CREATE TABLE ... LOCATION on an existing Hudi table reads the schema and configs from it;
- *    given key/partition/ordering fields must agree with hoodie.properties.
+ *    given key/partition/ordering fields must agree with hoodie.properties. (Spark-Hudi also
+ *    re-initialises hoodie.properties there; hudic registers without touching the table.)
+ *    A managed table whose folder exists is refused.
  *  - TRUNCATE TABLE t PARTITION (...) is a delete_partition write (a replacecommit).
  *    TRUNCATE TABLE t without a partition deletes the base path and re-creates
  *    hoodie.properties in Hudi; hudic commits an insert_overwrite_table of no rows instead (one
