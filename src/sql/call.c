@@ -490,14 +490,89 @@ static int rollback_to_instant(hudi_sql_session *s, hudi_sql_result *r, const pr
     return hudi_sql_rows_finish(&w, err);
 }
 
-/* ---- not supported yet ------------------------------------------------------------------- */
+/* ---- savepoints --------------------------------------------------------------------------- */
 
-static int not_yet(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
-                   hudi_error *err) {
-    HUDI_UNUSED(s);
-    HUDI_UNUSED(r);
-    HUDI_UNUSED(a);
-    return hudi_error_set(err, HUDI_EUNSUPPORTED, "procedure %s is not supported yet", p->name);
+static int bool_row(hudi_sql_result *r, const char *col, hudi_error *err) {
+    hudi_sql_rows w;
+    const char *cols[] = {col};
+    const hudi_type_id ty[] = {HUDI_TYPE_BOOL};
+    int rc = hudi_sql_rows_begin(&w, r, 1, cols, ty, err);
+    if (rc < 0) return rc;
+    hudi_sql_rows_bool(&w, 0, true);
+    hudi_sql_rows_end(&w);
+    return hudi_sql_rows_finish(&w, err);
+}
+
+static int create_savepoint(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                            hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 4, &t, err);
+    if (rc < 0) return rc;
+    const char *instant = a->v[1];
+    if (!instant || !*instant) { /* later Hudi versions: the latest completed commit */
+        const hudi_instant *last = hudi_timeline_last_completed_commit(t->timeline);
+        if (!last) return hudi_error_set(err, HUDI_ENOTFOUND, "the table has no commit");
+        instant = last->time;
+    }
+    if ((rc = hudi_tbl_savepoint_create(t, instant, a->v[2], a->v[3], NULL, err)) < 0) return rc;
+    HUDI_UNUSED(p);
+    return bool_row(r, "create_savepoint_result", err);
+}
+
+static int show_savepoints(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                           hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 1, &t, err);
+    if (rc < 0) return rc;
+    char **times = NULL;
+    size_t n = 0;
+    if ((rc = hudi_tbl_savepoints(t, &times, &n, err)) < 0) return rc;
+    hudi_sql_rows w;
+    const char *cols[] = {"savepoint_time"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING};
+    rc = hudi_sql_rows_begin(&w, r, 1, cols, ty, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        hudi_sql_rows_str(&w, 0, times[i]);
+        hudi_sql_rows_end(&w);
+    }
+    for (size_t i = 0; i < n; i++) hudi_free(times[i]);
+    hudi_free(times);
+    HUDI_UNUSED(p);
+    return rc < 0 ? rc : hudi_sql_rows_finish(&w, err);
+}
+
+static int delete_savepoint(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                            hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 2, &t, err);
+    if (rc < 0) return rc;
+    if ((rc = hudi_tbl_savepoint_delete(t, a->v[1], err)) < 0) return rc;
+    HUDI_UNUSED(p);
+    return bool_row(r, "delete_savepoint_result", err);
+}
+
+static int rollback_to_savepoint(hudi_sql_session *s, hudi_sql_result *r, const proc *p,
+                                 const args *a, hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 2, &t, err);
+    if (rc < 0) return rc;
+    const char *instant = a->v[1];
+    char **times = NULL;
+    size_t n = 0;
+    if (!instant || !*instant) { /* later Hudi versions: the latest savepoint */
+        if ((rc = hudi_tbl_savepoints(t, &times, &n, err)) < 0) return rc;
+        if (n == 0) {
+            hudi_free(times);
+            return hudi_error_set(err, HUDI_ENOTFOUND, "the table has no savepoint");
+        }
+        instant = hudi_arena_strdup(&r->arena, times[0]);
+        for (size_t i = 0; i < n; i++) hudi_free(times[i]);
+        hudi_free(times);
+        if (!instant) return oom(err);
+    }
+    if ((rc = hudi_tbl_restore_savepoint(t, instant, NULL, err)) < 0) return rc;
+    HUDI_UNUSED(p);
+    return bool_row(r, "rollback_savepoint_result", err);
 }
 
 static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
@@ -506,16 +581,18 @@ static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const ar
 /* Hudi 0.15's parameters (name, type, required, default) and output columns. */
 static const proc procs[] = {
     {"create_savepoint",
-     not_yet,
-     {{"table", P_STR, true, NULL},
+     create_savepoint,
+     {{"table", P_STR, false, NULL},
       {"commit_time", P_STR, false, NULL},
       {"user", P_STR, false, ""},
       {"comments", P_STR, false, ""},
       {"path", P_STR, false, NULL}},
      "create_savepoint_result boolean"},
     {"delete_savepoint",
-     not_yet,
-     {{"table", P_STR, true, NULL}, {"instant_time", P_STR, true, NULL}},
+     delete_savepoint,
+     {{"table", P_STR, false, NULL},
+      {"instant_time", P_STR, true, NULL},
+      {"path", P_STR, false, NULL}},
      "delete_savepoint_result boolean"},
     {"help", help, {{"cmd", P_STR, false, NULL}}, "result string"},
     {"rollback_to_instant",
@@ -523,8 +600,10 @@ static const proc procs[] = {
      {{"table", P_STR, true, NULL}, {"instant_time", P_STR, true, NULL}},
      "rollback_result boolean"},
     {"rollback_to_savepoint",
-     not_yet,
-     {{"table", P_STR, true, NULL}, {"instant_time", P_STR, false, NULL}},
+     rollback_to_savepoint,
+     {{"table", P_STR, false, NULL},
+      {"instant_time", P_STR, false, NULL},
+      {"path", P_STR, false, NULL}},
      "rollback_savepoint_result boolean"},
     {"run_clean",
      run_clean,
@@ -563,7 +642,7 @@ static const proc procs[] = {
      "path_num bigint, file_num bigint, storage_size bigint, storage_size(unit) string, "
      "storage_path string, space_consumed bigint, quota bigint, space_quota bigint"},
     {"show_savepoints",
-     not_yet,
+     show_savepoints,
      {{"table", P_STR, false, NULL}, {"path", P_STR, false, NULL}},
      "savepoint_time string"},
     {"show_table_properties",
@@ -588,8 +667,7 @@ static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const ar
     if (!cmd || !*cmd) {
         hudi_buf_puts(&b, "procedures:");
         for (size_t i = 0; i < HUDI_ARRAY_LEN(procs); i++)
-            hudi_buf_printf(&b, "\n  %s%s", procs[i].name,
-                            procs[i].fn == not_yet ? " (not supported yet)" : "");
+            hudi_buf_printf(&b, "\n  %s", procs[i].name);
         hudi_buf_puts(&b, "\nCALL help(cmd => 'name') shows one procedure's parameters.");
     } else {
         const proc *q = NULL;
@@ -611,7 +689,6 @@ static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const ar
                             q->params[i].dflt ? q->params[i].dflt : "None",
                             q->params[i].required ? "true" : "false");
         hudi_buf_printf(&b, "\noutputType:\n    %s", q->outputs);
-        if (q->fn == not_yet) hudi_buf_puts(&b, "\n(not supported by hudic yet)");
     }
     if (hudi_buf_failed(&b)) {
         hudi_buf_dispose(&b);

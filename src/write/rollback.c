@@ -451,28 +451,36 @@ int hudi_tbl_rollback_commit(hudi_table *t, const char *time, const hudi_clock *
             goto done;
         }
     }
-    bool has_pending = false;
-    for (size_t i = 0; i < tl->count; i++)
-        has_pending |= strcmp(tl->instants[i].time, time) == 0 &&
-                       tl->instants[i].state != HUDI_STATE_COMPLETED;
-    if (!has_pending && /* an inflight file keeps the un-committed write on the timeline */
-        (rc = hudi_timeline_write_instant(t->timeline, time, f->action, HUDI_STATE_INFLIGHT,
-                                          HUDI_SLICE("", 0), err)) < 0)
-        goto done;
-    char action_file[HUDI_INSTANT_FILE_MAX];
-    snprintf(action_file, sizeof(action_file), "%s", f->file);
-    hudi_buf_printf(&path, "%s/%s", tl->dir, action_file);
-    if (hudi_buf_failed(&path)) {
-        rc = hudi_error_oom(err);
-        goto done;
-    }
-    if ((rc = hudi_fs_remove(t->fs, path.data, err)) < 0) goto done; /* the commit point */
-    if ((rc = hudi_tbl_reload(t, err)) < 0) goto done;
-    rc = hudi_write_rollback_instant(t, time, clock, err);
+    rc = hudi_write_uncommit_and_rollback(t, f, clock, err);
 done:
     hudi_fs_view_free(view);
     hudi_buf_dispose(&path);
     hudi_table_lock_release(lock);
     hudi_txn_config_dispose(&tc);
+    return rc;
+}
+
+int hudi_write_uncommit_and_rollback(hudi_table *t, const hudi_instant *f_in,
+                                     const hudi_clock *clock, hudi_error *err) {
+    hudi_instant f = *f_in; /* the timeline array changes below */
+    const hudi_timeline *tl = t->timeline;
+    hudi_buf path = HUDI_BUF_INIT;
+    bool has_pending = false;
+    for (size_t i = 0; i < tl->count; i++)
+        has_pending |= strcmp(tl->instants[i].time, f.time) == 0 &&
+                       tl->instants[i].state != HUDI_STATE_COMPLETED &&
+                       (HUDI_ACTION_BIT(tl->instants[i].action) & HUDI_ACTIONS_WRITES);
+    int rc = 0;
+    if (!has_pending) /* an inflight file keeps the un-committed write on the timeline */
+        rc = hudi_timeline_write_instant(t->timeline, f.time, f.action, HUDI_STATE_INFLIGHT,
+                                         HUDI_SLICE("", 0), err);
+    if (rc == 0) {
+        hudi_buf_printf(&path, "%s/%s", tl->dir, f.file);
+        rc = hudi_buf_failed(&path) ? hudi_error_oom(err)
+                                    : hudi_fs_remove(t->fs, path.data, err); /* commit point */
+    }
+    if (rc == 0) rc = hudi_tbl_reload(t, err);
+    if (rc == 0) rc = hudi_write_rollback_instant(t, f.time, clock, err);
+    hudi_buf_dispose(&path);
     return rc;
 }

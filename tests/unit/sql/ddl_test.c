@@ -357,6 +357,23 @@ Test(ddl, procedures) {
     cr_assert(strstr(du, "/default/t/.hoodie\t"), "%s", du);
     cr_assert(strstr(du, "/default/t/p=x\t"), "%s", du);
     free(du);
+    /* savepoints: create, list, restore, delete */
+    snprintf(sql, sizeof(sql),
+             "CALL create_savepoint(table => 't', commit_time => '%s', user => 'ann')", instant);
+    expect_rows(s, sql, "true\n");
+    snprintf(sql, sizeof(sql), "%s\n", instant);
+    expect_rows(s, "CALL show_savepoints(table => 't')", sql);
+    ok(s, "INSERT INTO t VALUES (1, 'e', 'x'), (3, 'f', 'y')");
+    expect_rows(s, "SELECT id, v FROM t ORDER BY id", "1\te\n2\tb\n3\tf\n");
+    snprintf(sql, sizeof(sql), "CALL rollback_to_savepoint(table => 't', instant_time => '%s')",
+             instant);
+    expect_rows(s, sql, "true\n");
+    expect_rows(s, "SELECT id, v FROM t ORDER BY id", "1\td\n2\tb\n");
+    snprintf(sql, sizeof(sql), "CALL delete_savepoint(table => 't', instant_time => '%s')",
+             instant);
+    expect_rows(s, sql, "true\n");
+    expect_rows(s, "CALL show_savepoints(table => 't')", "");
+    expect_error(s, sql, HUDI_ENOTFOUND, "not found");
     expect_error(s, "CALL show_commits(table => 't', limit => 'x')", HUDI_ESQL,
                  "must be an integer");
     expect_error(s, "CALL show_commits(table => 't', table => 't')", HUDI_ESQL, "given twice");
