@@ -3,6 +3,7 @@
  * retain E is the N-th newest completed commit. In every file group, a slice older than E is
  * deleted unless it is the group's latest slice or the newest slice older than E (the one a query
  * as of E reads). File groups replaced by a replacecommit older than E are deleted entirely.
+ * Files a completed savepoint names are never deleted (timeline.md §11).
  *
  * The clean is recorded as Avro HoodieCleanerPlan (requested, inflight) and HoodieCleanMetadata
  * (completed). Nothing to delete = no clean instant, as in Hudi. An interrupted clean leaves a
@@ -22,6 +23,7 @@ typedef struct cl_part {
 
 typedef struct cl_state {
     hudi_table *t;
+    hudi_map keep; /* file names savepoints keep */
     cl_part *parts;
     size_t n_parts;
     size_t n_files;
@@ -29,6 +31,7 @@ typedef struct cl_state {
 } cl_state;
 
 static int add_file(cl_state *s, const char *part, const char *name, hudi_error *err) {
+    if (hudi_map_get(&s->keep, name, strlen(name))) return 0; /* a savepoint keeps it */
     cl_part *p = NULL;
     for (size_t i = 0; i < s->n_parts && !p; i++)
         if (strcmp(s->parts[i].path, part) == 0) p = &s->parts[i];
@@ -301,6 +304,7 @@ int hudi_write_clean_locked(hudi_table *t, int32_t retain_commits, const hudi_cl
         return hudi_error_set(err, HUDI_EINVAL, "%s: clean must retain at least one commit",
                               t->base_path);
     int rc = drop_pending_cleans(t, err);
+    if (rc == 0) rc = hudi_write_savepointed_files(t, &s.keep, err);
     if (rc == 0) rc = hudi_timeline_completed_commits(&l, t->timeline, err);
     if (rc < 0 || l.count <= (size_t)retain_commits) goto done;
     char earliest[HUDI_INSTANT_TIME_MAX], last[HUDI_INSTANT_TIME_MAX];
@@ -320,6 +324,7 @@ done:
         hudi_vec_dispose(&s.parts[i].ok);
     }
     hudi_free(s.parts);
+    hudi_map_dispose(&s.keep);
     hudi_arena_dispose(&s.arena);
     hudi_fs_view_free(v);
     hudi_instant_list_dispose(&l);

@@ -379,3 +379,108 @@ int hudi_tbl_rollback_pending(hudi_table *t, const hudi_clock *clock, hudi_error
     hudi_txn_config_dispose(&tc);
     return rc;
 }
+
+/* Rolls back the completed commit `time` (Hudi's rollback_to_instant). Under the table lock:
+ * the commit must be the latest completed one, no write may be pending, and the file versions
+ * it replaced must still be on storage (a clean after it may have taken them). Then its
+ * completed instant file is deleted first, which makes it an ordinary failed write (the
+ * commit point: readers stop seeing it), and the failed write is rolled back as any other
+ * (timeline.md §8). A crash in between leaves a pending instant that the next writer rolls
+ * back. */
+int hudi_tbl_rollback_commit(hudi_table *t, const char *time, const hudi_clock *clock,
+                             hudi_error *err) {
+    hudi_txn_config tc;
+    hudi_table_lock *lock = NULL;
+    hudi_fs_view *view = NULL;
+    hudi_buf path = HUDI_BUF_INIT;
+    int rc = hudi_txn_config_load(&tc, t, NULL, err);
+    if (rc < 0) return rc;
+    if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) < 0) goto done;
+    if ((rc = hudi_tbl_reload(t, err)) < 0) goto done;
+    const hudi_timeline *tl = t->timeline;
+    const hudi_instant *f = NULL, *prev = NULL, *last = NULL;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hudi_instant *in = &tl->instants[i];
+        if (!(HUDI_ACTION_BIT(in->action) & HUDI_ACTIONS_WRITES)) continue;
+        if (in->state != HUDI_STATE_COMPLETED) {
+            bool done_later = false;
+            for (size_t k = 0; k < tl->count; k++)
+                done_later |= strcmp(tl->instants[k].time, in->time) == 0 &&
+                              tl->instants[k].state == HUDI_STATE_COMPLETED;
+            if (!done_later) {
+                rc = hudi_error_set(err, HUDI_ECONFLICT,
+                                    "%s: cannot roll back while the write %s is pending",
+                                    t->base_path, in->time);
+                goto done;
+            }
+            continue;
+        }
+        if (strcmp(in->time, time) == 0) f = in;
+        if (!f) prev = in;
+        last = in;
+    }
+    if (!f) {
+        rc = hudi_error_set(err, HUDI_ENOTFOUND, "%s: Commit %s not found in Commits", t->base_path,
+                            time);
+        goto done;
+    }
+    if (f->action != HUDI_ACTION_COMMIT && f->action != HUDI_ACTION_REPLACECOMMIT) {
+        rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: rolling back a %s is not supported",
+                            t->base_path, hudi_action_name(f->action));
+        goto done;
+    }
+    if (last != f) {
+        rc = hudi_error_set(err, HUDI_ECONFLICT,
+                            "%s: found commits after time %s (latest %s), please rollback "
+                            "greater commits first",
+                            t->base_path, time, last->time);
+        goto done;
+    }
+    if (prev) {
+        hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+        vo.as_of_instant = prev->time;
+        vo.check_missing = true;
+        size_t missing = 0;
+        if ((rc = hudi_fs_view_build(&view, tl, &vo, err)) < 0) goto done;
+        const hudi_missing_file *mf = hudi_fs_view_missing_files(view, &missing);
+        if (missing > 0) {
+            rc = hudi_error_set(err, HUDI_ECONFLICT,
+                                "%s: cannot roll back %s: %s of the version before it was "
+                                "cleaned",
+                                t->base_path, time, mf[0].path);
+            goto done;
+        }
+    }
+    rc = hudi_write_uncommit_and_rollback(t, f, clock, err);
+done:
+    hudi_fs_view_free(view);
+    hudi_buf_dispose(&path);
+    hudi_table_lock_release(lock);
+    hudi_txn_config_dispose(&tc);
+    return rc;
+}
+
+int hudi_write_uncommit_and_rollback(hudi_table *t, const hudi_instant *f_in,
+                                     const hudi_clock *clock, hudi_error *err) {
+    hudi_instant f = *f_in; /* the timeline array changes below */
+    const hudi_timeline *tl = t->timeline;
+    hudi_buf path = HUDI_BUF_INIT;
+    bool has_pending = false;
+    for (size_t i = 0; i < tl->count; i++)
+        has_pending |= strcmp(tl->instants[i].time, f.time) == 0 &&
+                       tl->instants[i].state != HUDI_STATE_COMPLETED &&
+                       (HUDI_ACTION_BIT(tl->instants[i].action) & HUDI_ACTIONS_WRITES);
+    int rc = 0;
+    if (!has_pending) /* an inflight file keeps the un-committed write on the timeline */
+        rc = hudi_timeline_write_instant(t->timeline, f.time, f.action, HUDI_STATE_INFLIGHT,
+                                         HUDI_SLICE("", 0), err);
+    if (rc == 0) {
+        hudi_buf_printf(&path, "%s/%s", tl->dir, f.file);
+        rc = hudi_buf_failed(&path) ? hudi_error_oom(err)
+                                    : hudi_fs_remove(t->fs, path.data, err); /* commit point */
+    }
+    if (rc == 0) rc = hudi_tbl_reload(t, err);
+    if (rc == 0) rc = hudi_write_rollback_instant(t, f.time, clock, err);
+    hudi_buf_dispose(&path);
+    return rc;
+}

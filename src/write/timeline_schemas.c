@@ -191,3 +191,17 @@ const char *const hudi_write_schema_clean_metadata =
     "map\",\"values\":\"HoodieCleanPartitionMetadata\",\"avro.java.string\":\"String\",\"default\":"
     "null}],"
     "\"default\":null}]}";
+
+/* HoodieSavepointMetadata (hudi-common/src/main/avro/HoodieSavePointMetadata.avsc of Hudi
+ * 0.14/0.15), in the style of the schemas above. */
+const char *const hudi_write_schema_savepoint_metadata =
+    "{\"type\":\"record\",\"name\":\"HoodieSavepointMetadata\",\"namespace\":\"org.apache.hudi."
+    "avro.model\",\"fields\":[{\"name\":\"savepointedBy\",\"type\":{\"type\":\"string\",\"avro."
+    "java.string\":\"String\"}},{\"name\":\"savepointedAt\",\"type\":\"long\"},{\"name\":"
+    "\"comments\",\"type\":{\"type\":\"string\",\"avro.java.string\":\"String\"}},{\"name\":"
+    "\"partitionMetadata\",\"type\":{\"type\":\"map\",\"values\":{\"type\":\"record\",\"name\":"
+    "\"HoodieSavepointPartitionMetadata\",\"fields\":[{\"name\":\"partitionPath\",\"type\":{"
+    "\"type\":\"string\",\"avro.java.string\":\"String\"}},{\"name\":\"savepointDataFile\","
+    "\"type\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"avro.java.string\":"
+    "\"String\"}}}]},\"avro.java.string\":\"String\"}},{\"name\":\"version\",\"type\":[\"int\","
+    "\"null\"],\"default\":1}]}";

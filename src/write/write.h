@@ -87,6 +87,28 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
  * deletes its timeline files and heartbeat. Returns the number rolled back. */
 int hudi_tbl_rollback_pending(hudi_table *t, const hudi_clock *clock, hudi_error *err);
 
+/* Rolls back the latest completed commit or replacecommit `instant` (Hudi's
+ * rollback_to_instant), under the table lock: its completed instant is deleted first (the
+ * commit point), then it is rolled back as a failed write. HUDI_ECONFLICT when a later commit
+ * exists, a write is pending, or a clean already deleted file versions it replaced;
+ * HUDI_ENOTFOUND for an instant that is not a completed commit. */
+int hudi_tbl_rollback_commit(hudi_table *t, const char *instant, const hudi_clock *clock,
+                             hudi_error *err);
+
+/* Savepoints (docs/formats/timeline.md §11), under the table lock. create: savepoints the
+ * completed commit `instant` (HUDI_ENOTFOUND if it is not one, HUDI_EEXISTS if savepointed,
+ * HUDI_EINVAL when it is older than the last clean's earliest commit to retain: "beyond the
+ * lookup window"); the cleaner then keeps the files it names. delete: removes it
+ * (HUDI_ENOTFOUND). list: completed savepoint times, newest first (hudi_free each and the
+ * array). restore: rolls back every completed commit after the savepoint, newest first (not
+ * atomic as a whole, like Hudi's restore: after a crash, run it again). */
+int hudi_tbl_savepoint_create(hudi_table *t, const char *instant, const char *user,
+                              const char *comments, const hudi_clock *clock, hudi_error *err);
+int hudi_tbl_savepoint_delete(hudi_table *t, const char *instant, hudi_error *err);
+int hudi_tbl_savepoints(const hudi_table *t, char ***out, size_t *count, hudi_error *err);
+int hudi_tbl_restore_savepoint(hudi_table *t, const char *instant, const hudi_clock *clock,
+                               hudi_error *err);
+
 /* Cleans file slices no longer needed, under the table lock: keeps the latest
  * `retain_commits` commits' versions of every file group (KEEP_LATEST_COMMITS), records a
  * clean instant. */

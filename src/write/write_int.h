@@ -194,5 +194,15 @@ extern const char *const hudi_write_schema_rollback_metadata;
 extern const char *const hudi_write_schema_requested_replace;
 extern const char *const hudi_write_schema_cleaner_plan;
 extern const char *const hudi_write_schema_clean_metadata;
+extern const char *const hudi_write_schema_savepoint_metadata;
+
+/* rollback.c: makes the completed commit `f` a failed write (its completed instant file is
+ * deleted first: the commit point), then rolls it back. The caller holds the table lock and
+ * has checked that this is safe. */
+int hudi_write_uncommit_and_rollback(hudi_table *t, const hudi_instant *f, const hudi_clock *clock,
+                                     hudi_error *err);
+/* savepoint.c: adds the names of every base file a completed savepoint keeps to `out` (a set:
+ * values are (void *)1). */
+int hudi_write_savepointed_files(const hudi_table *t, hudi_map *out, hudi_error *err);
 
 #endif

@@ -153,7 +153,7 @@ char *wt_dump(hudi_table *t, const char *as_of) {
         }
     }
     hudi_reader_free(r);
-    qsort(lines, n, sizeof(char *), cmp_line);
+    if (n) qsort(lines, n, sizeof(char *), cmp_line);
     size_t total = 1;
     for (size_t i = 0; i < n; i++) total += strlen(lines[i]) + 1;
     char *out = malloc(total), *p = out;

@@ -1,0 +1,725 @@
+/* call.c - CALL procedure(...) (docs/SQL.md "Procedures"): Hudi's Spark procedures that the
+ * table and write layers can serve, with Hudi's parameter names, defaults and output columns
+ * (HoodieProcedures, Hudi 0.15). Arguments are positional or named (`table => 't'`); names are
+ * case-insensitive; an unknown procedure, an unknown or repeated argument and a missing
+ * required one are errors. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "sql/ddl_int.h"
+#include "write/write.h"
+
+static int oom(hudi_error *err) { return hudi_error_oom(err); }
+
+typedef enum { P_STR, P_INT, P_BOOL } ptype;
+
+typedef struct param {
+    const char *name;
+    ptype type;
+    bool required;
+    const char *dflt; /* NULL: none */
+} param;
+
+#define MAX_PARAMS 12
+
+typedef struct args {
+    const char *v[MAX_PARAMS]; /* argument text by parameter, NULL when not given */
+    bool given[MAX_PARAMS];
+} args;
+
+typedef struct proc proc;
+typedef int (*proc_fn)(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                       hudi_error *err);
+
+struct proc {
+    const char *name;
+    proc_fn fn;
+    param params[MAX_PARAMS];
+    const char *outputs; /* "name type, ..." for help */
+};
+
+static int bind_args(hudi_sql_result *r, const hudi_sql_stmt *st, const proc *p, args *a,
+                     hudi_error *err) {
+    memset(a, 0, sizeof(*a));
+    int32_t np = 0;
+    while (np < MAX_PARAMS && p->params[np].name) np++;
+    int32_t pos = 0;
+    for (uint32_t i = 0; i < st->args.len; i++) {
+        const hudi_sql_expr *e = HUDI_SQL_AT(st->args, hudi_sql_expr, i);
+        int32_t k;
+        const hudi_sql_expr *v = e;
+        if (e->kind == HUDI_SQL_E_NAMED_ARG) {
+            k = -1;
+            for (int32_t j = 0; j < np; j++)
+                if (strcasecmp(p->params[j].name, e->field) == 0) k = j;
+            if (k < 0)
+                return hudi_error_set(err, HUDI_ESQL,
+                                      "line %u, column %u: procedure %s has no argument '%s'",
+                                      e->pos.line, e->pos.col, p->name, e->field);
+            v = e->left;
+        } else {
+            k = pos++;
+            if (k >= np)
+                return hudi_error_set(err, HUDI_ESQL,
+                                      "line %u, column %u: too many arguments for procedure %s",
+                                      e->pos.line, e->pos.col, p->name);
+        }
+        if (a->given[k])
+            return hudi_error_set(err, HUDI_ESQL,
+                                  "line %u, column %u: argument '%s' of %s is given twice",
+                                  e->pos.line, e->pos.col, p->params[k].name, p->name);
+        int rc = hudi_sql_const_text(r, v, "a procedure argument", &a->v[k], err);
+        if (rc < 0) return rc;
+        a->given[k] = true;
+        if (a->v[k] && p->params[k].type == P_INT) {
+            char *end;
+            strtoll(a->v[k], &end, 10);
+            if (!*a->v[k] || *end)
+                return hudi_error_set(err, HUDI_ESQL, "argument '%s' of %s must be an integer",
+                                      p->params[k].name, p->name);
+        }
+    }
+    for (int32_t j = 0; j < np; j++) {
+        if (!a->v[j] && p->params[j].required)
+            return hudi_error_set(err, HUDI_ESQL, "procedure %s: argument '%s' is required",
+                                  p->name, p->params[j].name);
+        if (!a->given[j]) a->v[j] = p->params[j].dflt;
+    }
+    return 0;
+}
+
+static int64_t arg_int(const args *a, int k, int64_t dflt) {
+    return a->v[k] ? strtoll(a->v[k], NULL, 10) : dflt;
+}
+
+static bool arg_bool(const args *a, int k) { return a->v[k] && strcasecmp(a->v[k], "true") == 0; }
+
+/* The table named by `table` (a catalog name) or `path` (a base path). */
+static int open_arg_table(hudi_sql_session *s, hudi_sql_result *r, const args *a, int k_table,
+                          int k_path, hudi_table **out, hudi_error *err) {
+    *out = NULL;
+    hudi_catalog_table e;
+    memset(&e, 0, sizeof(e));
+    int rc;
+    if (k_table >= 0 && a->v[k_table]) {
+        hudi_sql_name n;
+        memset(&n, 0, sizeof(n));
+        const char *t = a->v[k_table];
+        const char *dot = strchr(t, '.');
+        void **items = hudi_arena_alloc(&r->arena, 2 * sizeof(void *));
+        if (!items) return oom(err);
+        if (dot) {
+            items[0] = hudi_arena_strndup(&r->arena, t, (size_t)(dot - t));
+            items[1] = hudi_arena_strdup(&r->arena, dot + 1);
+            n.parts.len = 2;
+        } else {
+            items[0] = hudi_arena_strdup(&r->arena, t);
+            n.parts.len = 1;
+        }
+        n.parts.items = items;
+        n.parts.cap = 2;
+        if ((rc = hudi_sql_resolve_table(s, &n, &e, err)) < 0) return rc;
+    } else if (k_path >= 0 && a->v[k_path]) {
+        e.provider = HUDI_CATALOG_HUDI;
+        e.database = "";
+        e.name = (char *)a->v[k_path];
+        e.location = (char *)a->v[k_path];
+        return hudi_sql_open_entry(s, r, &e, "CALL", out, err);
+    } else {
+        return hudi_error_set(err, HUDI_ESQL, "Table name or table path must be given one");
+    }
+    rc = hudi_sql_open_entry(s, r, &e, "CALL", out, err);
+    hudi_catalog_table_dispose(&e);
+    return rc;
+}
+
+/* ---- show_commits / show_commit_files ---------------------------------------------------- */
+
+static int read_commit(hudi_table *t, const hudi_instant *in, hudi_commit_metadata **md,
+                       hudi_error *err) {
+    hudi_buf json = HUDI_BUF_INIT;
+    int rc = hudi_timeline_read_commit_json(&json, t->timeline, in, err);
+    if (rc == 0) rc = hudi_commit_metadata_parse(md, json.data, json.len, in->file, err);
+    hudi_buf_dispose(&json);
+    return rc;
+}
+
+static int show_commits(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                        hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, -1, &t, err);
+    if (rc < 0) return rc;
+    int64_t limit = arg_int(a, 1, 10);
+    hudi_instant_list l = {0};
+    if ((rc = hudi_timeline_completed_commits(&l, t->timeline, err)) < 0) return rc;
+    hudi_sql_rows w;
+    const char *cols[] = {"commit_time",           "action",
+                          "total_bytes_written",   "total_files_added",
+                          "total_files_updated",   "total_partitions_written",
+                          "total_records_written", "total_update_records_written",
+                          "total_errors"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING, HUDI_TYPE_STRING, HUDI_TYPE_INT64,
+                               HUDI_TYPE_INT64,  HUDI_TYPE_INT64,  HUDI_TYPE_INT64,
+                               HUDI_TYPE_INT64,  HUDI_TYPE_INT64,  HUDI_TYPE_INT64};
+    rc = hudi_sql_rows_begin(&w, r, 9, cols, ty, err);
+    int64_t shown = 0;
+    for (size_t i = l.count; rc == 0 && i > 0 && shown < limit; i--, shown++) {
+        const hudi_instant *in = l.items[i - 1];
+        hudi_commit_metadata *md = NULL;
+        if ((rc = read_commit(t, in, &md, err)) < 0) break;
+        int64_t bytes = 0, added = 0, updated = 0, recs = 0, upd = 0, errs = 0;
+        for (size_t pi = 0; pi < md->partitions_count; pi++)
+            for (size_t k = 0; k < md->partitions[pi].count; k++) {
+                const hudi_write_stat *ws = &md->partitions[pi].stats[k];
+                bytes += ws->total_write_bytes;
+                /* HoodieCommitMetadata.fetchTotalFilesInsert/Updated: by prevCommit */
+                if (ws->prev_commit && strcasecmp(ws->prev_commit, "null") == 0)
+                    added++;
+                else if (ws->prev_commit)
+                    updated++;
+                recs += ws->num_writes;
+                upd += ws->num_update_writes;
+                errs += ws->total_write_errors;
+            }
+        hudi_sql_rows_str(&w, 0, in->time);
+        hudi_sql_rows_str(&w, 1, hudi_action_name(in->action));
+        hudi_sql_rows_i64(&w, 2, bytes);
+        hudi_sql_rows_i64(&w, 3, added);
+        hudi_sql_rows_i64(&w, 4, updated);
+        hudi_sql_rows_i64(&w, 5, (int64_t)md->partitions_count);
+        hudi_sql_rows_i64(&w, 6, recs);
+        hudi_sql_rows_i64(&w, 7, upd);
+        hudi_sql_rows_i64(&w, 8, errs);
+        hudi_sql_rows_end(&w);
+        hudi_commit_metadata_free(md);
+    }
+    hudi_instant_list_dispose(&l);
+    HUDI_UNUSED(p);
+    if (rc < 0) {
+        hudi_sql_rows_abort(&w);
+        return rc;
+    }
+    return hudi_sql_rows_finish(&w, err);
+}
+
+static int show_commit_files(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                             hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, -1, &t, err);
+    if (rc < 0) return rc;
+    int64_t limit = arg_int(a, 1, 10);
+    const char *instant = a->v[2];
+    hudi_instant_list l = {0};
+    if ((rc = hudi_timeline_completed_commits(&l, t->timeline, err)) < 0) return rc;
+    const hudi_instant *in = NULL;
+    for (size_t i = 0; i < l.count; i++)
+        if (strcmp(l.items[i]->time, instant) == 0) in = l.items[i];
+    if (!in) {
+        hudi_instant_list_dispose(&l);
+        return hudi_error_set(err, HUDI_ENOTFOUND, "Commit %s not found in Commits %s.%s", instant,
+                              t->cfg.database ? t->cfg.database : "", t->cfg.name);
+    }
+    hudi_commit_metadata *md = NULL;
+    rc = read_commit(t, in, &md, err);
+    hudi_sql_rows w;
+    const char *cols[] = {"action",
+                          "partition_path",
+                          "file_id",
+                          "previous_commit",
+                          "total_records_updated",
+                          "total_records_written",
+                          "total_bytes_written",
+                          "total_errors",
+                          "file_size"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING, HUDI_TYPE_STRING, HUDI_TYPE_STRING,
+                               HUDI_TYPE_STRING, HUDI_TYPE_INT64,  HUDI_TYPE_INT64,
+                               HUDI_TYPE_INT64,  HUDI_TYPE_INT64,  HUDI_TYPE_INT64};
+    if (rc == 0) rc = hudi_sql_rows_begin(&w, r, 9, cols, ty, err);
+    int64_t shown = 0;
+    for (size_t pi = 0; rc == 0 && pi < md->partitions_count; pi++)
+        for (size_t k = 0; k < md->partitions[pi].count && shown < limit; k++, shown++) {
+            const hudi_write_stat *ws = &md->partitions[pi].stats[k];
+            hudi_sql_rows_str(&w, 0, hudi_action_name(in->action));
+            hudi_sql_rows_str(&w, 1, md->partitions[pi].partition_path);
+            hudi_sql_rows_str(&w, 2, ws->file_id);
+            hudi_sql_rows_str(&w, 3, ws->prev_commit);
+            hudi_sql_rows_i64(&w, 4, ws->num_update_writes);
+            hudi_sql_rows_i64(&w, 5, ws->num_writes);
+            hudi_sql_rows_i64(&w, 6, ws->total_write_bytes);
+            hudi_sql_rows_i64(&w, 7, ws->total_write_errors);
+            hudi_sql_rows_i64(&w, 8, ws->file_size_bytes);
+            hudi_sql_rows_end(&w);
+        }
+    hudi_commit_metadata_free(md);
+    hudi_instant_list_dispose(&l);
+    HUDI_UNUSED(p);
+    if (rc < 0) return rc;
+    return hudi_sql_rows_finish(&w, err);
+}
+
+/* ---- show_table_properties --------------------------------------------------------------- */
+
+static int show_table_properties(hudi_sql_session *s, hudi_sql_result *r, const proc *p,
+                                 const args *a, hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 1, &t, err);
+    if (rc < 0) return rc;
+    int64_t limit = arg_int(a, 2, 10);
+    hudi_sql_rows w;
+    const char *cols[] = {"key", "value"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING, HUDI_TYPE_STRING};
+    if ((rc = hudi_sql_rows_begin(&w, r, 2, cols, ty, err)) < 0) return rc;
+    for (size_t i = 0; i < t->props.count && (int64_t)i < limit; i++) {
+        hudi_sql_rows_str(&w, 0, t->props.items[i].key);
+        hudi_sql_rows_str(&w, 1, t->props.items[i].value);
+        hudi_sql_rows_end(&w);
+    }
+    HUDI_UNUSED(p);
+    return hudi_sql_rows_finish(&w, err);
+}
+
+/* ---- run_clean --------------------------------------------------------------------------- */
+
+static const hudi_instant *last_clean(const hudi_timeline *tl) {
+    const hudi_instant *found = NULL;
+    for (size_t i = 0; i < tl->count; i++)
+        if (tl->instants[i].action == HUDI_ACTION_CLEAN &&
+            tl->instants[i].state == HUDI_STATE_COMPLETED)
+            found = &tl->instants[i];
+    return found;
+}
+
+static int run_clean(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                     hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, -1, &t, err);
+    if (rc < 0) return rc;
+    const char *policy = a->v[3];
+    if (policy && strcasecmp(policy, "KEEP_LATEST_COMMITS") != 0)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "run_clean: clean_policy %s is not supported yet (only "
+                              "KEEP_LATEST_COMMITS)",
+                              policy);
+    if (a->v[5] || a->v[6])
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "run_clean: hours_retained and file_versions_retained are not "
+                              "supported yet (KEEP_LATEST_COMMITS with retain_commits)");
+    int64_t retain = arg_int(a, 4, 10);
+    if (retain < 1 || retain > INT32_MAX)
+        return hudi_error_set(err, HUDI_ESQL, "run_clean: retain_commits must be at least 1");
+    char before[HUDI_INSTANT_TIME_MAX] = "";
+    const hudi_instant *lc = last_clean(t->timeline);
+    if (lc) snprintf(before, sizeof(before), "%s", lc->time);
+    if ((rc = hudi_tbl_clean(t, (int32_t)retain, NULL, err)) < 0) return rc;
+    if ((rc = hudi_tbl_reload(t, err)) < 0) return rc;
+    hudi_sql_rows w;
+    const char *cols[] = {"start_clean_time",        "time_taken_in_millis",
+                          "total_files_deleted",     "earliest_commit_to_retain",
+                          "bootstrap_part_metadata", "version"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING, HUDI_TYPE_INT64,  HUDI_TYPE_INT32,
+                               HUDI_TYPE_STRING, HUDI_TYPE_STRING, HUDI_TYPE_INT32};
+    if ((rc = hudi_sql_rows_begin(&w, r, 6, cols, ty, err)) < 0) return rc;
+    lc = last_clean(t->timeline);
+    if (lc && strcmp(lc->time, before) != 0) { /* a clean happened: one row */
+        hudi_buf json = HUDI_BUF_INIT;
+        rc = hudi_timeline_read_json(&json, t->timeline, lc, err);
+        json_error_t jerr;
+        memset(&jerr, 0, sizeof(jerr));
+        json_t *root = rc == 0 ? json_loadb(json.data ? json.data : "", json.len, 0, &jerr) : NULL;
+        if (rc == 0 && !json_is_object(root))
+            rc = hudi_error_set(err, HUDI_ECORRUPT, "%s: not clean metadata", lc->file);
+        if (rc == 0) {
+            json_t *bm = json_object_get(root, "bootstrapPartitionMetadata");
+            char *bms = bm && !json_is_null(bm) ? json_dumps(bm, JSON_COMPACT) : NULL;
+            json_t *v;
+            hudi_sql_rows_str(&w, 0, json_string_value(json_object_get(root, "startCleanTime")));
+            v = json_object_get(root, "timeTakenInMillis");
+            hudi_sql_rows_i64(&w, 1, json_is_integer(v) ? json_integer_value(v) : 0);
+            v = json_object_get(root, "totalFilesDeleted");
+            hudi_sql_rows_i64(&w, 2, json_is_integer(v) ? json_integer_value(v) : 0);
+            hudi_sql_rows_str(&w, 3,
+                              json_string_value(json_object_get(root, "earliestCommitToRetain")));
+            hudi_sql_rows_str(&w, 4, bms ? bms : "{}");
+            v = json_object_get(root, "version");
+            hudi_sql_rows_i64(&w, 5, json_is_integer(v) ? json_integer_value(v) : 0);
+            hudi_sql_rows_end(&w);
+            if (bms) {
+                json_free_t fr;
+                json_malloc_t ma;
+                json_get_alloc_funcs(&ma, &fr);
+                fr(bms);
+            }
+        }
+        json_decref(root);
+        hudi_buf_dispose(&json);
+    }
+    HUDI_UNUSED(p);
+    if (rc < 0) {
+        hudi_sql_rows_abort(&w);
+        return rc;
+    }
+    return hudi_sql_rows_finish(&w, err);
+}
+
+/* ---- show_fs_path_detail ----------------------------------------------------------------- */
+
+typedef struct usage {
+    int64_t dirs, files, bytes;
+} usage;
+
+static int du(hudi_fs *fs, const char *path, usage *u, hudi_error *err) {
+    hudi_stat st;
+    int rc = hudi_fs_stat(fs, path, &st, err);
+    if (rc < 0) return rc;
+    if (!st.is_dir) {
+        u->files++;
+        u->bytes += st.size_bytes;
+        return 0;
+    }
+    u->dirs++;
+    hudi_dir_listing l = {0};
+    if ((rc = hudi_fs_list(fs, path, &l, err)) < 0) return rc;
+    for (size_t i = 0; rc == 0 && i < l.count; i++) {
+        hudi_buf c = HUDI_BUF_INIT;
+        hudi_path_join(&c, path, l.entries[i].name);
+        rc = hudi_buf_failed(&c) ? oom(err) : du(fs, c.data, u, err);
+        hudi_buf_dispose(&c);
+    }
+    hudi_dir_listing_dispose(&l);
+    return rc;
+}
+
+/* Hudi's unit rendering: two decimals and B, KB, MB, GB, TB. */
+static void human_size(char *out, size_t cap, int64_t bytes) {
+    static const char *const units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 5) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(out, cap, "%.2f%s", v, units[u]);
+}
+
+typedef struct fs_row {
+    char *path;
+    usage u;
+} fs_row;
+
+static int cmp_fs_row(const void *a, const void *b) {
+    const fs_row *x = a, *y = b;
+    return (x->u.bytes < y->u.bytes) - (x->u.bytes > y->u.bytes); /* largest first */
+}
+
+static int show_fs_path_detail(hudi_sql_session *s, hudi_sql_result *r, const proc *p,
+                               const args *a, hudi_error *err) {
+    const char *path = a->v[0];
+    bool is_sub = arg_bool(a, 1), sort = a->v[2] ? arg_bool(a, 2) : true;
+    int64_t limit = arg_int(a, 3, 100);
+    hudi_vec rows = HUDI_VEC_INIT(fs_row);
+    int rc = 0;
+    if (is_sub) {
+        hudi_dir_listing l = {0};
+        if ((rc = hudi_fs_list(s->fs, path, &l, err)) < 0) return rc;
+        for (size_t i = 0; rc == 0 && i < l.count; i++) {
+            fs_row *fr = hudi_vec_push(&rows);
+            hudi_buf c = HUDI_BUF_INIT;
+            hudi_path_join(&c, path, l.entries[i].name);
+            if (!fr || hudi_buf_failed(&c)) {
+                hudi_buf_dispose(&c);
+                rc = oom(err);
+                break;
+            }
+            fr->path = hudi_arena_strdup(&r->arena, c.data);
+            hudi_buf_dispose(&c);
+            rc = fr->path ? du(s->fs, fr->path, &fr->u, err) : oom(err);
+        }
+        hudi_dir_listing_dispose(&l);
+    } else {
+        fs_row *fr = hudi_vec_push(&rows);
+        if (!fr) return oom(err);
+        fr->path = (char *)path;
+        rc = du(s->fs, path, &fr->u, err);
+    }
+    if (rc == 0 && sort && rows.len > 1) qsort(rows.data, rows.len, sizeof(fs_row), cmp_fs_row);
+    hudi_sql_rows w;
+    const char *cols[] = {"path_num",     "file_num",       "storage_size", "storage_size(unit)",
+                          "storage_path", "space_consumed", "quota",        "space_quota"};
+    const hudi_type_id ty[] = {HUDI_TYPE_INT64,  HUDI_TYPE_INT64, HUDI_TYPE_INT64, HUDI_TYPE_STRING,
+                               HUDI_TYPE_STRING, HUDI_TYPE_INT64, HUDI_TYPE_INT64, HUDI_TYPE_INT64};
+    if (rc == 0) rc = hudi_sql_rows_begin(&w, r, 8, cols, ty, err);
+    for (size_t i = 0; rc == 0 && i < rows.len && (int64_t)i < limit; i++) {
+        const fs_row *fr = &hudi_vec_at(&rows, fs_row, i);
+        char hs[32];
+        human_size(hs, sizeof(hs), fr->u.bytes);
+        hudi_sql_rows_i64(&w, 0, fr->u.dirs);
+        hudi_sql_rows_i64(&w, 1, fr->u.files);
+        hudi_sql_rows_i64(&w, 2, fr->u.bytes);
+        hudi_sql_rows_str(&w, 3, hs);
+        hudi_sql_rows_str(&w, 4, fr->path);
+        /* a local file system has no quotas; Hudi fills space_consumed with the quota and
+         * quota with the space consumed (a swap in ShowFsPathDetailProcedure) */
+        hudi_sql_rows_i64(&w, 5, -1);
+        hudi_sql_rows_i64(&w, 6, fr->u.bytes);
+        hudi_sql_rows_i64(&w, 7, -1);
+        hudi_sql_rows_end(&w);
+    }
+    hudi_vec_dispose(&rows);
+    HUDI_UNUSED(p);
+    if (rc < 0) return rc;
+    return hudi_sql_rows_finish(&w, err);
+}
+
+/* ---- rollback_to_instant ----------------------------------------------------------------- */
+
+static int rollback_to_instant(hudi_sql_session *s, hudi_sql_result *r, const proc *p,
+                               const args *a, hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, -1, &t, err);
+    if (rc < 0) return rc;
+    if ((rc = hudi_tbl_rollback_commit(t, a->v[1], NULL, err)) < 0) return rc;
+    hudi_sql_rows w;
+    const char *cols[] = {"rollback_result"};
+    const hudi_type_id ty[] = {HUDI_TYPE_BOOL};
+    if ((rc = hudi_sql_rows_begin(&w, r, 1, cols, ty, err)) < 0) return rc;
+    hudi_sql_rows_bool(&w, 0, true);
+    hudi_sql_rows_end(&w);
+    HUDI_UNUSED(p);
+    return hudi_sql_rows_finish(&w, err);
+}
+
+/* ---- savepoints --------------------------------------------------------------------------- */
+
+static int bool_row(hudi_sql_result *r, const char *col, hudi_error *err) {
+    hudi_sql_rows w;
+    const char *cols[] = {col};
+    const hudi_type_id ty[] = {HUDI_TYPE_BOOL};
+    int rc = hudi_sql_rows_begin(&w, r, 1, cols, ty, err);
+    if (rc < 0) return rc;
+    hudi_sql_rows_bool(&w, 0, true);
+    hudi_sql_rows_end(&w);
+    return hudi_sql_rows_finish(&w, err);
+}
+
+static int create_savepoint(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                            hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 4, &t, err);
+    if (rc < 0) return rc;
+    const char *instant = a->v[1];
+    if (!instant || !*instant) { /* later Hudi versions: the latest completed commit */
+        const hudi_instant *last = hudi_timeline_last_completed_commit(t->timeline);
+        if (!last) return hudi_error_set(err, HUDI_ENOTFOUND, "the table has no commit");
+        instant = last->time;
+    }
+    if ((rc = hudi_tbl_savepoint_create(t, instant, a->v[2], a->v[3], NULL, err)) < 0) return rc;
+    HUDI_UNUSED(p);
+    return bool_row(r, "create_savepoint_result", err);
+}
+
+static int show_savepoints(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                           hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 1, &t, err);
+    if (rc < 0) return rc;
+    char **times = NULL;
+    size_t n = 0;
+    if ((rc = hudi_tbl_savepoints(t, &times, &n, err)) < 0) return rc;
+    hudi_sql_rows w;
+    const char *cols[] = {"savepoint_time"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING};
+    rc = hudi_sql_rows_begin(&w, r, 1, cols, ty, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        hudi_sql_rows_str(&w, 0, times[i]);
+        hudi_sql_rows_end(&w);
+    }
+    for (size_t i = 0; i < n; i++) hudi_free(times[i]);
+    hudi_free(times);
+    HUDI_UNUSED(p);
+    return rc < 0 ? rc : hudi_sql_rows_finish(&w, err);
+}
+
+static int delete_savepoint(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                            hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 2, &t, err);
+    if (rc < 0) return rc;
+    if ((rc = hudi_tbl_savepoint_delete(t, a->v[1], err)) < 0) return rc;
+    HUDI_UNUSED(p);
+    return bool_row(r, "delete_savepoint_result", err);
+}
+
+static int rollback_to_savepoint(hudi_sql_session *s, hudi_sql_result *r, const proc *p,
+                                 const args *a, hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 2, &t, err);
+    if (rc < 0) return rc;
+    const char *instant = a->v[1];
+    char **times = NULL;
+    size_t n = 0;
+    if (!instant || !*instant) { /* later Hudi versions: the latest savepoint */
+        if ((rc = hudi_tbl_savepoints(t, &times, &n, err)) < 0) return rc;
+        if (n == 0) {
+            hudi_free(times);
+            return hudi_error_set(err, HUDI_ENOTFOUND, "the table has no savepoint");
+        }
+        instant = hudi_arena_strdup(&r->arena, times[0]);
+        for (size_t i = 0; i < n; i++) hudi_free(times[i]);
+        hudi_free(times);
+        if (!instant) return oom(err);
+    }
+    if ((rc = hudi_tbl_restore_savepoint(t, instant, NULL, err)) < 0) return rc;
+    HUDI_UNUSED(p);
+    return bool_row(r, "rollback_savepoint_result", err);
+}
+
+static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                hudi_error *err);
+
+/* Hudi 0.15's parameters (name, type, required, default) and output columns. */
+static const proc procs[] = {
+    {"create_savepoint",
+     create_savepoint,
+     {{"table", P_STR, false, NULL},
+      {"commit_time", P_STR, false, NULL},
+      {"user", P_STR, false, ""},
+      {"comments", P_STR, false, ""},
+      {"path", P_STR, false, NULL}},
+     "create_savepoint_result boolean"},
+    {"delete_savepoint",
+     delete_savepoint,
+     {{"table", P_STR, false, NULL},
+      {"instant_time", P_STR, true, NULL},
+      {"path", P_STR, false, NULL}},
+     "delete_savepoint_result boolean"},
+    {"help", help, {{"cmd", P_STR, false, NULL}}, "result string"},
+    {"rollback_to_instant",
+     rollback_to_instant,
+     {{"table", P_STR, true, NULL}, {"instant_time", P_STR, true, NULL}},
+     "rollback_result boolean"},
+    {"rollback_to_savepoint",
+     rollback_to_savepoint,
+     {{"table", P_STR, false, NULL},
+      {"instant_time", P_STR, false, NULL},
+      {"path", P_STR, false, NULL}},
+     "rollback_savepoint_result boolean"},
+    {"run_clean",
+     run_clean,
+     {{"table", P_STR, true, NULL},
+      {"skip_locking", P_BOOL, false, "false"},
+      {"schedule_in_line", P_BOOL, false, "true"},
+      {"clean_policy", P_STR, false, NULL},
+      {"retain_commits", P_INT, false, "10"},
+      {"hours_retained", P_INT, false, NULL},
+      {"file_versions_retained", P_INT, false, NULL},
+      {"trigger_strategy", P_STR, false, NULL},
+      {"trigger_max_commits", P_INT, false, NULL},
+      {"options", P_STR, false, NULL}},
+     "start_clean_time string, time_taken_in_millis bigint, total_files_deleted int, "
+     "earliest_commit_to_retain string, bootstrap_part_metadata string, version int"},
+    {"show_commit_files",
+     show_commit_files,
+     {{"table", P_STR, true, NULL},
+      {"limit", P_INT, false, "10"},
+      {"instant_time", P_STR, true, NULL}},
+     "action string, partition_path string, file_id string, previous_commit string, "
+     "total_records_updated bigint, total_records_written bigint, total_bytes_written bigint, "
+     "total_errors bigint, file_size bigint"},
+    {"show_commits",
+     show_commits,
+     {{"table", P_STR, true, NULL}, {"limit", P_INT, false, "10"}},
+     "commit_time string, action string, total_bytes_written bigint, total_files_added "
+     "bigint, total_files_updated bigint, total_partitions_written bigint, "
+     "total_records_written bigint, total_update_records_written bigint, total_errors bigint"},
+    {"show_fs_path_detail",
+     show_fs_path_detail,
+     {{"path", P_STR, true, NULL},
+      {"is_sub", P_BOOL, false, "false"},
+      {"sort", P_BOOL, false, "true"},
+      {"limit", P_INT, false, "100"}},
+     "path_num bigint, file_num bigint, storage_size bigint, storage_size(unit) string, "
+     "storage_path string, space_consumed bigint, quota bigint, space_quota bigint"},
+    {"show_savepoints",
+     show_savepoints,
+     {{"table", P_STR, false, NULL}, {"path", P_STR, false, NULL}},
+     "savepoint_time string"},
+    {"show_table_properties",
+     show_table_properties,
+     {{"table", P_STR, false, NULL},
+      {"path", P_STR, false, NULL},
+      {"limit", P_INT, false, "10"},
+      {"filter", P_STR, false, ""}},
+     "key string, value string"},
+};
+
+static const char *type_word(ptype t) {
+    return t == P_INT ? "int" : t == P_BOOL ? "boolean" : "string";
+}
+
+static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                hudi_error *err) {
+    HUDI_UNUSED(s);
+    HUDI_UNUSED(p);
+    hudi_buf b = HUDI_BUF_INIT;
+    const char *cmd = a->v[0];
+    if (!cmd || !*cmd) {
+        hudi_buf_puts(&b, "procedures:");
+        for (size_t i = 0; i < HUDI_ARRAY_LEN(procs); i++)
+            hudi_buf_printf(&b, "\n  %s", procs[i].name);
+        hudi_buf_puts(&b, "\nCALL help(cmd => 'name') shows one procedure's parameters.");
+    } else {
+        const proc *q = NULL;
+        for (size_t i = 0; i < HUDI_ARRAY_LEN(procs); i++)
+            if (strcasecmp(procs[i].name, cmd) == 0) q = &procs[i];
+        if (!q) {
+            hudi_buf_dispose(&b);
+            return hudi_error_set(err, HUDI_ENOTFOUND, "Procedure %s not found", cmd);
+        }
+        hudi_buf_printf(&b, "parameters:");
+        for (int i = 0; i < MAX_PARAMS && q->params[i].name; i++) {
+            hudi_buf_printf(&b, "\n    param                           type_name    "
+                                "default_value  required");
+            break;
+        }
+        for (int i = 0; i < MAX_PARAMS && q->params[i].name; i++)
+            hudi_buf_printf(&b, "\n    %-31s %-12s %-14s %s", q->params[i].name,
+                            type_word(q->params[i].type),
+                            q->params[i].dflt ? q->params[i].dflt : "None",
+                            q->params[i].required ? "true" : "false");
+        hudi_buf_printf(&b, "\noutputType:\n    %s", q->outputs);
+    }
+    if (hudi_buf_failed(&b)) {
+        hudi_buf_dispose(&b);
+        return oom(err);
+    }
+    hudi_sql_rows w;
+    const char *cols[] = {"result"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING};
+    int rc = hudi_sql_rows_begin(&w, r, 1, cols, ty, err);
+    if (rc == 0) {
+        hudi_sql_rows_str(&w, 0, b.data);
+        hudi_sql_rows_end(&w);
+        rc = hudi_sql_rows_finish(&w, err);
+    }
+    hudi_buf_dispose(&b);
+    return rc;
+}
+
+int hudi_sql_exec_call(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_result *r,
+                       hudi_error *err) {
+    uint32_t n = st->name.parts.len;
+    if (n == 0 || n > 2) return hudi_error_set(err, HUDI_ESQL, "invalid procedure name");
+    const char *name = HUDI_SQL_AT(st->name.parts, char, n - 1);
+    const proc *p = NULL;
+    for (size_t i = 0; i < HUDI_ARRAY_LEN(procs); i++)
+        if (strcasecmp(procs[i].name, name) == 0) p = &procs[i];
+    if (!p)
+        return hudi_error_set(err, HUDI_ENOTFOUND, "line %u, column %u: Procedure %s not found",
+                              st->name.pos.line, st->name.pos.col, name);
+    args a;
+    int rc = bind_args(r, st, p, &a, err);
+    if (rc < 0) return rc;
+    return p->fn(s, r, p, &a, err);
+}
