@@ -106,14 +106,21 @@ HUDI_API int hudi_result_stream(hudi_result *r, struct ArrowArrayStream *out, hu
 /** NULL-safe. */
 HUDI_API void hudi_result_free(hudi_result *r);
 
-/** Renders a value as spark-sql prints it (docs/SQL.md "Output"): NULL, 1.0E10, 12.50,
- *  2024-01-01 10:00:00.123, [1,2], {"a":1}, {k -> v}... Row `row` of child column `column` of a
- *  struct array (a stream batch) is appended to `out` (NUL-terminated, truncated at `cap`);
- *  returns the length the full text needs, or a negative error. Timestamps use the session's
- *  time zone (`spark.sql.session.timeZone`). */
-HUDI_API int64_t hudi_session_render(const hudi_session *s, const struct ArrowSchema *schema,
-                                     const struct ArrowArray *batch, int32_t column, int64_t row,
-                                     char *out, size_t cap, hudi_error *err);
+/** Receives one value of hudi_session_render: its text `text[0, len)` (NUL-terminated, valid
+ *  during the call) and whether it is NULL (the text is then "NULL"). Returns 0, or a negative
+ *  HUDI_E* code that stops the rendering (hudi_session_render returns it). */
+typedef int (*hudi_render_fn)(void *payload, int64_t row, int32_t column, const char *text,
+                              size_t len, bool is_null);
+
+/** Renders rows [offset, offset + length) of `batch` (a struct array of a result stream, with
+ *  its `schema`; both borrowed) as spark-sql prints values (docs/SQL.md "Output"): NULL,
+ *  1.0E10, 12.50, 2024-01-01 10:00:00.123, [1,2], {"a":1}... calling `cell` once per value,
+ *  row by row and left to right within a row. Timestamps use the session's time zone
+ *  (`spark.sql.session.timeZone`). The batch is converted once per call: render a batch in
+ *  one call (or in large slices), not value by value. */
+HUDI_API int hudi_session_render(const hudi_session *s, const struct ArrowSchema *schema,
+                                 const struct ArrowArray *batch, int64_t offset, int64_t length,
+                                 hudi_render_fn cell, void *payload, hudi_error *err);
 
 #ifdef __cplusplus
 }

@@ -69,6 +69,11 @@ struct cli_group {
 extern const cli_group cli_parquet_group; /* cmd_parquet.c */
 extern const cli_group cli_table_group;   /* cmd_table.c */
 
+/* `hudic sql [options]` (cmd_sql.c): argv[0] is "sql". Returns the exit code. */
+int cli_sql_main(int argc, char **argv);
+/* `hudic sql --help`. */
+void cli_sql_help(FILE *out);
+
 /* Prints "usage: hudic <group> <cmd> <args>" for `cmd` to `out`. */
 void cli_print_usage(FILE *out, const cli_group *g, const cli_command *cmd);
 /* The usage line, the summary and one line per option (`hudic <group> <cmd> --help`). */

@@ -1,12 +1,14 @@
-/* main.c - the hudic command line: `hudic <group> <command> [options] ARGS`.
+/* main.c - the hudic command line: `hudic <group> <command> [options] ARGS` and `hudic sql`.
  *
- * Dispatch is table-driven: each group (parquet, table; sql later) is a cli_group listing its
- * commands and their options, so adding a command is one table row, and `--help` at every
- * level is printed from the same tables (docs/hudic.1 is checked against it). Exit codes: 0
- * success, 1 runtime error (one line "hudic: ..." on stderr), 2 usage error. stdout is fully
- * buffered with a large buffer because `parquet cat` can print gigabytes. */
+ * Dispatch is table-driven: each group (parquet, table) is a cli_group listing its commands
+ * and their options; `hudic sql` (cmd_sql.c) is a command of its own, and `hudic` with no
+ * arguments on a terminal opens its interactive shell. Adding a group's command is one table
+ * row, and `--help` at every level is printed from the same tables (docs/hudic.1 is checked against
+ * it). Exit codes: 0 success, 1 runtime error (one line "hudic: ..." on stderr), 2 usage error.
+ * stdout is fully buffered with a large buffer because `parquet cat` can print gigabytes. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -25,6 +27,11 @@ static void print_help(FILE *out) {
     fprintf(out, "options:\n");
     fprintf(out, "  %-26s %s\n", "--version", "print the version and exit");
     fprintf(out, "  %-26s %s\n\n", "-h, --help", "print this help and exit");
+    fprintf(out, "sql: Spark SQL on the tables of a warehouse folder (hudic sql --help)\n");
+    fprintf(out, "  hudic sql [--warehouse DIR] [--database DB] [--mode M] [--conf K=V]... "
+                 "[-e SQL]... [-f FILE]... [-S]\n");
+    fprintf(out, "      an interactive shell on a terminal (also plain `hudic`), else run "
+                 "-e, -f or stdin\n");
     for (size_t gi = 0; gi < CLI_ARRAY_LEN(groups); gi++) {
         const cli_group *g = groups[gi];
         fprintf(out, "%s: %s\n", g->name, g->summary);
@@ -61,6 +68,10 @@ static int run_help(int argc, char **argv) {
         print_help(stdout);
         return CLI_EXIT_OK;
     }
+    if (strcmp(argv[2], "sql") == 0) {
+        cli_sql_help(stdout);
+        return CLI_EXIT_OK;
+    }
     const cli_group *g = find_group(argv[2]);
     if (!g) {
         fprintf(stderr, "hudic: unknown help topic '%s' (try 'hudic help')\n", argv[2]);
@@ -72,6 +83,10 @@ static int run_help(int argc, char **argv) {
 
 static int dispatch(int argc, char **argv) {
     if (argc < 2) {
+        if (isatty(STDIN_FILENO)) {
+            char *sql_argv[] = {"sql", NULL};
+            return cli_sql_main(1, sql_argv);
+        }
         print_help(stderr);
         return CLI_EXIT_USAGE;
     }
@@ -82,6 +97,7 @@ static int dispatch(int argc, char **argv) {
     }
     if (strcmp(first, "help") == 0 || strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0)
         return run_help(argc, argv);
+    if (strcmp(first, "sql") == 0) return cli_sql_main(argc - 1, argv + 1);
     const cli_group *g = find_group(first);
     if (!g) {
         fprintf(stderr, "hudic: unknown command '%s' (try 'hudic help')\n", first);
