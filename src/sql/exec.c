@@ -8,11 +8,6 @@
  * just as long) or arrays they own and free on the next call. */
 #include "sql/exec_int.h"
 
-/* The scan operator comes with scan.c (issue 8); until every build has it, a weak reference
- * keeps libhudic linkable (-Wl,--no-undefined) and a SCAN fails cleanly. Remove once scan.c is
- * on main. */
-#pragma weak hudi_sql_scan_open
-
 /* ---- VALUES and BATCHES ------------------------------------------------------------------ */
 
 typedef struct values_op {
@@ -326,10 +321,6 @@ int hudi_sql_op_open(hudi_sql_oper **out, hudi_sql_ctx *ctx, const hudi_sql_plan
     hudi_sql_oper *left = NULL, *right = NULL;
     switch (p->kind) {
     case HUDI_SQL_P_SCAN:
-        if (!hudi_sql_scan_open)
-            return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: table scans are not built in",
-                                  p->scan && p->scan->display_name ? p->scan->display_name
-                                                                   : "SCAN");
         return hudi_sql_scan_open(out, ctx, p, err);
     case HUDI_SQL_P_VALUES:
     case HUDI_SQL_P_BATCHES:

@@ -37,6 +37,24 @@ static hudi_session *open_session(const char *wh) {
 
 /* Runs one statement; returns its code. Rows go to `out` (when not NULL) as TAB-separated
  * lines of spark-sql renderings; the error message to `msg`. */
+
+/* One value of a row: TAB-separated, a newline after the last column. */
+struct cells {
+    hudi_buf *out;
+    int32_t n_columns;
+};
+
+static int render_cell(void *payload, int64_t row, int32_t column, const char *text, size_t len,
+                       bool is_null) {
+    (void)row;
+    (void)is_null;
+    struct cells *c = payload;
+    if (column) hudi_buf_putc(c->out, '\t');
+    hudi_buf_append(c->out, text, len);
+    if (column + 1 == c->n_columns) hudi_buf_putc(c->out, '\n');
+    return 0;
+}
+
 static int run(hudi_session *s, const char *sql, hudi_buf *out, char *msg) {
     hudi_error err = HUDI_ERROR_INIT;
     hudi_result *r = NULL;
@@ -53,17 +71,10 @@ static int run(hudi_session *s, const char *sql, hudi_buf *out, char *msg) {
             struct ArrowArray arr;
             cr_assert_eq(st.get_next(&st, &arr), 0, "%s", st.get_last_error(&st));
             if (!arr.release) break;
-            for (int64_t row = 0; row < arr.length; row++) {
-                for (int32_t c = 0; c < (int32_t)sch.n_children; c++) {
-                    char cell[2048];
-                    cr_assert_geq(
-                        hudi_session_render(s, &sch, &arr, c, row, cell, sizeof(cell), &err), 0,
-                        "%s", err.message);
-                    if (c) hudi_buf_putc(out, '\t');
-                    hudi_buf_puts(out, cell);
-                }
-                hudi_buf_putc(out, '\n');
-            }
+            struct cells cells = {out, (int32_t)sch.n_children};
+            cr_assert_geq(
+                hudi_session_render(s, &sch, &arr, 0, arr.length, render_cell, &cells, &err), 0,
+                "%s", err.message);
             arr.release(&arr);
         }
         sch.release(&sch);

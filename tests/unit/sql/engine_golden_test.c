@@ -8,7 +8,7 @@
  * In the .sql text, ${WAREHOUSE} is the warehouse folder, ${TMP} a scratch folder and ${DATA}
  * tests/data. The session time zone is UTC. HUDI_GOLDEN_UPDATE=1 rewrites the .out files
  * (review the diff before committing):
- *   HUDI_GOLDEN_UPDATE=1 build/asan/tests/test_sql --filter 'engine_golden/*' */
+ *   HUDI_GOLDEN_UPDATE=1 build/asan/tests/test_sql --filter "engine_golden/every_sql_file_matches_its_output" */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -75,7 +75,7 @@ static void render_rows(hudi_buf *out, hudi_result *r) {
         }
         if (!arr.release) break;
         hudi_batch *b = NULL;
-        cr_assert_eq(hudi_arrow_import_batch(&b, &arr, &schema, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_arrow_import_batch(&b, &arr, &sch, &schema, &err), 0, "%s", err.message);
         for (int64_t row = 0; row < b->num_rows; row++) {
             for (int32_t c = 0; c < b->n_columns; c++) {
                 if (c) hudi_buf_putc(out, '\t');
