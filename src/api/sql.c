@@ -128,7 +128,7 @@ static bool message_position(const char *msg, hudi_sql_pos *pos, const char *sql
     }
     pos->line = line;
     pos->col = col;
-    pos->offset = (uint32_t)off;
+    pos->offset = (uint32_t)(off + col - 1);
     return l == line;
 }
 

@@ -301,7 +301,7 @@ static void display(hudi_buf *o, const hudi_sql_expr *e) {
         case HUDI_SQL_L_BINARY: hudi_buf_append(o, e->text, e->text_len); break;
         case HUDI_SQL_L_DATE: hudi_buf_printf(o, "DATE '%s'", e->text); break;
         case HUDI_SQL_L_TIMESTAMP: hudi_buf_printf(o, "TIMESTAMP '%s'", e->text); break;
-        case HUDI_SQL_L_BIGINT: hudi_buf_printf(o, "%sL", e->text); break;
+        case HUDI_SQL_L_BIGINT: hudi_buf_printf(o, "%s", e->text); break;
         default: hudi_buf_puts(o, e->text ? e->text : ""); break;
         }
         return;
@@ -778,8 +778,31 @@ static int32_t group_match(hudi_sql_binder *b, hudi_sql_aggctx *agg, const hudi_
     return -1;
 }
 
+static int bind_expr_node(hudi_sql_binder *b, const hudi_sql_scope *sc, hudi_sql_aggctx *agg,
+                          const hudi_sql_expr *e, hudi_sql_bexpr **out);
+
+/* Binds `e`; every node gets the text Spark would name it by (for column names and EXPLAIN). */
 int hudi_sql_bind_expr(hudi_sql_binder *b, const hudi_sql_scope *sc, hudi_sql_aggctx *agg,
                        const hudi_sql_expr *e, hudi_sql_bexpr **out) {
+    int rc = bind_expr_node(b, sc, agg, e, out);
+    if (rc == 0 && *out && (*out)->kind != HUDI_SQL_BX_COLUMN && e->kind != HUDI_SQL_E_ALIAS) {
+        hudi_sql_bexpr *c = *out;
+        if (c->kind == HUDI_SQL_BX_CONST && e->kind != HUDI_SQL_E_LITERAL) {
+            /* a folded expression: a node of its own, so the shared constant keeps its name */
+            hudi_sql_bexpr *copy = hudi_arena_alloc(&b->r->arena, sizeof(*copy));
+            if (!copy) return oom(b);
+            *copy = *c;
+            *out = c = copy;
+        }
+        if (c->kind != HUDI_SQL_BX_CONST || e->kind != HUDI_SQL_E_LITERAL || !c->text)
+            c->text = display_name(b, e);
+        if (!c->text) return oom(b);
+    }
+    return rc;
+}
+
+static int bind_expr_node(hudi_sql_binder *b, const hudi_sql_scope *sc, hudi_sql_aggctx *agg,
+                          const hudi_sql_expr *e, hudi_sql_bexpr **out) {
     int rc = 0;
     hudi_sql_bexpr *l = NULL, *r = NULL;
     if (agg) {
@@ -972,7 +995,6 @@ int hudi_sql_bind_expr(hudi_sql_binder *b, const hudi_sql_scope *sc, hudi_sql_ag
     case HUDI_SQL_E_NAMED_ARG:
         return ERR(b, e->pos, HUDI_ESQL, "named arguments (=>) are only allowed in CALL");
     }
-    if (rc == 0 && *out && !(*out)->text) (*out)->text = display_name(b, e);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include "format/parquet/parquet.h"
 #include "sql/bind.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int oom(hudi_sql_binder *b) { return hudi_error_oom(b->err); }
@@ -70,6 +71,10 @@ static int and_list(hudi_sql_binder *b, hudi_sql_bexpr **list, size_t n, hudi_sq
         args[1] = list[i];
         int rc = hudi_sql_bind_fn(b->ctx, "and", args, 2, list[i]->pos, out, b->err);
         if (rc < 0) return rc;
+        char text[1024];
+        snprintf(text, sizeof(text), "(%s AND %s)", args[0]->text ? args[0]->text : "?",
+                 list[i]->text ? list[i]->text : "?");
+        if (!((*out)->text = hudi_arena_strdup(&b->r->arena, text))) return oom(b);
     }
     return 0;
 }

@@ -8,7 +8,8 @@
  * In the .sql text, ${WAREHOUSE} is the warehouse folder, ${TMP} a scratch folder and ${DATA}
  * tests/data. The session time zone is UTC. HUDI_GOLDEN_UPDATE=1 rewrites the .out files
  * (review the diff before committing):
- *   HUDI_GOLDEN_UPDATE=1 build/asan/tests/test_sql --filter "engine_golden/every_sql_file_matches_its_output" */
+ *   HUDI_GOLDEN_UPDATE=1 build/asan/tests/test_sql --filter
+ * "engine_golden/every_sql_file_matches_its_output" */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -127,7 +128,8 @@ static void run_script(hudi_buf *out, const char *sql, const char *warehouse) {
         } else {
             if (hudi_result_has_rows(r)) render_rows(out, r);
             if (hudi_result_rows_affected(r) >= 0)
-                hudi_buf_printf(out, "ok %lld row(s) affected\n", (long long)hudi_result_rows_affected(r));
+                hudi_buf_printf(out, "ok %lld row(s) affected\n",
+                                (long long)hudi_result_rows_affected(r));
             else
                 hudi_buf_puts(out, "ok\n");
             hudi_result_free(r);
@@ -154,9 +156,17 @@ static int check_file(const char *name, bool update) {
     hudi_buf out = HUDI_BUF_INIT;
     run_script(&out, sql, warehouse);
     cr_assert(!out.failed);
-    /* paths vary by run: show them as the variables */
+    /* paths and instants vary by run: show them as ${TMPDIR} and ${INSTANT} */
     hudi_buf shown = HUDI_BUF_INIT;
     for (size_t i = 0; i < out.len; i++) {
+        size_t d = 0;
+        while (i + d < out.len && out.data[i + d] >= '0' && out.data[i + d] <= '9') d++;
+        if (d == 17 && out.data[i] == '2' &&
+            (i == 0 || out.data[i - 1] < '0' || out.data[i - 1] > '9')) {
+            hudi_buf_puts(&shown, "${INSTANT}");
+            i += d - 1;
+            continue;
+        }
         if (out.len - i >= strlen(tmp) && memcmp(out.data + i, tmp, strlen(tmp)) == 0) {
             hudi_buf_puts(&shown, "${TMPDIR}");
             i += strlen(tmp) - 1;
