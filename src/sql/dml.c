@@ -11,7 +11,10 @@
  *              applies picks the action; updates, inserts and deletes go in one upsert, deletes
  *              marked by a _hoodie_is_deleted column as Hudi's payloads do. */
 #include "sql/bind.h"
+#include "format/parquet/parquet.h"
 #include "write/write.h"
+
+#include <xxhash.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -223,8 +226,18 @@ static int deduce_insert_operation(hudi_sql_binder *b, const target *t, const hu
     return hudi_write_operation_parse(op, into ? into : "insert", b->err);
 }
 
+static int exec_insert_parquet(hudi_sql_binder *b, const hudi_sql_stmt *st);
+
 static int exec_insert(hudi_sql_binder *b, const hudi_sql_stmt *st) {
     target t;
+    {
+        hudi_catalog_table probe;
+        int rc = hudi_sql_resolve_table(b->s, &st->name, &probe, b->err);
+        if (rc < 0) return rc;
+        bool parquet = probe.provider == HUDI_CATALOG_PARQUET;
+        hudi_catalog_table_dispose(&probe);
+        if (parquet) return exec_insert_parquet(b, st);
+    }
     int rc = open_target(b, &st->name, NULL, &t);
     if (rc < 0) return rc;
     hudi_sql_plan *src;
@@ -307,6 +320,188 @@ static int exec_insert(hudi_sql_binder *b, const hudi_sql_stmt *st) {
     if ((rc = deduce_insert_operation(b, &t, st, &op)) < 0) return rc;
     if ((rc = hudi_sql_optimize(b, &rows)) < 0) return rc;
     return write_plan_rows(b, &t, rows, op, sql_latest_wins(t.table));
+}
+
+/* ---- INSERT into Parquet tables ----------------------------------------------------------- */
+
+/* Spark's escapePathName: characters that cannot stand in a folder name as %XX. */
+static void escape_path_value(hudi_buf *o, const char *v, size_t n) {
+    static const char special[] = "\"#%'*/:=?\\\x7f{[]^";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c < 0x20 || strchr(special, c))
+            hudi_buf_printf(o, "%%%02X", c);
+        else
+            hudi_buf_putc(o, (char)c);
+    }
+}
+
+/* A new file name as Spark writes them: part-00000-<uuid>-c000.snappy.parquet. */
+static void part_file_name(hudi_buf *o, int32_t n) {
+    static unsigned counter;
+    struct {
+        int64_t now;
+        unsigned counter;
+        const void *where;
+        int32_t n;
+    } seed = {hudi_sql_now_micros(), ++counter, &seed, n};
+    XXH128_hash_t h = XXH3_128bits(&seed, sizeof(seed));
+    uint64_t hi = h.high64, lo = h.low64;
+    hi = (hi & ~0xF000ull) | 0x4000ull;                        /* version 4 */
+    lo = (lo & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull; /* RFC 4122 variant */
+    hudi_buf_printf(o, "part-%05d-%08x-%04x-%04x-%04x-%012llx-c000.snappy.parquet", (int)n,
+                    (unsigned)(hi >> 32), (unsigned)((hi >> 16) & 0xFFFF), (unsigned)(hi & 0xFFFF),
+                    (unsigned)(lo >> 48), (unsigned long long)(lo & 0xFFFFFFFFFFFFull));
+}
+
+/* INSERT INTO a Parquet table: the rows aligned to its columns, one new file per partition
+ * folder (hive style, key=value) under the table's location, each published atomically. */
+static int exec_insert_parquet(hudi_sql_binder *b, const hudi_sql_stmt *st) {
+    hudi_catalog_table entry;
+    int rc = hudi_sql_resolve_table(b->s, &st->name, &entry, b->err);
+    if (rc < 0) return rc;
+    const char *nm = HUDI_SQL_AT(st->name.parts, const char, st->name.parts.len - 1);
+    if (st->overwrite) {
+        hudi_catalog_table_dispose(&entry);
+        return ERR(b, st->pos, HUDI_EUNSUPPORTED,
+                   "INSERT OVERWRITE of the Parquet table %s is not supported yet", nm);
+    }
+    if (strpbrk(entry.location, "*?[{")) {
+        hudi_catalog_table_dispose(&entry);
+        return ERR(b, st->pos, HUDI_EUNSUPPORTED,
+                   "cannot INSERT into %s: its location is a pattern (%s)", nm, entry.location);
+    }
+    hudi_sql_plan *scan;
+    hudi_sql_scope sc;
+    if ((rc = hudi_sql_bind_scan(b, &entry, NULL, NULL, &scan, &sc)) < 0) return rc;
+    const hudi_catalog_table *e = scan->scan->entry;
+    const hudi_field *cols = scan->schema.children;
+    int32_t nd = scan->schema.n_children;
+    if (nd == 0)
+        return ERR(b, st->pos, HUDI_ESQL,
+                   "cannot INSERT into %s: it has no columns (declare them, or add files)", nm);
+    hudi_sql_plan *src;
+    if ((rc = hudi_sql_bind_query(b, st->query, &src, NULL)) < 0) return rc;
+    if (src->schema.n_children != nd)
+        return ERR(b, st->query->pos, HUDI_ESQL,
+                   "[INSERT_COLUMN_ARITY_MISMATCH] Cannot write to %s: the table has %d columns, "
+                   "the query returns %d",
+                   nm, nd, src->schema.n_children);
+    hudi_sql_bexpr **exprs = alloc(b, sizeof(*exprs) * (size_t)nd);
+    const char **names = alloc(b, sizeof(*names) * (size_t)nd);
+    bool *is_part = alloc(b, (size_t)nd);
+    if (!exprs || !names || !is_part) return oom(b);
+    int32_t n_part = 0;
+    for (int32_t k = 0; k < nd; k++) {
+        hudi_sql_bexpr *x = hudi_sql_bx_column(b, k, &src->schema.children[k]);
+        if (!x) return oom(b);
+        if (!hudi_sql_type_equal(&x->type, &cols[k]) &&
+            (rc = hudi_sql_bind_cast(b->ctx, x, &cols[k], &x, b->err)) < 0)
+            return rc;
+        exprs[k] = x;
+        names[k] = cols[k].name;
+        is_part[k] = in_list(e->partition_columns, cols[k].name);
+        n_part += is_part[k];
+    }
+    hudi_sql_plan *rows;
+    if ((rc = hudi_sql_plan_project(b, src, exprs, names, nd, &rows)) < 0) return rc;
+    if ((rc = hudi_sql_optimize(b, &rows)) < 0) return rc;
+    hudi_batch *all = NULL;
+    if ((rc = hudi_sql_collect(b->ctx, rows, &all, b->err)) < 0) return rc;
+    /* the file schema: the non-partition columns */
+    hudi_field *fcols = alloc(b, sizeof(*fcols) * (size_t)nd);
+    hudi_field fschema = rows->schema;
+    if (!fcols) {
+        hudi_batch_free(all);
+        return oom(b);
+    }
+    int32_t nf = 0;
+    for (int32_t k = 0; k < nd; k++)
+        if (!is_part[k]) fcols[nf++] = rows->schema.children[k];
+    fschema.children = fcols;
+    fschema.n_children = nf;
+    /* rows grouped by their partition folder */
+    int64_t nrows = all->num_rows;
+    char **dirs = hudi_calloc((size_t)(nrows ? nrows : 1), sizeof(char *));
+    int64_t *order = hudi_malloc(sizeof(int64_t) * (size_t)(nrows ? nrows : 1));
+    hudi_buf path = HUDI_BUF_INIT;
+    hudi_batch *part = NULL;
+    if (!dirs || !order) rc = oom(b);
+    for (int64_t i = 0; rc == 0 && i < nrows; i++) {
+        hudi_buf d = HUDI_BUF_INIT;
+        for (int32_t k = 0; k < nd; k++) {
+            if (!is_part[k]) continue;
+            if (d.len) hudi_buf_putc(&d, '/');
+            hudi_buf_printf(&d, "%s=", cols[k].name);
+            if (!hudi_array_is_valid(all->columns[k], i)) {
+                hudi_buf_puts(&d, "__HIVE_DEFAULT_PARTITION__");
+            } else {
+                hudi_buf v = HUDI_BUF_INIT;
+                hudi_sql_render_value(&v, b->ctx, all->columns[k], i);
+                escape_path_value(&d, v.data ? v.data : "", v.len);
+                hudi_buf_dispose(&v);
+            }
+        }
+        if (d.failed) rc = oom(b);
+        dirs[i] = d.data ? d.data : hudi_strdup("");
+        if (!dirs[i]) rc = oom(b);
+        order[i] = i;
+    }
+    int32_t files = 0;
+    for (int64_t i = 0; rc == 0 && i < nrows;) {
+        /* the rows of the next folder not written yet */
+        int64_t n = 0;
+        const char *dir = dirs[order[i]];
+        for (int64_t j = i; j < nrows; j++)
+            if (strcmp(dirs[order[j]], dir) == 0) {
+                int64_t tmp = order[i + n];
+                order[i + n] = order[j];
+                order[j] = tmp;
+                n++;
+            }
+        hudi_batch_free(part);
+        part = NULL;
+        if ((rc = hudi_batch_new(&part, &fschema, b->err)) < 0) break;
+        for (int32_t k = 0, f = 0; rc == 0 && k < nd; k++) {
+            if (is_part[k]) continue;
+            for (int64_t r = 0; rc == 0 && r < n; r++)
+                rc = hudi_array_append_range(part->columns[f], all->columns[k], order[i + r], 1,
+                                             b->err);
+            f++;
+        }
+        if (rc < 0) break;
+        part->num_rows = n;
+        hudi_buf_clear(&path);
+        hudi_buf_puts(&path, e->location);
+        if (*dir) hudi_buf_printf(&path, "/%s", dir);
+        if (path.failed) {
+            rc = oom(b);
+            break;
+        }
+        if ((rc = hudi_fs_mkdirs(b->s->fs, path.data, b->err)) < 0) break;
+        hudi_buf_putc(&path, '/');
+        part_file_name(&path, files++);
+        hudi_pq_writer *w = NULL;
+        hudi_pq_write_options wo = HUDI_PQ_WRITE_OPTIONS_INIT;
+        if (path.failed) rc = oom(b);
+        if (rc == 0) rc = hudi_pq_writer_open(&w, b->s->fs, path.data, &fschema, &wo, b->err);
+        if (rc == 0) rc = hudi_pq_writer_write(w, part, b->err);
+        if (rc == 0) {
+            rc = hudi_pq_writer_close(w, NULL, b->err);
+        } else if (w) {
+            hudi_pq_writer_abort(w);
+        }
+        i += n;
+    }
+    (void)n_part;
+    if (rc == 0) b->r->rows_affected = nrows;
+    for (int64_t i = 0; dirs && i < nrows; i++) hudi_free(dirs[i]);
+    hudi_free(dirs);
+    hudi_free(order);
+    hudi_buf_dispose(&path);
+    hudi_batch_free(part);
+    hudi_batch_free(all);
+    return rc;
 }
 
 /* ---- UPDATE and DELETE ---------------------------------------------------------------- */

@@ -111,7 +111,7 @@ static void run_script(hudi_buf *out, const char *sql, const char *warehouse) {
         const char *p = stmt;
         for (;;) {
             while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
-            if (p[0] == '-' && p[1] == '-') {
+            if ((p[0] == '-' && p[1] == '-') || p[0] == '#' || (p[0] == '/' && p[1] == '/')) {
                 while (*p && *p != '\n') p++;
                 continue;
             }
