@@ -43,22 +43,24 @@ expect() { # expect WHAT FIXED-STRING: the demo's output must contain the string
         fail=1
     fi
 }
-# Every step ran (scripts/demo prints "$ hudic ARGS" before each).
-for step in "table create" "table write" "table cat" "table info" "parquet schema" \
-    "parquet cat"; do
+# Every step ran (scripts/demo prints "hudic-sql> STATEMENT" or "$ hudic ARGS" before each).
+for step in "CREATE TABLE trips" "INSERT INTO trips" "UPDATE trips" "MERGE INTO trips" \
+    "EXPLAIN SELECT" "CREATE TABLE spark_table"; do
+    expect "statement $step" "hudic-sql> $step"
+done
+for step in "table info" "parquet schema" "parquet cat"; do
     expect "step hudic $step" "\$ hudic $step"
 done
-# The upsert: t1 updated (newer ts), t3's older update lost, t5 inserted.
-expect "upsert updated t1" '"_hoodie_commit_time":"20260102000000000","uuid":"t1","rider":"rider-A","fare":25'
-expect "older update of t3 lost" '"_hoodie_commit_time":"20260101000000000","uuid":"t3","rider":"rider-D","fare":33.9'
-expect "upsert inserted t5" '"uuid":"t5","rider":"rider-J","fare":17.85'
-# Time travel sees t1's first fare; the incremental read returns the second commit's rows.
-expect "time travel" '{"uuid":"t1","fare":19.1}'
-expect "incremental" '{"_hoodie_commit_time":"20260102000000000","uuid":"t5","fare":17.85}'
-expect "filter" '{"uuid":"t1","fare":25,"city":"san_francisco"}'
-expect "table info" 'file groups as of 20260102000000000: 3'
-# The table written by Apache Hudi on Spark (tests/data/hudi-rs).
-expect "Spark-written table" '"id":1,"name":"Alice"'
+# The writes: t1 updated, t5 merged in; time travel sees t1's first fare and the deleted t2.
+expect "insert" "4 rows affected"
+expect "update" "│ t1     │ rider-A │   25.0 │ san_francisco │"
+expect "merge insert" "│ t5     │ rider-J │  17.85 │ chennai       │"
+expect "time travel" "│ t2     │   27.7 │"
+expect "aggregate" "│ chennai       │      2 │     26.0 │"
+expect "partition pruning" "partitions: 1 of 3 read"
+# The table written by Apache Hudi on Spark (tests/data/hudi-rs), registered by location.
+expect "Spark-written table" "│   1 │ Alice  │ false    │   12345.67890 │"
+expect "table info" "hoodie.table.recordkey.fields = uuid"
 # The Parquet file from parquet-testing.
 expect "parquet cat" '{"a":[[["a","b"],["c"]],[null,["d"]]],"b":1}'
 if grep -qi -e "error" -e "hudic: " "$LOG"; then
