@@ -120,9 +120,10 @@ static int format_query_instant(char out[HUDI_INSTANT_TIME_MAX], const char *tex
         if (!valid_instant_digits(out)) goto bad_value;
         return 0;
     }
+    /* Hudi's message, word for word (its pattern list has the typo too) */
     return hudi_error_set(err, HUDI_EINVAL,
-                          "Unsupported query instant time format: %s; supported formats are "
-                          "'yyyy-MM-dd HH:mm:ss[.SSS]', 'yyyy-MM-dd' and 'yyyyMMddHHmmss[SSS]'",
+                          "Unsupported query instant time format: %s,Supported time format are: "
+                          "'yyyy-MM-dd: HH:mm:ss.SSS' or 'yyyy-MM-dd' or 'yyyyMMddHHmmssSSS'",
                           text);
 bad_value:
     return hudi_error_set(err, HUDI_EINVAL, "TIMESTAMP AS OF '%s': not a valid date or time", text);
