@@ -680,9 +680,88 @@ static bool is_part_name(const pq_files *pf, const char *name) {
     return false;
 }
 
+/* Spark's inference of a partition column's type from one folder value
+ * (PartitioningUtils.inferPartitionColumnValue): int, else long, else decimal(digits, 0) for an
+ * integer of up to 38 digits, else double, else date (yyyy-MM-dd), else string. Spark also
+ * tries timestamps ("yyyy-MM-dd HH:mm:ss[.S]" in the session zone) before dates; hudic keeps
+ * those as strings. */
+static void infer_value(const char *v, hudi_type_id *type, int32_t *precision) {
+    size_t n = strlen(v);
+    int64_t i;
+    double d;
+    int64_t days;
+    size_t k = (v[0] == '-' || v[0] == '+') ? 1 : 0, j;
+    bool integer = n > k;
+    for (j = k; j < n; j++) integer &= v[j] >= '0' && v[j] <= '9';
+    for (j = k; j + 1 < n && v[j] == '0';) j++; /* leading zeros do not count */
+    size_t digits = integer ? n - j : 0;
+    *precision = 0;
+    if (integer && hudi_parse_i64(v, n, &i) == 0) {
+        *type = i >= INT32_MIN && i <= INT32_MAX ? HUDI_TYPE_INT32 : HUDI_TYPE_INT64;
+    } else if (integer && digits <= 38) {
+        *type = HUDI_TYPE_DECIMAL;
+        *precision = (int32_t)digits;
+    } else if (n > 0 && hudi_parse_double(v, n, &d) == 0) {
+        *type = HUDI_TYPE_DOUBLE;
+    } else if (n == 10 && hudi_parse_date(v, n, &days) == 0) {
+        *type = HUDI_TYPE_DATE;
+    } else {
+        *type = HUDI_TYPE_STRING;
+    }
+}
+
+/* The wider of two inferred types (Spark's findWiderTypeForPartitionColumn): numbers widen
+ * (int < long < decimal < double; a decimal is at least as wide as the integers it meets),
+ * anything else that differs is a string. */
+static void widen_inferred(hudi_type_id *t, int32_t *p, hudi_type_id u, int32_t q) {
+    static const int rank[HUDI_TYPE_COUNT_] = {[HUDI_TYPE_INT32] = 1,
+                                               [HUDI_TYPE_INT64] = 2,
+                                               [HUDI_TYPE_DECIMAL] = 3,
+                                               [HUDI_TYPE_DOUBLE] = 4};
+    if (*t == u) {
+        *p = HUDI_MAX(*p, q);
+        return;
+    }
+    if (!rank[*t] || !rank[u]) {
+        *t = HUDI_TYPE_STRING;
+        *p = 0;
+        return;
+    }
+    int32_t ip = HUDI_MAX(*t == HUDI_TYPE_INT32 || u == HUDI_TYPE_INT32 ? 10 : 0,
+                          *t == HUDI_TYPE_INT64 || u == HUDI_TYPE_INT64 ? 20 : 0);
+    if (rank[u] > rank[*t]) *t = u;
+    *p = *t == HUDI_TYPE_DECIMAL ? HUDI_MIN(38, HUDI_MAX(HUDI_MAX(*p, q), ip)) : 0;
+}
+
+/* The type of discovered partition column k over every file's value (nulls aside); STRING
+ * when spark.sql.sources.partitionColumnTypeInference.enabled is false. */
+static void infer_part_type(const hudi_sql_ctx *ctx, const pq_files *pf, int32_t k, hudi_field *f) {
+    const hudi_sql_session *s = ctx->session;
+    const char *conf =
+        s ? hudi_sql_conf_get(s, "spark.sql.sources.partitionColumnTypeInference.enabled") : NULL;
+    hudi_type_id t = HUDI_TYPE_NULL;
+    int32_t p = 0;
+    for (size_t i = 0; i < pf->n && !(conf && strcasecmp(conf, "false") == 0); i++) {
+        const char *v = pf->values[i] ? pf->values[i][k] : NULL;
+        if (!v) continue;
+        hudi_type_id u;
+        int32_t q;
+        infer_value(v, &u, &q);
+        if (t == HUDI_TYPE_NULL) {
+            t = u;
+            p = q;
+        } else {
+            widen_inferred(&t, &p, u, q);
+        }
+    }
+    f->type = t == HUDI_TYPE_NULL ? HUDI_TYPE_STRING : t; /* all null: Spark says string */
+    f->precision = p;
+    f->scale = 0;
+}
+
 /* table_schema of a Parquet entry: the declared columns (or the first file's), partition
- * columns last - declared ones with their declared type, discovered ones as STRING (Spark
- * infers int/long/double/decimal/date/timestamp from the values; hudic keeps the text). */
+ * columns last - declared ones with their declared type, discovered ones with the type Spark
+ * infers from the folder values (infer_value). */
 static int pq_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error *err) {
     const hudi_catalog_table *e = spec->entry;
     pq_files pf;
@@ -726,7 +805,7 @@ static int pq_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error *e
         } else {
             hudi_field *f = &st->children[k];
             memset(f, 0, sizeof(*f));
-            f->type = HUDI_TYPE_STRING;
+            infer_part_type(ctx, &pf, p, f);
             f->nullable = true;
             f->field_id = -1;
             f->unit = HUDI_UNIT_MICROS;

@@ -738,22 +738,23 @@ Test(scan_parquet, hive_partitioned_folder) {
     cr_assert_eq(spec->table_schema.n_children, 4);
     const char *names[] = {"id", "v", "country", "year"};
     for (int i = 0; i < 4; i++) cr_assert_str_eq(spec->table_schema.children[i].name, names[i]);
-    cr_assert_eq(spec->table_schema.children[3].type, HUDI_TYPE_STRING);
+    cr_assert_eq(spec->table_schema.children[2].type, HUDI_TYPE_STRING);
+    cr_assert_eq(spec->table_schema.children[3].type, HUDI_TYPE_INT32, "inferred as Spark does");
     set_columns(&e, spec, (const char *[]){"year", "id", "country", NULL});
     char *rows = scan_ok(&e, spec);
     int n = 0;
     for (char *p = rows; *p; p = strchr(p, '\n') + 1) n++;
     cr_assert_eq(n, 35);
-    cr_assert(strstr(rows, "\"2023\"|1|\"us\"\n"), "%s", rows);
-    cr_assert(strstr(rows, "\"2024\"|21|\"fr/be\"\n"), "unescaped: %s", rows);
-    cr_assert(strstr(rows, "\"2024\"|31|null\n"), "default partition is null: %s", rows);
+    cr_assert(strstr(rows, "2023|1|\"us\"\n"), "%s", rows);
+    cr_assert(strstr(rows, "2024|21|\"fr/be\"\n"), "unescaped: %s", rows);
+    cr_assert(strstr(rows, "2024|31|null\n"), "default partition is null: %s", rows);
     hudi_free(rows);
     cr_assert_eq(spec->files_total, 4);
     /* pruning on both partition columns, a data predicate, a null test */
     push(&e, spec, "country", HUDI_CMP_EQ, "us");
     push(&e, spec, "year", HUDI_CMP_GE, "2024");
     push(&e, spec, "id", HUDI_CMP_LT, "14");
-    expect_rows(&e, spec, "\"2024\"|11|\"us\"\n\"2024\"|12|\"us\"\n\"2024\"|13|\"us\"\n");
+    expect_rows(&e, spec, "2024|11|\"us\"\n2024|12|\"us\"\n2024|13|\"us\"\n");
     cr_assert_eq(spec->files_pruned, 3);
     cr_assert_eq(spec->files_read, 1);
     char *x = explain(spec);
@@ -767,7 +768,7 @@ Test(scan_parquet, hive_partitioned_folder) {
     spec->n_pushdown = 0;
     push(&e, spec, "country", HUDI_CMP_IS_NULL, NULL);
     push(&e, spec, "v", HUDI_CMP_IS_NULL, NULL);
-    expect_rows(&e, spec, "\"2024\"|35|null\n");
+    expect_rows(&e, spec, "2024|35|null\n");
     /* statistics: ids 21-30 hold no id > 30 */
     spec->n_pushdown = 0;
     push(&e, spec, "id", HUDI_CMP_GT, "30");
@@ -776,9 +777,7 @@ Test(scan_parquet, hive_partitioned_folder) {
                         "read"),
               "%s", x);
     hudi_free(x);
-    expect_rows(&e, spec,
-                "\"2024\"|31|null\n\"2024\"|32|null\n\"2024\"|33|null\n\"2024\"|34|null\n"
-                "\"2024\"|35|null\n");
+    expect_rows(&e, spec, "2024|31|null\n2024|32|null\n2024|33|null\n2024|34|null\n2024|35|null\n");
     cr_assert_eq(spec->row_groups_skipped, 3);
     env_close(&e);
 }
@@ -806,7 +805,7 @@ Test(scan_parquet, glob_file_and_declared_schema) {
     set_columns(&e, spec, NULL);
     push(&e, spec, "year", HUDI_CMP_EQ, "2023");
     push(&e, spec, "id", HUDI_CMP_EQ, "2");
-    expect_rows(&e, spec, "2|\"v2\"|\"2023\"\n");
+    expect_rows(&e, spec, "2|\"v2\"|2023\n");
     /* one file */
     snprintf(loc, sizeof(loc), "%s/country=us/year=2023/a.parquet", root);
     spec = spec_new(&e, HUDI_CATALOG_PARQUET, loc);
@@ -845,6 +844,71 @@ Test(scan_parquet, glob_file_and_declared_schema) {
     expect_rows(&e, later, "");
     cr_assert_eq(later->files_total, 0);
     hudi_field_dispose(decl);
+    env_close(&e);
+}
+
+/* Spark's partition column types: one folder per value under <dir>/<name>/k=<value>. */
+static hudi_sql_scan_spec *infer(env *e, const char *name, const char *const *values) {
+    char p[900];
+    for (int i = 0; values[i]; i++) {
+        snprintf(p, sizeof(p), "%s/%s/k=%s/f.parquet", e->dir, name, values[i]);
+        write_pq(e->s->fs, p, i * 10, 2);
+    }
+    snprintf(p, sizeof(p), "%s/%s", e->dir, name);
+    hudi_sql_scan_spec *spec = spec_new(e, HUDI_CATALOG_PARQUET, p);
+    prepare_ok(e, spec);
+    cr_assert_str_eq(spec->table_schema.children[2].name, "k");
+    return spec;
+}
+
+Test(scan_parquet, partition_column_types_are_inferred_as_spark_does) {
+    env e;
+    env_open(&e);
+    static const struct {
+        const char *values[4];
+        hudi_type_id type;
+        int32_t precision;
+    } cases[] = {
+        {{"1", "-7", "007", NULL}, HUDI_TYPE_INT32, 0},
+        {{"1", "2147483648", NULL}, HUDI_TYPE_INT64, 0},
+        {{"12345678901234567890123", "1", NULL}, HUDI_TYPE_DECIMAL, 23},
+        {{"1", "2.5", NULL}, HUDI_TYPE_DOUBLE, 0},
+        {{"2024-01-31", "2023-12-01", NULL}, HUDI_TYPE_DATE, 0},
+        {{"2024-01-31", "7", NULL}, HUDI_TYPE_STRING, 0},
+        {{"1.2.3", "1", NULL}, HUDI_TYPE_STRING, 0},
+        {{"__HIVE_DEFAULT_PARTITION__", "5", NULL}, HUDI_TYPE_INT32, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "infer%zu", i);
+        hudi_sql_scan_spec *spec = infer(&e, name, cases[i].values);
+        const hudi_field *k = &spec->table_schema.children[2];
+        cr_assert_eq(k->type, cases[i].type, "case %zu: %s", i, hudi_type_name(k->type));
+        if (k->type == HUDI_TYPE_DECIMAL) cr_assert_eq(k->precision, cases[i].precision);
+    }
+    /* values convert and compare in the inferred type: 007 is 7, dates compare as dates */
+    hudi_sql_scan_spec *spec = spec_new(&e, HUDI_CATALOG_PARQUET, "");
+    char p[900];
+    snprintf(p, sizeof(p), "%s/infer0", e.dir);
+    spec->entry->location = p;
+    prepare_ok(&e, spec);
+    set_columns(&e, spec, (const char *[]){"k", "id", NULL});
+    push(&e, spec, "k", HUDI_CMP_GT, "1");
+    expect_rows(&e, spec, "7|20\n7|21\n");
+    cr_assert_eq(spec->files_pruned, 2);
+    spec = infer(&e, "infer4", cases[4].values);
+    set_columns(&e, spec, (const char *[]){"k", NULL});
+    expect_rows(&e, spec, "\"2023-12-01\"\n\"2023-12-01\"\n\"2024-01-31\"\n\"2024-01-31\"\n");
+    /* SET spark.sql.sources.partitionColumnTypeInference.enabled=false: strings */
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_sql_conf_set(e.s, "spark.sql.sources.partitionColumnTypeInference.enabled",
+                                   "false", &err),
+                 0, "%s", err.message);
+    spec = infer(&e, "infer0", cases[0].values);
+    cr_assert_eq(spec->table_schema.children[2].type, HUDI_TYPE_STRING);
+    set_columns(&e, spec, (const char *[]){"k", NULL});
+    push(&e, spec, "k", HUDI_CMP_EQ, "007");
+    expect_rows(&e, spec, "\"007\"\n\"007\"\n");
     env_close(&e);
 }
 
