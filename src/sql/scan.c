@@ -710,9 +710,9 @@ static void infer_value(const char *v, hudi_type_id *type, int32_t *precision) {
     }
 }
 
-/* The wider of two inferred types (Spark's findWiderTypeForPartitionColumn): numbers widen
- * (int < long < decimal < double; a decimal is at least as wide as the integers it meets),
- * anything else that differs is a string. */
+/* The wider of two different inferred types (Spark's findWiderTypeForPartitionColumn):
+ * int < long < decimal (at least as wide as the integers it meets), int < double; a double with
+ * a long or a decimal, and any other pair, is a string. */
 static void widen_inferred(hudi_type_id *t, int32_t *p, hudi_type_id u, int32_t q) {
     static const int rank[HUDI_TYPE_COUNT_] = {[HUDI_TYPE_INT32] = 1,
                                                [HUDI_TYPE_INT64] = 2,
@@ -722,7 +722,10 @@ static void widen_inferred(hudi_type_id *t, int32_t *p, hudi_type_id u, int32_t 
         *p = HUDI_MAX(*p, q);
         return;
     }
-    if (!rank[*t] || !rank[u]) {
+    /* no precision loss: a double meets only ints, else both are strings */
+    bool dbl = *t == HUDI_TYPE_DOUBLE || u == HUDI_TYPE_DOUBLE;
+    bool other_int = *t == HUDI_TYPE_INT32 || u == HUDI_TYPE_INT32;
+    if (!rank[*t] || !rank[u] || (dbl && !other_int)) {
         *t = HUDI_TYPE_STRING;
         *p = 0;
         return;

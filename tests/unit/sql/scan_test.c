@@ -873,6 +873,8 @@ Test(scan_parquet, partition_column_types_are_inferred_as_spark_does) {
         {{"1", "2147483648", NULL}, HUDI_TYPE_INT64, 0},
         {{"12345678901234567890123", "1", NULL}, HUDI_TYPE_DECIMAL, 23},
         {{"1", "2.5", NULL}, HUDI_TYPE_DOUBLE, 0},
+        {{"2147483648", "2.5", NULL}, HUDI_TYPE_STRING, 0}, /* long and double lose precision */
+        {{"5", "12345678901234567890123", "2147483648", NULL}, HUDI_TYPE_DECIMAL, 23},
         {{"2024-01-31", "2023-12-01", NULL}, HUDI_TYPE_DATE, 0},
         {{"2024-01-31", "7", NULL}, HUDI_TYPE_STRING, 0},
         {{"1.2.3", "1", NULL}, HUDI_TYPE_STRING, 0},
@@ -896,7 +898,8 @@ Test(scan_parquet, partition_column_types_are_inferred_as_spark_does) {
     push(&e, spec, "k", HUDI_CMP_GT, "1");
     expect_rows(&e, spec, "7|20\n7|21\n");
     cr_assert_eq(spec->files_pruned, 2);
-    spec = infer(&e, "infer4", cases[4].values);
+    spec = infer(&e, "dates", (const char *const[]){"2024-01-31", "2023-12-01", NULL});
+    cr_assert_eq(spec->table_schema.children[2].type, HUDI_TYPE_DATE);
     set_columns(&e, spec, (const char *[]){"k", NULL});
     expect_rows(&e, spec, "\"2023-12-01\"\n\"2023-12-01\"\n\"2024-01-31\"\n\"2024-01-31\"\n");
     /* SET spark.sql.sources.partitionColumnTypeInference.enabled=false: strings */
