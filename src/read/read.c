@@ -266,17 +266,19 @@ static bool value_may_match(const read_pred *p, const hudi_field *f, const char 
 }
 
 /* Whether rows of `partition_path` can satisfy `p`, a predicate on partition field number
- * `k` of `n_fields`: segment k of the path holds the field's value ("name=value" when
- * hive-style, %-escaped when URL-encoded). A path of another shape keeps the partition. */
+ * `k` of `n_fields`: segment k of the path holds the field's value (the whole path for one
+ * field; "name=value" when hive-style, %-escaped when URL-encoded). A path of another shape
+ * keeps the partition. */
 static bool partition_may_match(const hudi_reader *r, const read_pred *p, const hudi_field *f,
                                 int32_t k, int32_t n_fields, const char *partition_path) {
     const hudi_table_config *c = &r->t->cfg;
     const char *seg = partition_path;
     int32_t segs = 1;
     for (const char *q = partition_path; *q; q++) segs += *q == '/';
-    if (!*partition_path || segs != n_fields) return true;
+    /* One field: the whole path is its value (a value may hold '/', e.g. 2024/01/01). */
+    if (!*partition_path || (n_fields > 1 && segs != n_fields)) return true;
     for (int32_t i = 0; i < k; i++) seg = strchr(seg, '/') + 1;
-    const char *end = strchr(seg, '/');
+    const char *end = n_fields > 1 ? strchr(seg, '/') : NULL;
     size_t len = end ? (size_t)(end - seg) : strlen(seg);
     if (c->hive_style_partitioning) {
         size_t n = strlen(f->name);

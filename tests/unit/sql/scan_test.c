@@ -1091,3 +1091,37 @@ Test(scan_oom, every_allocation_failure_is_an_error_without_leaks, .timeout = 60
     hudi_sql_result_init(&e.r, e.s);
     env_close(&e);
 }
+
+Test(scan_hudi, one_partition_field_whose_values_hold_slashes) {
+    env e;
+    env_open(&e);
+    const char *base = table_path(&e, "slashes");
+    hudi_field schema;
+    tbl_schema(&schema);
+    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    o.table_name = "slashes";
+    o.record_key_fields = "id";
+    o.partition_fields = "region"; /* not hive-style: the value is the path, slashes and all */
+    o.precombine_field = "ts";
+    o.schema = &schema;
+    cr_assert_eq(hudi_tbl_create(&t, e.s->fs, base, &o, &err), 0, "%s", err.message);
+    const trow rows[] = {
+        {1, "a", 1, "us/east", 1}, {2, "b", 1, "eu/west", 1}, {3, "c", 1, "us/east", 2}};
+    hudi_batch *b = tbl_batch(&schema, rows, 3);
+    hudi_write_options w = HUDI_WRITE_OPTIONS_INIT;
+    hudi_table_write_result res;
+    w.op = HUDI_WRITE_INSERT;
+    cr_assert_eq(hudi_tbl_write(t, b, &w, &res, &err), 0, "%s", err.message);
+    hudi_batch_free(b);
+    hudi_tbl_free(t);
+    hudi_field_dispose(&schema);
+    hudi_sql_scan_spec *spec = spec_new(&e, HUDI_CATALOG_HUDI, base);
+    prepare_ok(&e, spec);
+    set_columns(&e, spec, (const char *[]){"id", "_hoodie_partition_path", NULL});
+    push(&e, spec, "region", HUDI_CMP_EQ, "us/east");
+    expect_rows(&e, spec, "1|\"us/east\"\n3|\"us/east\"\n");
+    cr_assert_eq(spec->files_pruned, 1, "eu/west is pruned");
+    env_close(&e);
+}
