@@ -235,7 +235,7 @@ static void unescape_path(hudi_buf *out, const char *s, size_t n) {
     }
 }
 
-/* Whether rows whose partition value (text of segment `seg` of the partition path) is `text`
+/* Whether rows whose partition value is `text` (as the partition path spells it, unescaped)
  * can satisfy `p`. Anything doubtful (the default partition for nulls, a value that does not
  * parse, NaN) keeps the partition. */
 static bool value_may_match(const read_pred *p, const hudi_field *f, const char *text) {
