@@ -256,8 +256,11 @@ typedef struct hudi_sql_scan_spec {
 } hudi_sql_scan_spec;
 
 /* Resolves an instant for TIMESTAMP AS OF: an instant string ("20240101123045123"), a date
- * ("2024-01-01") or a timestamp ("2024-01-01 12:30:45.123") in the session zone; the
- * instant of the latest completed commit at or before it. */
+ * ("2024-01-01") or a timestamp ("2024-01-01 12:30:45[.123]"), turned into instant digits as
+ * text the way Hudi 0.15 does (no time-zone conversion: instants are the writer's wall clock;
+ * missing millis are 999, a date is its midnight); refused at or after the first pending
+ * commit; the instant of the latest completed commit at or before it, else the instant itself
+ * (the table as of then is empty). The instant lives in ctx->arena. */
 int hudi_sql_scan_as_of(hudi_sql_ctx *ctx, hudi_table *t, const char *text,
                         const char **out_instant, hudi_error *err);
 /* Fills `spec->table_schema` (and opens the table) for a catalog entry: a Hudi table's full
