@@ -1472,14 +1472,17 @@ static void explain_line(hudi_buf *out, int64_t *shown, const char *fmt, const c
     if ((*shown)++ < EXPLAIN_MAX_LINES) hudi_buf_printf(out, fmt, a, b);
 }
 
+/* "files skipped by statistics:" then a line per partition: its name and count. */
+static void explain_count(hudi_buf *out, int64_t *shown, const char *partition, int64_t n) {
+    if (*shown == 0) hudi_buf_puts(out, "files skipped by statistics:\n");
+    if ((*shown)++ < EXPLAIN_MAX_LINES)
+        hudi_buf_printf(out, "  %s: %lld file%s\n", *partition ? partition : "(table)",
+                        (long long)n, n == 1 ? "" : "s");
+}
+
 static void explain_more(hudi_buf *out, int64_t shown) {
     if (shown > EXPLAIN_MAX_LINES)
         hudi_buf_printf(out, "  ... %lld more\n", (long long)(shown - EXPLAIN_MAX_LINES));
-}
-
-static const char *base_name(const char *path) {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
 }
 
 typedef struct part_row {
@@ -1502,9 +1505,6 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
         hudi_free(from);
         return rc;
     }
-    if (!spec->as_of_instant && !spec->begin_instant && !spec->end_instant)
-        hudi_buf_printf(out, "snapshot: as of instant %s\n",
-                        *hudi_reader_as_of(r) ? hudi_reader_as_of(r) : "(no commit)");
     size_t n = hudi_reader_file_count(r);
     /* Partitions (sorted): read when any of their files is read; pruning drops whole ones. */
     int64_t parts = 0, parts_read = 0, shown = 0;
@@ -1544,6 +1544,8 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
         hudi_buf_printf(out, "partitions: %lld of %lld read\n", (long long)parts_read,
                         (long long)parts);
     int64_t files_read = 0, files_pruned = 0, files_skipped = 0, rgs = 0, rgs_skipped = 0;
+    int64_t cur_n = 0;
+    const char *cur = NULL; /* the partition whose skipped files are being counted */
     shown = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const hudi_read_file_info *f = hudi_reader_file(r, i);
@@ -1556,15 +1558,19 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
         rgs += total;
         rgs_skipped += skipped;
         if (total > 0 && skipped == total) {
+            /* counted per partition (file names hold random ids; EXPLAIN stays stable) */
             files_skipped++;
-            if (shown == 0) hudi_buf_puts(out, "files skipped by statistics:\n");
-            explain_line(out, &shown, "  %s%s\n", *f->partition ? f->partition : "",
-                         f->path + strlen(f->path) - strlen(base_name(f->path)) -
-                             (*f->partition ? 1 : 0));
+            if (cur && strcmp(cur, f->partition) != 0) {
+                explain_count(out, &shown, cur, cur_n);
+                cur_n = 0;
+            }
+            cur = f->partition;
+            cur_n++;
         } else {
             files_read++;
         }
     }
+    if (cur) explain_count(out, &shown, cur, cur_n);
     explain_more(out, shown);
     if (rc == 0) {
         if (none)
@@ -1596,20 +1602,27 @@ static int explain_parquet(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec 
         rc = pq_values(s, err);
     }
     int64_t pruned = 0, skipped = 0, read = 0, rgs = 0, rgs_skipped = 0, shown = 0;
-    hudi_buf why = HUDI_BUF_INIT;
+    hudi_buf why = HUDI_BUF_INIT, folder = HUDI_BUF_INIT;
     for (size_t i = 0; rc == 0 && i < s->files.n; i++) {
         bool match;
         int32_t by;
         if ((rc = file_partition_match(s, i, &match, &by, err)) < 0) break;
         if (!match) {
+            /* named by folder, once (files are sorted by path, so a folder's come together) */
             pruned++;
-            if (shown == 0) hudi_buf_puts(out, "files pruned by partition:\n");
-            hudi_buf_clear(&why);
-            pred_text(&why, spec, by);
             const char *path = s->files.paths[i];
             size_t ll = strlen(spec->entry->location);
             if (strncmp(path, spec->entry->location, ll) == 0 && path[ll] == '/') path += ll + 1;
-            explain_line(out, &shown, "  %s (by %s)\n", path, why.data);
+            const char *slash = strrchr(path, '/');
+            size_t dl = slash ? (size_t)(slash - path) : 0;
+            if (folder.data && folder.len == dl && memcmp(folder.data, path, dl) == 0) continue;
+            hudi_buf_clear(&folder);
+            hudi_buf_append(&folder, path, dl);
+            if (shown == 0) hudi_buf_puts(out, "partitions pruned:\n");
+            hudi_buf_clear(&why);
+            pred_text(&why, spec, by);
+            explain_line(out, &shown, "  %s (by %s)\n", folder.data ? folder.data : "",
+                         why.data ? why.data : "");
             continue;
         }
         /* Statistics: open the footer and let the Parquet scanner choose row groups. */
@@ -1666,6 +1679,7 @@ static int explain_parquet(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec 
                             (long long)rgs_skipped, (long long)rgs);
     }
     hudi_buf_dispose(&why);
+    hudi_buf_dispose(&folder);
     s->base.free = scan_free;
     scan_free(&s->base);
     return rc;
