@@ -308,12 +308,12 @@ struct hudi_sql_plan {
  * the partitions and files read and skipped with the reason; continuation lines are indented
  * for plan depth `depth`. For a prepared and planned scan, before it runs: "Scan hudi|parquet
  * <display_name> [columns]", then one fact per line: location, time travel or incremental
- * range, pushed filters, the partitions pruned with the predicate that pruned each, the files
- * skipped by Parquet statistics (every row group excluded: footers are read, no data) counted
- * per partition, and the totals: files pruned, skipped and to read, row groups skipped. No file
- * names and no instant that the query did not name, so the text is stable across runs; lists
- * stop after 20 lines. No trailing newline; a failure (an unreadable footer) shows as a line
- * "(error: ...)". */
+ * range (or the snapshot's instant), pushed filters, the partitions pruned with the predicate
+ * that pruned each, the files skipped by Parquet statistics (every row group excluded: footers
+ * are read, no data) counted per partition, and the totals: files pruned, skipped and to read,
+ * row groups skipped. No file names (they hold random ids), so the text is stable across runs
+ * but for the snapshot instant; lists stop after 20 lines. No trailing newline; a failure (an
+ * unreadable footer) shows as a line "(error: ...)". */
 void hudi_sql_scan_explain(hudi_buf *out, const hudi_sql_scan_spec *spec, int depth);
 
 /* Renders a plan as the EXPLAIN text (one node per line, indented), scans with their pruning. */

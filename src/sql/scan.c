@@ -1505,6 +1505,9 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
         hudi_free(from);
         return rc;
     }
+    if (!spec->as_of_instant && !spec->begin_instant && !spec->end_instant)
+        hudi_buf_printf(out, "snapshot: as of instant %s\n",
+                        *hudi_reader_as_of(r) ? hudi_reader_as_of(r) : "(no commit)");
     size_t n = hudi_reader_file_count(r);
     /* Partitions (sorted): read when any of their files is read; pruning drops whole ones. */
     int64_t parts = 0, parts_read = 0, shown = 0;
