@@ -483,7 +483,7 @@ Test(scan_hudi, time_travel_refuses_an_instant_after_a_pending_commit) {
     const char *base = table_path(&e, "t1");
     make_table(&e, base, true);
     /* a writer died after requesting 20240103...: its data may or may not show later */
-    char p[800];
+    char p[1400];
     snprintf(p, sizeof(p), "%s/.hoodie/20240103100000000.commit.requested", base);
     FILE *f = fopen(p, "w");
     cr_assert_not_null(f);
@@ -571,12 +571,12 @@ Test(scan_hudi, missing_base_file_and_cancel) {
     atomic_store(&e.s->cancel, 0);
     /* a committed base file deleted from storage */
     hudi_dir_listing l = {0};
-    char part[800];
+    char part[1000];
     snprintf(part, sizeof(part), "%s/region=eu/day=2", base);
     cr_assert_eq(hudi_fs_list(e.s->fs, part, &l, &err), 0);
     for (size_t i = 0; i < l.count; i++)
         if (strstr(l.entries[i].name, ".parquet")) {
-            char p[1200];
+            char p[1400];
             snprintf(p, sizeof(p), "%s/%s", part, l.entries[i].name);
             cr_assert_eq(remove(p), 0);
         }
@@ -689,7 +689,7 @@ static void write_pq(hudi_fs *fs, const char *path, int32_t first, int32_t n) {
             hudi_array_append_bytes(b->columns[1], v, strlen(v), NULL);
     }
     b->num_rows = n;
-    char dir[800];
+    char dir[1400];
     snprintf(dir, sizeof(dir), "%s", path);
     *strrchr(dir, '/') = 0;
     cr_assert_eq(hudi_fs_mkdirs(fs, dir, &err), 0, "%s", err.message);
@@ -706,7 +706,7 @@ static void write_pq(hudi_fs *fs, const char *path, int32_t first, int32_t n) {
  * plus files Spark ignores (_SUCCESS, .a.parquet.crc, _temporary/). */
 static const char *make_pq_folder(env *e) {
     static char root[700];
-    char p[900];
+    char p[1400];
     snprintf(root, sizeof(root), "%s/pq", e->dir);
     snprintf(p, sizeof(p), "%s/country=us/year=2023/a.parquet", root);
     write_pq(e->s->fs, p, 1, 10);
@@ -720,7 +720,7 @@ static const char *make_pq_folder(env *e) {
                           "_temporary/0/x.parquet"};
     for (int i = 0; i < 3; i++) {
         snprintf(p, sizeof(p), "%s/%s", root, junk[i]);
-        char dir[900];
+        char dir[1400];
         snprintf(dir, sizeof(dir), "%s", p);
         *strrchr(dir, '/') = 0;
         hudi_fs_mkdirs(e->s->fs, dir, NULL);
@@ -793,7 +793,7 @@ Test(scan_parquet, glob_file_and_declared_schema) {
     env e;
     env_open(&e);
     const char *root = make_pq_folder(&e);
-    char loc[900];
+    char loc[1400];
     /* a glob over files: each match is a root of its own, so no partition columns (Spark) */
     snprintf(loc, sizeof(loc), "%s/country=us/*/*.parquet", root);
     hudi_sql_scan_spec *spec = spec_new(&e, HUDI_CATALOG_PARQUET, loc);
@@ -856,7 +856,7 @@ Test(scan_parquet, glob_file_and_declared_schema) {
 
 /* Spark's partition column types: one folder per value under <dir>/<name>/k=<value>. */
 static hudi_sql_scan_spec *infer(env *e, const char *name, const char *const *values) {
-    char p[900];
+    char p[1400];
     for (int i = 0; values[i]; i++) {
         snprintf(p, sizeof(p), "%s/%s/k=%s/f.parquet", e->dir, name, values[i]);
         write_pq(e->s->fs, p, i * 10, 2);
@@ -897,7 +897,7 @@ Test(scan_parquet, partition_column_types_are_inferred_as_spark_does) {
     }
     /* values convert and compare in the inferred type: 007 is 7, dates compare as dates */
     hudi_sql_scan_spec *spec = spec_new(&e, HUDI_CATALOG_PARQUET, "");
-    char p[900];
+    char p[1400];
     snprintf(p, sizeof(p), "%s/infer0", e.dir);
     spec->entry->location = p;
     prepare_ok(&e, spec);
@@ -926,7 +926,7 @@ Test(scan_parquet, errors_name_the_path) {
     env e;
     env_open(&e);
     hudi_error err = HUDI_ERROR_INIT;
-    char loc[900];
+    char loc[1400];
     snprintf(loc, sizeof(loc), "%s/nope/x.parquet", e.dir);
     hudi_sql_scan_spec *spec = spec_new(&e, HUDI_CATALOG_PARQUET, loc);
     cr_assert_eq(prepare(&e, spec, &err), HUDI_ENOTFOUND);
@@ -937,7 +937,7 @@ Test(scan_parquet, errors_name_the_path) {
     hudi_error_clear(&err);
     cr_assert_eq(prepare(&e, spec, &err), HUDI_ENOTFOUND, "%s", err.message);
     /* an empty folder without declared columns */
-    char empty[900];
+    char empty[1400];
     snprintf(empty, sizeof(empty), "%s/empty", e.dir);
     hudi_fs_mkdirs(e.s->fs, empty, NULL);
     spec = spec_new(&e, HUDI_CATALOG_PARQUET, empty);
@@ -946,7 +946,7 @@ Test(scan_parquet, errors_name_the_path) {
     cr_assert(strstr(err.message, "Unable to infer schema"), "%s", err.message);
     /* a non-Parquet file in the folder: the read fails naming it */
     const char *root = make_pq_folder(&e);
-    char p[900];
+    char p[1400];
     snprintf(p, sizeof(p), "%s/country=us/year=2023/notes.txt", root);
     FILE *f = fopen(p, "w");
     fputs("hello, not a parquet file at all", f);
