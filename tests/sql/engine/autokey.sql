@@ -1,6 +1,6 @@
 -- Tables without a primaryKey: record keys generated on insert (docs/formats/keys.md §9).
 CREATE TABLE logs (id INT, msg STRING, level STRING) USING hudi;
-SHOW TBLPROPERTIES logs ('primaryKey');
+CALL show_table_properties(table => 'logs', limit => 100);
 INSERT INTO logs VALUES (1, 'start', 'info'), (2, 'disk', 'warn'), (2, 'disk', 'warn');
 INSERT INTO logs VALUES (1, 'start', 'info'), (3, 'stop', 'info');
 -- duplicates are kept: every row has its own key, "<commit time>_0_<row>"
@@ -29,7 +29,7 @@ CREATE TABLE events USING hudi PARTITIONED BY (dt) AS
 SELECT 1 AS id, 'a' AS name, '2024-01-01' AS dt
 UNION ALL SELECT 2, 'b', '2024-01-02'
 UNION ALL SELECT 2, 'b', '2024-01-02';
-SHOW TBLPROPERTIES events ('hoodie.table.keygenerator.class');
+CALL show_table_properties(table => 'events', limit => 100);
 SELECT id, name, dt, _hoodie_partition_path, substring(_hoodie_record_key, 19) FROM events ORDER BY id, _hoodie_record_key;
 INSERT INTO events VALUES (3, 'c', '2024-01-01');
 UPDATE events SET name = 'bb' WHERE id = 2;
