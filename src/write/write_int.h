@@ -123,6 +123,9 @@ int hudi_wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_b
 /* write_plan.c */
 /* A table without record key fields: keys generated on insert (keys.md §9). */
 bool hudi_write_auto_keys(const hudi_table *t);
+/* The instant changed from `planned` after planning: generated keys take the new one (same
+ * length; the key index only ever matches stored keys, so it stays valid). */
+void hudi_plan_rekey(wctx *c, const char *planned);
 int hudi_plan_keys(wctx *c, hudi_error *err);
 int hudi_plan_dedup(wctx *c, hudi_error *err);
 int hudi_plan_existing_groups(wctx *c, hudi_error *err);

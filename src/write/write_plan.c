@@ -245,6 +245,17 @@ static int auto_keys(wctx *c, hudi_error *err) {
     return rc;
 }
 
+void hudi_plan_rekey(wctx *c, const char *planned) {
+    size_t n = strlen(planned);
+    if (!c->keys || !hudi_write_auto_keys(c->t) || strlen(c->instant) != n) return;
+    /* only generated keys start with the planned instant: stored ones are older */
+    for (int64_t i = 0; i < c->keys->length; i++) {
+        hudi_slice k = wstr(c->keys, i);
+        if (k.len > n && memcmp(k.data, planned, n) == 0 && k.data[n] == '_')
+            memcpy((uint8_t *)c->keys->data + c->keys->offsets[i], c->instant, n);
+    }
+}
+
 int hudi_plan_keys(wctx *c, hudi_error *err) {
     hudi_keygen_options ko;
     const hudi_batch *b = c->in;

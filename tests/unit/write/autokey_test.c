@@ -334,3 +334,43 @@ Test(autokey, keygen_without_key_fields_gives_partition_paths_only) {
     hudi_batch_free(b);
     hudi_field_dispose(&s);
 }
+
+static int64_t fixed_ms(void *p) { return *(const int64_t *)p; }
+
+Test(autokey, keys_follow_the_instant_picked_after_a_stale_heartbeat) {
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_table *t = create_auto(fs, base, NULL, &s);
+    int64_t now = 1704067200000LL;
+    hudi_clock clock = {fixed_ms, &now};
+    hudi_error err = HUDI_ERROR_INIT;
+    /* a writer that died before its requested instant left a heartbeat named like ours */
+    char first[HUDI_INSTANT_TIME_MAX];
+    cr_assert_eq(hudi_instant_time_new(first, &clock, t->cfg.timeline_utc, NULL, &err), 0);
+    char hb[700];
+    snprintf(hb, sizeof(hb), "%s/.hoodie/.heartbeat/%s", base, first);
+    cr_assert_eq(hudi_fs_write_all(fs, hb, HUDI_CREATE_EXCLUSIVE, "", 0, &err), 0, "%s",
+                 err.message);
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    hudi_table_write_result res;
+    o.op = HUDI_WRITE_INSERT;
+    o.clock = &clock;
+    hudi_batch *b = wt_batch_range(&s, 0, 2, 1, (const char *const[]){""}, 1);
+    cr_assert_eq(hudi_tbl_write(t, b, &o, &res, &err), 0, "%s", err.message);
+    cr_assert_str_neq(res.instant, first);
+    hudi_field as;
+    hudi_batch *all = read_all(t, &as);
+    char want[64];
+    for (int i = 0; i < 2; i++) {
+        snprintf(want, sizeof(want), "%s_0_%d", res.instant, i);
+        cr_assert_geq(find_key(all, want), 0, "no key %s", want);
+    }
+    hudi_batch_free(all);
+    hudi_field_dispose(&as);
+    hudi_batch_free(b);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
