@@ -81,7 +81,7 @@ typedef struct hudi_table_create_options {
     int version;                         /**< HUDI_TABLE_CREATE_OPTIONS_VERSION */
     const char *table_name;              /**< hoodie.table.name; required, a valid Avro name */
     const char *table_type;              /**< "COPY_ON_WRITE" (NULL = that); MERGE_ON_READ: later */
-    const char *record_key_fields;       /**< comma separated; required */
+    const char *record_key_fields;       /**< comma separated; NULL = generated keys */
     const char *partition_fields;        /**< comma separated; NULL or "" = non-partitioned */
     const char *precombine_field;        /**< ordering field of upserts; NULL = none */
     const char *keygen_class;            /**< NULL = inferred from the keys and partitions, as

@@ -542,11 +542,9 @@ static int resolve_hudi_options(hudi_sql_result *r, const hudi_sql_stmt *st, cre
     if (!pk) pk = prop_get(p, "hoodie.datasource.write.recordkey.field");
     if (!pk) pk = prop_get(p, "hoodie.table.recordkey.fields");
     if (!pk && cp->flink && find_child(schema, "uuid") >= 0) pk = "uuid"; /* Flink's default */
-    if (!pk)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "tables without a primaryKey (auto-generated record keys) are not "
-                              "supported yet: give TBLPROPERTIES (primaryKey = 'col')");
-    if ((rc = check_columns(r, schema, pk, "primaryKey", &cp->record_key, err)) < 0) return rc;
+    /* no primaryKey: record keys generated on insert (docs/formats/keys.md §9) */
+    if (pk && *pk && (rc = check_columns(r, schema, pk, "primaryKey", &cp->record_key, err)) < 0)
+        return rc;
     /* ordering field */
     const char *pc = prop_get(p, "preCombineField");
     if (!pc) pc = prop_get(p, "precombine.field");

@@ -518,11 +518,26 @@ static int where_filter(hudi_sql_binder *b, const target *t, const hudi_sql_expr
     return hudi_sql_plan_filter(b, t->scan, c, plan);
 }
 
+/* A table without a primaryKey (docs/formats/keys.md §9): its rows are updated and deleted by
+ * their stored _hoodie_record_key and _hoodie_partition_path, which the written batch carries. */
+static bool auto_keys(const target *t) {
+    const char *k = t->table->cfg.record_key_fields;
+    return !k || !*k;
+}
+
+static const char *const key_meta[2] = {"_hoodie_record_key", "_hoodie_partition_path"};
+
+static int32_t column_index(const hudi_field *s, const char *name) {
+    for (int32_t i = 0; i < s->n_children; i++)
+        if (strcmp(s->children[i].name, name) == 0) return i;
+    return -1;
+}
+
 static int data_projection(hudi_sql_binder *b, const target *t, hudi_sql_plan *in,
                            hudi_sql_bexpr **set, hudi_sql_plan **out) {
-    int32_t nd = t->n_data;
-    hudi_sql_bexpr **exprs = alloc(b, sizeof(*exprs) * (size_t)(nd ? nd : 1));
-    const char **names = alloc(b, sizeof(*names) * (size_t)(nd ? nd : 1));
+    int32_t nd = t->n_data, n = nd + (auto_keys(t) ? 2 : 0);
+    hudi_sql_bexpr **exprs = alloc(b, sizeof(*exprs) * (size_t)(n ? n : 1));
+    const char **names = alloc(b, sizeof(*names) * (size_t)(n ? n : 1));
     if (!exprs || !names) return oom(b);
     for (int32_t k = 0; k < nd; k++) {
         const hudi_field *col = &in->schema.children[t->first_data + k];
@@ -530,7 +545,16 @@ static int data_projection(hudi_sql_binder *b, const target *t, hudi_sql_plan *i
         exprs[k] = set && set[k] ? set[k] : hudi_sql_bx_column(b, t->first_data + k, col);
         if (!exprs[k]) return oom(b);
     }
-    return hudi_sql_plan_project(b, in, exprs, names, nd, out);
+    for (int32_t k = nd; k < n; k++) {
+        int32_t c = column_index(&in->schema, key_meta[k - nd]);
+        if (c < 0)
+            return ERR(b, (hudi_sql_pos){0}, HUDI_EUNSUPPORTED,
+                       "%s has no primaryKey and no %s column: its rows cannot be updated", t->name,
+                       key_meta[k - nd]);
+        names[k] = key_meta[k - nd];
+        if (!(exprs[k] = hudi_sql_bx_column(b, c, &in->schema.children[c]))) return oom(b);
+    }
+    return hudi_sql_plan_project(b, in, exprs, names, n, out);
 }
 
 static int exec_update(hudi_sql_binder *b, const hudi_sql_stmt *st) {
@@ -745,8 +769,9 @@ static int exec_merge(hudi_sql_binder *b, const hudi_sql_stmt *st) {
     /* per data column: CASE clause_id WHEN i THEN <clause i's value> ... ELSE target value */
     int32_t nd = t.n_data;
     const hudi_field *cols = &t.scan->schema.children[t.first_data];
-    hudi_sql_bexpr **exprs = alloc(b, sizeof(*exprs) * (size_t)(nd + 2));
-    const char **names = alloc(b, sizeof(*names) * (size_t)(nd + 2));
+    int32_t nk = auto_keys(&t) ? 2 : 0; /* the target's stored key columns follow */
+    hudi_sql_bexpr **exprs = alloc(b, sizeof(*exprs) * (size_t)(nd + nk + 2));
+    const char **names = alloc(b, sizeof(*names) * (size_t)(nd + nk + 2));
     if (!exprs || !names) return oom(b);
     for (int32_t k = 0; k < nd; k++) {
         hudi_sql_bexpr *tcol = hudi_sql_bx_column(b, ns + t.first_data + k, &cols[k]);
@@ -808,14 +833,23 @@ static int exec_merge(hudi_sql_binder *b, const hudi_sql_stmt *st) {
     }
     exprs[nd] = clause_id;
     names[nd] = "_hudic_clause";
+    for (int32_t k = 0; k < nk; k++) { /* null for inserts: the writer generates their keys */
+        int32_t c = column_index(&t.scan->schema, key_meta[k]);
+        if (c < 0)
+            return ERR(b, st->pos, HUDI_EUNSUPPORTED, "%s has no primaryKey and no %s column",
+                       t.name, key_meta[k]);
+        names[nd + 1 + k] = key_meta[k];
+        exprs[nd + 1 + k] = hudi_sql_bx_column(b, ns + c, &j->schema.children[ns + c]);
+        if (!exprs[nd + 1 + k]) return oom(b);
+    }
     hudi_sql_plan *proj;
-    if ((rc = hudi_sql_plan_project(b, j, exprs, names, nd + 1, &proj)) < 0) return rc;
+    if ((rc = hudi_sql_plan_project(b, j, exprs, names, nd + 1 + nk, &proj)) < 0) return rc;
     if ((rc = hudi_sql_optimize(b, &proj)) < 0) return rc;
     hudi_batch *rows = NULL;
     if ((rc = hudi_sql_collect(b->ctx, proj, &rows, b->err)) < 0) return rc;
     /* rows whose clause is not 0 go to one upsert; DELETE clauses mark _hoodie_is_deleted */
     hudi_field *wschema = alloc(b, sizeof(*wschema));
-    hudi_field *wcols = alloc(b, sizeof(*wcols) * (size_t)(nd + 1));
+    hudi_field *wcols = alloc(b, sizeof(*wcols) * (size_t)(nd + 1 + nk));
     int64_t *keep = hudi_malloc(sizeof(int64_t) * (size_t)(rows->num_rows ? rows->num_rows : 1));
     hudi_batch *out = NULL;
     if (!wschema || !wcols || !keep) {
@@ -825,17 +859,18 @@ static int exec_merge(hudi_sql_binder *b, const hudi_sql_stmt *st) {
     }
     memcpy(wcols, proj->schema.children, sizeof(*wcols) * (size_t)nd);
     hudi_field_init(&wcols[nd], IS_DELETED, HUDI_TYPE_BOOL, false);
+    memcpy(wcols + nd + 1, proj->schema.children + nd + 1, sizeof(*wcols) * (size_t)nk);
     *wschema = proj->schema;
     wschema->children = wcols;
-    wschema->n_children = nd + 1;
+    wschema->n_children = nd + 1 + nk;
     const int32_t *ids = rows->columns[nd]->values;
     int64_t n = 0;
     bool any_delete = false;
     for (int64_t i = 0; i < rows->num_rows; i++)
         if (hudi_array_is_valid(rows->columns[nd], i) && ids[i] > 0) keep[n++] = i;
     rc = hudi_batch_new(&out, wschema, b->err);
-    for (int32_t k = 0; rc == 0 && k < nd; k++)
-        for (int64_t i = 0; rc == 0 && i < n; i++)
+    for (int32_t k = 0; rc == 0 && k < nd + 1 + nk; k++)
+        for (int64_t i = 0; rc == 0 && i < n && k != nd; i++)
             rc = hudi_array_append_range(out->columns[k], rows->columns[k], keep[i], 1, b->err);
     for (int64_t i = 0; rc == 0 && i < n; i++) {
         const hudi_sql_merge_clause *c =

@@ -629,8 +629,16 @@ int hudi_props_store(hudi_props *p, hudi_fs *fs, const char *base_path, const hu
     if ((rc = render_props(&text, &current, now_ms, err)) < 0) goto done;
     rc = hudi_fs_write_all(fs, backup_path.data, HUDI_CREATE_OVERWRITE, text.data, text.len, err);
     if (rc < 0) goto done;
-    /* 3. Remove the main file: readers now use the backup. */
+    /* 3. Remove the main file: readers now use the backup. Also its Hadoop checksum file
+     * (.hoodie.properties.crc, left by Spark's local file system), as Hadoop's delete does:
+     * a stale one makes Spark fail to load the new file. */
     if ((rc = hudi_fs_remove(fs, main_path.data, err)) < 0) goto done;
+    if ((rc = meta_file_path(&check, base_path, "." HUDI_PROPS_FILE ".crc")) < 0) {
+        rc = hudi_error_oom(err);
+        goto done;
+    }
+    if (hudi_fs_exists(fs, check.data) && (rc = hudi_fs_remove(fs, check.data, err)) < 0) goto done;
+    hudi_buf_clear(&check);
     /* 4. Write the new config (render_props recomputes a stale checksum). */
     hudi_buf_clear(&text);
     if ((rc = render_props(&text, p, now_ms, err)) < 0) goto done;

@@ -49,7 +49,7 @@ int hudi_take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, i
         int32_t off = dst->offsets[base];
         for (int64_t k = 0; k < n; k++) {
             int32_t s = src->offsets[idx[k]], len = src->offsets[idx[k] + 1] - s;
-            memcpy(dst->data + off, src->data + s, (size_t)len);
+            if (len) memcpy(dst->data + off, src->data + s, (size_t)len);
             off += len;
             dst->offsets[base + k + 1] = off;
         }

@@ -11,11 +11,12 @@ static const char *const dirs[] = {".hoodie/.aux/.bootstrap/.partitions",
                                    ".hoodie/.aux/.bootstrap/.fileids", ".hoodie/.schema",
                                    ".hoodie/.temp", ".hoodie/archived"};
 
-/* keys.md §7: the key generator Spark SQL infers. */
+/* keys.md §7: the key generator Spark SQL infers; without key fields (generated keys,
+ * keys.md §9) from the partition fields alone. */
 static const char *infer_keygen(const char *keys, const char *parts) {
     if (!parts || !*parts) return "org.apache.hudi.keygen.NonpartitionedKeyGenerator";
     if (strchr(parts, ':')) return "org.apache.hudi.keygen.CustomKeyGenerator";
-    if (!strchr(parts, ',') && !strchr(keys, ','))
+    if (!strchr(parts, ',') && (!keys || !strchr(keys, ',')))
         return "org.apache.hudi.keygen.SimpleKeyGenerator";
     return "org.apache.hudi.keygen.ComplexKeyGenerator";
 }
@@ -23,7 +24,8 @@ static const char *infer_keygen(const char *keys, const char *parts) {
 static int build_props(hudi_props *p, const hudi_create_options *o, const char *schema_json,
                        hudi_error *err) {
     const char *parts = o->partition_fields && *o->partition_fields ? o->partition_fields : NULL;
-    const char *kg = o->keygen_class ? o->keygen_class : infer_keygen(o->record_key_fields, parts);
+    const char *keys = o->record_key_fields && *o->record_key_fields ? o->record_key_fields : NULL;
+    const char *kg = o->keygen_class ? o->keygen_class : infer_keygen(keys, parts);
     struct {
         const char *k, *v;
     } kv[] = {
@@ -35,7 +37,7 @@ static int build_props(hudi_props *p, const hudi_create_options *o, const char *
         {"hoodie.populate.meta.fields", o->populate_meta_fields ? NULL : "false"},
         {"hoodie.timeline.layout.version", "1"},
         {"hoodie.table.version", "6"},
-        {"hoodie.table.recordkey.fields", o->record_key_fields},
+        {"hoodie.table.recordkey.fields", keys}, /* absent: generated keys (keys.md §9) */
         {"hoodie.datasource.write.partitionpath.urlencode",
          o->url_encode_partitions ? "true" : "false"},
         {"hoodie.table.name", o->table_name},
@@ -59,8 +61,11 @@ static int build_props(hudi_props *p, const hudi_create_options *o, const char *
 static int check_options(const hudi_create_options *o, const char *base_path, hudi_error *err) {
     if (!o || !o->table_name || !*o->table_name)
         return hudi_error_set(err, HUDI_EINVAL, "%s: a table name is required", base_path);
-    if (!o->record_key_fields || !*o->record_key_fields)
-        return hudi_error_set(err, HUDI_EINVAL, "%s: record key fields are required", base_path);
+    if ((!o->record_key_fields || !*o->record_key_fields) && !o->populate_meta_fields)
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "%s: a table without record key fields needs its meta fields "
+                              "(populate_meta_fields)",
+                              base_path);
     if (!o->schema || o->schema->type != HUDI_TYPE_STRUCT)
         return hudi_error_set(err, HUDI_EINVAL, "%s: a STRUCT schema is required", base_path);
     if (o->type != HUDI_COPY_ON_WRITE)

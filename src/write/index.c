@@ -20,6 +20,10 @@ int hudi_index_key_keygen(hudi_keygen **out, const hudi_table_config *cfg, const
                           hudi_error *err) {
     hudi_keygen_options ko = HUDI_KEYGEN_OPTIONS_INIT;
     hudi_keygen_type t = HUDI_KEYGEN_SIMPLE;
+    if (!cfg->record_key_fields || !*cfg->record_key_fields)
+        return hudi_error_set(err, HUDI_ECORRUPT,
+                              "the table has no record key fields and the file no "
+                              "_hoodie_record_key");
     const char *cls = cfg->keygen_class ? cfg->keygen_class : cfg->keygen_type;
     if (cls && hudi_keygen_type_parse(&t, cls, NULL) < 0) t = HUDI_KEYGEN_SIMPLE;
     /* Keys only: the complex format when the table's generator renders one. */
@@ -43,6 +47,8 @@ static int key_columns(const wctx *c, const hudi_field *fs, int32_t *cols, int32
         }
     }
     const char *s = c->t->cfg.record_key_fields;
+    if (!s || !*s) /* generated keys live only in the meta column (keys.md §9) */
+        return hudi_error_set(err, HUDI_ECORRUPT, "base file lacks _hoodie_record_key");
     while (*s) {
         const char *end = strchr(s, ',');
         size_t len = end ? (size_t)(end - s) : strlen(s);

@@ -233,7 +233,8 @@ int hudi_keygen_new(hudi_keygen **out, const hudi_keygen_options *opts, const hu
     if ((rc = parse_fields(&kg->keys, &kg->n_keys, opts->record_key_fields, false, schema, err)) <
         0)
         goto done;
-    if (kg->n_keys == 0) {
+    /* NULL key fields: a table with generated keys (keys.md §9), partition paths only */
+    if (kg->n_keys == 0 && opts->record_key_fields) {
         rc = hudi_error_set(err, HUDI_EINVAL, "keygen: no record key field");
         goto done;
     }
@@ -243,7 +244,7 @@ int hudi_keygen_new(hudi_keygen **out, const hudi_keygen_options *opts, const hu
         goto done;
     switch (opts->type) {
     case HUDI_KEYGEN_SIMPLE:
-        if (kg->n_keys != 1 || kg->n_parts > 1)
+        if (kg->n_keys > 1 || (kg->n_keys == 0 && opts->record_key_fields) || kg->n_parts > 1)
             rc = hudi_error_set(err, HUDI_EINVAL,
                                 "keygen: SimpleKeyGenerator takes one key and one partition field");
         break;
@@ -516,6 +517,10 @@ int hudi_keygen_record_keys(hudi_keygen *kg, const hudi_batch *b, hudi_array *ou
                             hudi_error *err) {
     int rc;
     if ((rc = check_out(out, b, err)) < 0) return rc;
+    if (kg->n_keys == 0)
+        return hudi_error_set(
+            err, HUDI_EINVAL,
+            "keygen: the table has no record key fields (its keys are generated)");
     bool complex = kg->type == HUDI_KEYGEN_COMPLEX || kg->n_keys > 1 ||
                    (kg->type == HUDI_KEYGEN_CUSTOM && kg->n_keys > 1);
     if (!complex) {

@@ -67,7 +67,8 @@ typedef struct hudi_keygen_ts_options {
 typedef struct hudi_keygen_options {
     int version; /* HUDI_KEYGEN_OPTIONS_VERSION */
     hudi_keygen_type type;
-    const char *record_key_fields;     /* "a" or "a,b.c" (hoodie.table.recordkey.fields) */
+    const char *record_key_fields;     /* "a" or "a,b.c" (hoodie.table.recordkey.fields); NULL:
+                                        * generated keys, partition paths only (keys.md §9) */
     const char *partition_fields;      /* "p" / "p,q"; CUSTOM: "p:SIMPLE,t:TIMESTAMP"; "" = none */
     bool hive_style;                   /* hoodie.datasource.write.hive_style_partitioning */
     bool url_encode;                   /* hoodie.datasource.write.partitionpath.urlencode */
@@ -108,7 +109,7 @@ int hudi_keygen_partition_paths(hudi_keygen *kg, const hudi_batch *b, hudi_array
  *  NON_PARTITION, TIMESTAMP, CUSTOM). EINVAL otherwise. */
 int hudi_keygen_type_parse(hudi_keygen_type *out, const char *name, hudi_error *err);
 
-/** Hive's escapePathName as Hudi uses it (keys.md §8): appends `s` with the escaped characters as
+/** Hive's escapePathName as Hudi uses it (keys.md §9): appends `s` with the escaped characters as
  *  %XX (uppercase hex). */
 void hudi_partition_escape(hudi_buf *out, const char *s, size_t len);
 

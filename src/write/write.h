@@ -29,7 +29,7 @@
 typedef struct hudi_create_options {
     const char *table_name;        /* required */
     hudi_table_type type;          /* COPY_ON_WRITE (MERGE_ON_READ later) */
-    const char *record_key_fields; /* comma separated; required */
+    const char *record_key_fields; /* comma separated; NULL/"" = generated keys (keys.md §9) */
     const char *partition_fields;  /* comma separated; NULL/"" = non-partitioned */
     const char *precombine_field;  /* NULL = none */
     const char *keygen_class;      /* NULL = inferred as Spark SQL does (keys.md §7) */

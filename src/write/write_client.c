@@ -213,6 +213,8 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
     if ((rc = pick_instant(&c, err)) < 0) goto done;
     c.action = is_replace(c.o.op) ? HUDI_ACTION_REPLACECOMMIT : HUDI_ACTION_COMMIT;
     if ((rc = plan(&c, err)) < 0) goto done;
+    char planned[sizeof(c.instant)];
+    memcpy(planned, c.instant, sizeof(planned));
     if (tc.occ && (rc = hudi_occ_snapshot_take(&snap, t, err)) < 0) goto done;
     /* A writer that died before its requested instant can leave a heartbeat named after an
      * instant that never reached the timeline; the instant is then taken: pick a later one. */
@@ -229,6 +231,7 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
         rc = hudi_error_set(err, HUDI_ECONFLICT, "%s: a heartbeat for instant %s exists already",
                             t->base_path, c.instant);
     if (rc < 0) goto done;
+    if (strcmp(planned, c.instant) != 0) hudi_plan_rekey(&c, planned);
     started = true;
     if ((rc = hudi_commit_write_requested(&c, err)) < 0) goto done;
     if (tc.occ) { /* the files are written without the lock; the commit checks for conflicts */

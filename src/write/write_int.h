@@ -94,6 +94,7 @@ typedef struct wctx {
     int32_t is_deleted_col; /* in `in`, -1 */
     /* keys and partitions */
     hudi_keygen *kg;
+    bool kg_auto_nonpart; /* generated keys: partition paths from _hoodie_partition_path only */
     hudi_array *keys, *part_paths;
     hudi_field key_field, part_field;
     int32_t *row_part;
@@ -120,6 +121,11 @@ int hudi_wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_b
                         const char *prev_commit, int32_t *out, hudi_error *err);
 
 /* write_plan.c */
+/* A table without record key fields: keys generated on insert (keys.md §9). */
+bool hudi_write_auto_keys(const hudi_table *t);
+/* The instant changed from `planned` after planning: generated keys take the new one (same
+ * length; the key index only ever matches stored keys, so it stays valid). */
+void hudi_plan_rekey(wctx *c, const char *planned);
 int hudi_plan_keys(wctx *c, hudi_error *err);
 int hudi_plan_dedup(wctx *c, hudi_error *err);
 int hudi_plan_existing_groups(wctx *c, hudi_error *err);

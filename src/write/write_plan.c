@@ -117,13 +117,16 @@ static int keygen_options(hudi_keygen_options *ko, const hudi_table *t, hudi_err
     const hudi_props *p = &t->props;
     hudi_keygen_options d = HUDI_KEYGEN_OPTIONS_INIT;
     *ko = d;
-    ko->record_key_fields = cfg->record_key_fields;
+    bool autokeys = hudi_write_auto_keys(t);
+    ko->record_key_fields = autokeys ? NULL : cfg->record_key_fields;
     ko->partition_fields = cfg->partition_fields ? cfg->partition_fields : "";
     ko->hive_style = cfg->hive_style_partitioning;
     ko->url_encode = cfg->url_encode_partitions;
-    if (!cfg->record_key_fields)
+    if (autokeys && !cfg->populate_meta_fields)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "%s: tables without record key fields cannot be written",
+                              "%s: a table without record key fields needs its meta fields "
+                              "(hoodie.populate.meta.fields=false is not supported with "
+                              "generated keys)",
                               t->base_path);
     const char *cls = cfg->keygen_class ? cfg->keygen_class : cfg->keygen_type;
     if (cls) {
@@ -134,7 +137,8 @@ static int keygen_options(hudi_keygen_options *ko, const hudi_table *t, hudi_err
     } else if (strchr(ko->partition_fields, ':')) {
         ko->type = HUDI_KEYGEN_CUSTOM;
     } else {
-        ko->type = strchr(ko->partition_fields, ',') || strchr(ko->record_key_fields, ',')
+        ko->type = strchr(ko->partition_fields, ',') ||
+                           (ko->record_key_fields && strchr(ko->record_key_fields, ','))
                        ? HUDI_KEYGEN_COMPLEX
                        : HUDI_KEYGEN_SIMPLE;
     }
@@ -160,11 +164,112 @@ static int keygen_options(hudi_keygen_options *ko, const hudi_table *t, hudi_err
     return 0;
 }
 
+bool hudi_write_auto_keys(const hudi_table *t) {
+    return !t->cfg.record_key_fields || !*t->cfg.record_key_fields;
+}
+
+/* The STRING column `name` of the batch in *out, -1 when it has none. */
+static int find_string_col(const hudi_batch *b, const char *name, int *out, hudi_error *err) {
+    *out = -1;
+    for (int32_t i = 0; i < b->schema->n_children; i++) {
+        const hudi_field *f = &b->schema->children[i];
+        if (!f->name || strcmp(f->name, name) != 0) continue;
+        if (f->type != HUDI_TYPE_STRING)
+            return hudi_error_set(err, HUDI_EINVAL, "column %s must be a STRING", name);
+        *out = i;
+    }
+    return 0;
+}
+
+static bool prepped_op(hudi_write_operation op) {
+    return op == HUDI_WRITE_UPSERT || op == HUDI_WRITE_DELETE;
+}
+
+/* Keys of a table without record key fields (keys.md §9). Inserts get a new key
+ * "<instant>_<partitionId>_<rowId>" - one input partition (0) here, the row's position among
+ * the rows that need a key - and the partition path of their data. Rows that carry a
+ * _hoodie_record_key (UPDATE, DELETE and MERGE read it with the row) keep that key and their
+ * _hoodie_partition_path: Hudi's "prepped" upsert and delete. */
+static int auto_keys(wctx *c, hudi_error *err) {
+    const hudi_batch *b = c->in;
+    hudi_write_operation op = c->o.op;
+    int kc = -1, pc = -1, rc;
+    if (prepped_op(op) && ((rc = find_string_col(b, "_hoodie_record_key", &kc, err)) < 0 ||
+                           (rc = find_string_col(b, "_hoodie_partition_path", &pc, err)) < 0))
+        return rc;
+    if (op == HUDI_WRITE_DELETE && kc < 0)
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "%s: the table has no record key fields: a DELETE batch needs the "
+                              "_hoodie_record_key column of the rows to delete",
+                              c->t->base_path);
+    if ((rc = hudi_keygen_partition_paths(c->kg, b, c->part_paths, err)) < 0) return rc;
+    const hudi_array *ka = kc >= 0 ? b->columns[kc] : NULL;
+    const hudi_array *pa = pc >= 0 ? b->columns[pc] : NULL;
+    hudi_array *parts = NULL;
+    if (pa && (rc = hudi_array_new(&parts, &c->part_field, err)) < 0) return rc;
+    hudi_buf key = HUDI_BUF_INIT;
+    int64_t next = 0;
+    for (int64_t i = 0; rc == 0 && i < b->num_rows; i++) {
+        hudi_slice part = wstr(c->part_paths, i);
+        if (ka && hudi_array_is_valid(ka, i)) {
+            hudi_slice k = wstr(ka, i);
+            rc = hudi_array_append_bytes(c->keys, k.len ? k.data : (const uint8_t *)"", k.len, err);
+            if (pa && hudi_array_is_valid(pa, i))
+                part = wstr(pa, i);
+            else if (pa && c->kg_auto_nonpart)
+                rc = hudi_error_set(err, HUDI_EINVAL,
+                                    "%s: row %lld of the DELETE batch has no "
+                                    "_hoodie_partition_path",
+                                    c->t->base_path, (long long)i);
+        } else if (op == HUDI_WRITE_DELETE) {
+            rc = hudi_error_set(err, HUDI_EINVAL,
+                                "%s: row %lld of the DELETE batch has no _hoodie_record_key",
+                                c->t->base_path, (long long)i);
+        } else {
+            hudi_buf_clear(&key);
+            hudi_buf_printf(&key, "%s_0_%lld", c->instant, (long long)next++);
+            rc = hudi_buf_failed(&key) ? hudi_error_oom(err)
+                                       : hudi_array_append_bytes(c->keys, key.data, key.len, err);
+        }
+        if (rc == 0 && parts)
+            rc = hudi_array_append_bytes(parts, part.len ? part.data : (const uint8_t *)"",
+                                         part.len, err);
+    }
+    hudi_buf_dispose(&key);
+    if (rc == 0 && parts) {
+        hudi_array_free(c->part_paths);
+        c->part_paths = parts;
+        parts = NULL;
+    }
+    hudi_array_free(parts);
+    return rc;
+}
+
+void hudi_plan_rekey(wctx *c, const char *planned) {
+    size_t n = strlen(planned);
+    if (!c->keys || !hudi_write_auto_keys(c->t) || strlen(c->instant) != n) return;
+    /* only generated keys start with the planned instant: stored ones are older */
+    for (int64_t i = 0; i < c->keys->length; i++) {
+        hudi_slice k = wstr(c->keys, i);
+        if (k.len > n && memcmp(k.data, planned, n) == 0 && k.data[n] == '_')
+            memcpy((uint8_t *)c->keys->data + c->keys->offsets[i], c->instant, n);
+    }
+}
+
 int hudi_plan_keys(wctx *c, hudi_error *err) {
     hudi_keygen_options ko;
     const hudi_batch *b = c->in;
     int rc;
     if ((rc = keygen_options(&ko, c->t, err)) < 0) return rc;
+    if (hudi_write_auto_keys(c->t) && c->o.op == HUDI_WRITE_DELETE) {
+        /* a delete of stored rows: their partition paths come with them */
+        int pc;
+        if ((rc = find_string_col(b, "_hoodie_partition_path", &pc, err)) < 0) return rc;
+        if (pc >= 0) {
+            ko.type = HUDI_KEYGEN_NONPARTITIONED;
+            c->kg_auto_nonpart = true;
+        }
+    }
     if ((rc = hudi_keygen_new(&c->kg, &ko, b->schema, err)) < 0) return rc;
     if (hudi_field_init(&c->key_field, "_hoodie_record_key", HUDI_TYPE_STRING, false) < 0 ||
         hudi_field_init(&c->part_field, "_hoodie_partition_path", HUDI_TYPE_STRING, false) < 0)
@@ -172,9 +277,12 @@ int hudi_plan_keys(wctx *c, hudi_error *err) {
     if ((rc = hudi_array_new(&c->keys, &c->key_field, err)) < 0 ||
         (rc = hudi_array_new(&c->part_paths, &c->part_field, err)) < 0)
         return rc;
-    if ((rc = hudi_keygen_record_keys(c->kg, b, c->keys, err)) < 0 ||
-        (rc = hudi_keygen_partition_paths(c->kg, b, c->part_paths, err)) < 0)
+    if (hudi_write_auto_keys(c->t)) {
+        if ((rc = auto_keys(c, err)) < 0) return rc;
+    } else if ((rc = hudi_keygen_record_keys(c->kg, b, c->keys, err)) < 0 ||
+               (rc = hudi_keygen_partition_paths(c->kg, b, c->part_paths, err)) < 0) {
         return rc;
+    }
     int64_t n = b->num_rows;
     if (!(c->row_part = hudi_calloc((size_t)n + 1, sizeof(int32_t))) ||
         !(c->dest = hudi_malloc(((size_t)n + 1) * sizeof(int32_t))) ||

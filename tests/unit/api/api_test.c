@@ -336,8 +336,11 @@ Test(api, argument_and_state_errors) {
     hudi_table *t2 = (hudi_table *)1;
     cr_assert_eq(hudi_table_create(&t2, path, &io, &err), HUDI_EEXISTS);
     cr_assert_null(t2);
+    /* no record key fields: generated keys, which need the meta fields */
     io.record_key_fields = NULL;
+    io.populate_meta_fields = false;
     cr_assert_eq(hudi_table_create(&t2, path, &io, &err), HUDI_EINVAL);
+    io.populate_meta_fields = true;
     io.record_key_fields = "id";
     io.table_type = "bogus";
     cr_assert_eq(hudi_table_create(&t2, path, &io, &err), HUDI_EINVAL);

@@ -445,9 +445,14 @@ Test(properties, store_creates_then_updates) {
               text.data);
     cr_assert(strstr(text.data, "\nhoodie.table.checksum=1116899612\n"), "%s", text.data);
     hudi_buf_clear(&text);
+    /* a Hadoop checksum of the old file (Spark on a local file system) goes with it */
+    cr_assert_eq(hudi_fs_write_all(fs, "/t/.hoodie/.hoodie.properties.crc", HUDI_CREATE_OVERWRITE,
+                                   "crc\0\0\0\2\0", 8, &err),
+                 0);
     hudi_props_set(&p, "v", "2", &err);
     cr_assert_eq(hudi_props_store(&p, fs, "/t", &clock, &err), 0, "%s", err.message);
     cr_assert(!hudi_fs_exists(fs, "/t/.hoodie/hoodie.properties.backup"));
+    cr_assert(!hudi_fs_exists(fs, "/t/.hoodie/.hoodie.properties.crc"));
     cr_assert_eq(hudi_fs_read_all(fs, "/t/.hoodie/hoodie.properties", &text, &err), 0);
     cr_assert(strncmp(text.data, "#Updated at 2024-04-18T22:27:38.493Z\n", 37) == 0, "%s",
               text.data);
