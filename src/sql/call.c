@@ -155,15 +155,20 @@ static int show_commits(hudi_sql_session *s, hudi_sql_result *r, const proc *p, 
     hudi_instant_list l = {0};
     if ((rc = hudi_timeline_completed_commits(&l, t->timeline, err)) < 0) return rc;
     hudi_sql_rows w;
-    const char *cols[] = {"commit_time",           "action",
-                          "total_bytes_written",   "total_files_added",
-                          "total_files_updated",   "total_partitions_written",
-                          "total_records_written", "total_update_records_written",
+    const char *cols[] = {"commit_time",
+                          "state_transition_time",
+                          "action",
+                          "total_bytes_written",
+                          "total_files_added",
+                          "total_files_updated",
+                          "total_partitions_written",
+                          "total_records_written",
+                          "total_update_records_written",
                           "total_errors"};
-    const hudi_type_id ty[] = {HUDI_TYPE_STRING, HUDI_TYPE_STRING, HUDI_TYPE_INT64,
-                               HUDI_TYPE_INT64,  HUDI_TYPE_INT64,  HUDI_TYPE_INT64,
-                               HUDI_TYPE_INT64,  HUDI_TYPE_INT64,  HUDI_TYPE_INT64};
-    rc = hudi_sql_rows_begin(&w, r, 9, cols, ty, err);
+    const hudi_type_id ty[] = {
+        HUDI_TYPE_STRING, HUDI_TYPE_STRING, HUDI_TYPE_STRING, HUDI_TYPE_INT64, HUDI_TYPE_INT64,
+        HUDI_TYPE_INT64,  HUDI_TYPE_INT64,  HUDI_TYPE_INT64,  HUDI_TYPE_INT64, HUDI_TYPE_INT64};
+    rc = hudi_sql_rows_begin(&w, r, 10, cols, ty, err);
     int64_t shown = 0;
     for (size_t i = l.count; rc == 0 && i > 0 && shown < limit; i--, shown++) {
         const hudi_instant *in = l.items[i - 1];
@@ -183,15 +188,25 @@ static int show_commits(hudi_sql_session *s, hudi_sql_result *r, const proc *p, 
                 upd += ws->num_update_writes;
                 errs += ws->total_write_errors;
             }
+        /* Hudi 0.15: when the instant reached its state, the completed file's modification
+         * time as an instant time in the timeline's zone */
+        char moved[HUDI_INSTANT_TIME_MAX] = "";
+        hudi_buf path = HUDI_BUF_INIT;
+        hudi_stat stt;
+        hudi_buf_printf(&path, "%s/%s", t->timeline->dir, in->file);
+        if (!hudi_buf_failed(&path) && hudi_fs_stat(t->fs, path.data, &stt, NULL) == 0)
+            hudi_instant_time_from_ms(moved, stt.mtime_ms, t->cfg.timeline_utc, NULL);
+        hudi_buf_dispose(&path);
         hudi_sql_rows_str(&w, 0, in->time);
-        hudi_sql_rows_str(&w, 1, hudi_action_name(in->action));
-        hudi_sql_rows_i64(&w, 2, bytes);
-        hudi_sql_rows_i64(&w, 3, added);
-        hudi_sql_rows_i64(&w, 4, updated);
-        hudi_sql_rows_i64(&w, 5, (int64_t)md->partitions_count);
-        hudi_sql_rows_i64(&w, 6, recs);
-        hudi_sql_rows_i64(&w, 7, upd);
-        hudi_sql_rows_i64(&w, 8, errs);
+        hudi_sql_rows_str(&w, 1, moved[0] ? moved : NULL);
+        hudi_sql_rows_str(&w, 2, hudi_action_name(in->action));
+        hudi_sql_rows_i64(&w, 3, bytes);
+        hudi_sql_rows_i64(&w, 4, added);
+        hudi_sql_rows_i64(&w, 5, updated);
+        hudi_sql_rows_i64(&w, 6, (int64_t)md->partitions_count);
+        hudi_sql_rows_i64(&w, 7, recs);
+        hudi_sql_rows_i64(&w, 8, upd);
+        hudi_sql_rows_i64(&w, 9, errs);
         hudi_sql_rows_end(&w);
         hudi_commit_metadata_free(md);
     }
@@ -391,7 +406,8 @@ static int du(hudi_fs *fs, const char *path, usage *u, hudi_error *err) {
     return rc;
 }
 
-/* Hudi's unit rendering: two decimals and B, KB, MB, GB, TB. */
+/* Hudi's unit rendering (ShowFsPathDetailProcedure): bytes as an integer ("307B"), larger sizes
+ * with two decimals ("848.73KB"). */
 static void human_size(char *out, size_t cap, int64_t bytes) {
     static const char *const units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
     double v = (double)bytes;
@@ -400,7 +416,10 @@ static void human_size(char *out, size_t cap, int64_t bytes) {
         v /= 1024;
         u++;
     }
-    snprintf(out, cap, "%.2f%s", v, units[u]);
+    if (u == 0)
+        snprintf(out, cap, "%lldB", (long long)bytes);
+    else
+        snprintf(out, cap, "%.2f%s", v, units[u]);
 }
 
 typedef struct fs_row {
@@ -458,7 +477,10 @@ static int show_fs_path_detail(hudi_sql_session *s, hudi_sql_result *r, const pr
         hudi_sql_rows_i64(&w, 1, fr->u.files);
         hudi_sql_rows_i64(&w, 2, fr->u.bytes);
         hudi_sql_rows_str(&w, 3, hs);
-        hudi_sql_rows_str(&w, 4, fr->path);
+        size_t sl = strlen(fr->path) + 6;
+        char *shown = hudi_arena_alloc(&r->arena, sl);
+        if (shown) snprintf(shown, sl, "file:%s", fr->path);
+        hudi_sql_rows_str(&w, 4, shown ? shown : fr->path);
         /* a local file system has no quotas; Hudi fills space_consumed with the quota and
          * quota with the space consumed (a swap in ShowFsPathDetailProcedure) */
         hudi_sql_rows_i64(&w, 5, -1);
@@ -512,7 +534,8 @@ static int create_savepoint(hudi_sql_session *s, hudi_sql_result *r, const proc 
     if (!instant || !*instant) { /* later Hudi versions: the latest completed commit */
         const hudi_instant *last = hudi_timeline_last_completed_commit(t->timeline);
         if (!last) return hudi_error_set(err, HUDI_ENOTFOUND, "the table has no commit");
-        instant = last->time;
+        /* a copy: the savepoint reloads the timeline */
+        if (!(instant = hudi_arena_strdup(&r->arena, last->time))) return oom(err);
     }
     if ((rc = hudi_tbl_savepoint_create(t, instant, a->v[2], a->v[3], NULL, err)) < 0) return rc;
     HUDI_UNUSED(p);
@@ -617,30 +640,30 @@ static const proc procs[] = {
       {"trigger_strategy", P_STR, false, NULL},
       {"trigger_max_commits", P_INT, false, NULL},
       {"options", P_STR, false, NULL}},
-     "start_clean_time string, time_taken_in_millis bigint, total_files_deleted int, "
-     "earliest_commit_to_retain string, bootstrap_part_metadata string, version int"},
+     "start_clean_time string, time_taken_in_millis long, total_files_deleted integer, "
+     "earliest_commit_to_retain string, bootstrap_part_metadata string, version integer"},
     {"show_commit_files",
      show_commit_files,
      {{"table", P_STR, true, NULL},
       {"limit", P_INT, false, "10"},
       {"instant_time", P_STR, true, NULL}},
      "action string, partition_path string, file_id string, previous_commit string, "
-     "total_records_updated bigint, total_records_written bigint, total_bytes_written bigint, "
-     "total_errors bigint, file_size bigint"},
+     "total_records_updated long, total_records_written long, total_bytes_written long, "
+     "total_errors long, file_size long"},
     {"show_commits",
      show_commits,
      {{"table", P_STR, true, NULL}, {"limit", P_INT, false, "10"}},
-     "commit_time string, action string, total_bytes_written bigint, total_files_added "
-     "bigint, total_files_updated bigint, total_partitions_written bigint, "
-     "total_records_written bigint, total_update_records_written bigint, total_errors bigint"},
+     "commit_time string, state_transition_time string, action string, total_bytes_written "
+     "long, total_files_added long, total_files_updated long, total_partitions_written long, "
+     "total_records_written long, total_update_records_written long, total_errors long"},
     {"show_fs_path_detail",
      show_fs_path_detail,
      {{"path", P_STR, true, NULL},
       {"is_sub", P_BOOL, false, "false"},
       {"sort", P_BOOL, false, "true"},
       {"limit", P_INT, false, "100"}},
-     "path_num bigint, file_num bigint, storage_size bigint, storage_size(unit) string, "
-     "storage_path string, space_consumed bigint, quota bigint, space_quota bigint"},
+     "path_num long, file_num long, storage_size long, storage_size(unit) string, "
+     "storage_path string, space_consumed long, quota long, space_quota long"},
     {"show_savepoints",
      show_savepoints,
      {{"table", P_STR, false, NULL}, {"path", P_STR, false, NULL}},
@@ -655,7 +678,7 @@ static const proc procs[] = {
 };
 
 static const char *type_word(ptype t) {
-    return t == P_INT ? "int" : t == P_BOOL ? "boolean" : "string";
+    return t == P_INT ? "integer" : t == P_BOOL ? "boolean" : "string";
 }
 
 static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
@@ -677,18 +700,27 @@ static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const ar
             hudi_buf_dispose(&b);
             return hudi_error_set(err, HUDI_ENOTFOUND, "Procedure %s not found", cmd);
         }
-        hudi_buf_printf(&b, "parameters:");
-        for (int i = 0; i < MAX_PARAMS && q->params[i].name; i++) {
-            hudi_buf_printf(&b, "\n    param                           type_name    "
-                                "default_value  required");
-            break;
-        }
+        /* HelpProcedure's layout: tab-led cells padded to 30 */
+        hudi_buf_printf(&b, "parameters:\n\t%-30s\t%-30s\t%-30s\t%-30s\n", "param", "type_name",
+                        "default_value", "required");
         for (int i = 0; i < MAX_PARAMS && q->params[i].name; i++)
-            hudi_buf_printf(&b, "\n    %-31s %-12s %-14s %s", q->params[i].name,
+            hudi_buf_printf(&b, "\t%-30s\t%-30s\t%-30s\t%-30s\n", q->params[i].name,
                             type_word(q->params[i].type),
-                            q->params[i].dflt ? q->params[i].dflt : "None",
+                            q->params[i].dflt ? q->params[i].dflt : "null",
                             q->params[i].required ? "true" : "false");
-        hudi_buf_printf(&b, "\noutputType:\n    %s", q->outputs);
+        hudi_buf_printf(&b, "outputType:\n\t%-30s\t%-30s\t%-30s\t%-30s\n", "name", "type_name",
+                        "nullable", "metadata");
+        for (const char *o = q->outputs; *o;) {
+            const char *end = strstr(o, ", ");
+            size_t len = end ? (size_t)(end - o) : strlen(o);
+            const char *sp = o + len;
+            while (sp > o && sp[-1] != ' ') sp--;
+            char name[64], type[32];
+            snprintf(name, sizeof(name), "%.*s", (int)(sp > o ? sp - o - 1 : 0), o);
+            snprintf(type, sizeof(type), "%.*s", (int)(o + len - sp), sp);
+            hudi_buf_printf(&b, "\t%-30s\t%-30s\t%-30s\t%-30s\n", name, type, "true", "{}");
+            o = end ? end + 2 : o + len;
+        }
     }
     if (hudi_buf_failed(&b)) {
         hudi_buf_dispose(&b);

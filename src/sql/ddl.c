@@ -683,6 +683,18 @@ static int create_hudi(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
         chk.record_key = pk;
         chk.precombine = pc;
         if ((rc = check_existing(&chk, t, err)) < 0) return rc;
+        /* the catalog shows the table's SQL options, as Spark-Hudi derives them from
+         * hoodie.properties */
+        if (!pk && t->cfg.record_key_fields &&
+            (rc = prop_put(r, &cp->p, "primaryKey", t->cfg.record_key_fields, err)) < 0)
+            return rc;
+        if (!pc && t->cfg.precombine_field &&
+            (rc = prop_put(r, &cp->p, "preCombineField", t->cfg.precombine_field, err)) < 0)
+            return rc;
+        if (!prop_get(&cp->p, "type") &&
+            (rc = prop_put(r, &cp->p, "type", t->cfg.type == HUDI_MERGE_ON_READ ? "mor" : "cow",
+                           err)) < 0)
+            return rc;
         return register_entry(s, cp, NULL, st->comment, err);
     }
     if (cp->managed && folder_has_files(s->fs, cp->location))
@@ -770,6 +782,8 @@ static int create_hudi(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
         rc = hudi_sql_write_rows(s, r, &e, plan, HUDI_WRITE_BULK_INSERT, err);
         if (rc < 0) goto undo;
     }
+    /* Spark-Hudi keeps the table type among the SQL options */
+    if (!prop_get(&cp->p, "type") && (rc = prop_put(r, &cp->p, "type", "cow", err)) < 0) goto undo;
     if ((rc = register_entry(s, cp, NULL, st->comment, err)) < 0) goto undo;
     return 0;
 undo:

@@ -233,6 +233,10 @@ static void sql_quote(hudi_buf *b, const char *s) {
 
 /* ---- SHOW ------------------------------------------------------------------------------- */
 
+static int cmp_prop(const void *a, const void *b) {
+    return strcmp(**(char *const *const *)a, **(char *const *const *)b);
+}
+
 static int show_tables(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_stmt *st,
                        hudi_error *err) {
     const char *db = s->database;
@@ -371,13 +375,12 @@ static int show_create_table(hudi_sql_session *s, hudi_sql_result *r, const hudi
     if (rc == 0) {
         hudi_buf_printf(&b, "CREATE TABLE spark_catalog.%s.%s (", e.database, e.name);
         bool first = true;
-        for (int32_t i = 0; i < cols.n_children; i++) {
+        for (int32_t i = 0; i < cols.n_children; i++) { /* meta columns too, as Spark shows */
             const hudi_field *f = &cols.children[i];
-            if (hudi_is_meta_field(f->name)) continue;
             hudi_buf_printf(&b, "%s\n  %s ", first ? "" : ",", f->name);
             type_sql(&b, f);
             if (!f->nullable) hudi_buf_puts(&b, " NOT NULL");
-            if (f->comment) {
+            if (f->comment && *f->comment) {
                 hudi_buf_puts(&b, " COMMENT ");
                 sql_quote(&b, f->comment);
             }
@@ -395,20 +398,26 @@ static int show_create_table(hudi_sql_session *s, hudi_sql_result *r, const hudi
             hudi_buf_putc(&b, '\n');
         }
         if (!e.managed) {
+            hudi_buf loc = HUDI_BUF_INIT;
+            hudi_buf_printf(&loc, "file:%s", e.location);
             hudi_buf_puts(&b, "LOCATION ");
-            sql_quote(&b, e.location);
+            sql_quote(&b, loc.data ? loc.data : "");
             hudi_buf_putc(&b, '\n');
+            hudi_buf_dispose(&loc);
         }
-        int32_t shown = 0;
-        for (int32_t i = 0; i < e.n_props; i++) shown += strcmp(e.props[2 * i], "comment") != 0;
-        if (shown) {
+        /* properties sorted by key, the comment property left to COMMENT (Spark) */
+        char **sorted[256];
+        int32_t ns = 0;
+        for (int32_t i = 0; i < e.n_props && ns < 256; i++)
+            if (strcmp(e.props[2 * i], "comment") != 0) sorted[ns++] = &e.props[2 * i];
+        qsort(sorted, (size_t)ns, sizeof(sorted[0]), cmp_prop);
+        if (ns) {
             hudi_buf_puts(&b, "TBLPROPERTIES (");
-            for (int32_t i = 0, k = 0; i < e.n_props; i++) {
-                if (strcmp(e.props[2 * i], "comment") == 0) continue; /* it is the COMMENT */
-                hudi_buf_puts(&b, k++ ? ",\n  " : "\n  ");
-                sql_quote(&b, e.props[2 * i]);
+            for (int32_t i = 0; i < ns; i++) {
+                hudi_buf_puts(&b, i ? ",\n  " : "\n  ");
+                sql_quote(&b, sorted[i][0]);
                 hudi_buf_puts(&b, " = ");
-                sql_quote(&b, e.props[2 * i + 1]);
+                sql_quote(&b, sorted[i][1]);
             }
             hudi_buf_puts(&b, ")\n");
         }
@@ -563,10 +572,6 @@ static int describe_database(hudi_sql_session *s, hudi_sql_result *r, const hudi
     }
     hudi_catalog_database_dispose(&d);
     return rc < 0 ? rc : hudi_sql_rows_finish(&w, err);
-}
-
-static int cmp_prop(const void *a, const void *b) {
-    return strcmp(**(char *const *const *)a, **(char *const *const *)b);
 }
 
 static int describe_table(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_stmt *st,

@@ -388,6 +388,11 @@ Test(ddl, procedures) {
     expect_rows(s, sql, "true\n");
     expect_rows(s, "CALL show_savepoints(table => 't')", "");
     expect_error(s, sql, HUDI_ENOTFOUND, "not found");
+    /* without commit_time: the latest completed commit */
+    expect_rows(s, "CALL create_savepoint('t')", "true\n");
+    char *sps = rows(s, "CALL show_savepoints(table => 't')");
+    cr_assert_eq(strlen(sps), 18, "%s", sps);
+    free(sps);
     expect_error(s, "CALL show_commits(table => 't', limit => 'x')", HUDI_ESQL,
                  "must be an integer");
     expect_error(s, "CALL show_commits(table => 't', table => 't')", HUDI_ESQL, "given twice");
