@@ -1121,6 +1121,81 @@ static int drop_partition(hudi_sql_session *s, hudi_sql_result *r, const hudi_sq
     return 0;
 }
 
+/* Hudi's AlterHoodieTableAddPartitionCommand: a partition folder with a partition metafile of
+ * commit time 00000000000000 (file-names.md §3), every partition field given. */
+static int add_partition(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_stmt *st,
+                         hudi_catalog_table *e, hudi_error *err) {
+    hudi_table *t = NULL;
+    int rc = hudi_sql_open_entry(s, r, e, "ALTER TABLE ... ADD PARTITION", &t, err);
+    if (rc < 0) return rc;
+    if (!t->cfg.partition_fields || !*t->cfg.partition_fields)
+        return hudi_error_set(err, HUDI_ESQL,
+                              "%s.%s is a non-partitioned table that is not allowed to add "
+                              "partition",
+                              e->database, e->name);
+    if (st->location)
+        return hudi_error_set(err, HUDI_ESQL,
+                              "Hoodie table does not support specify partition location "
+                              "explicitly");
+    const char **fields;
+    int32_t nf;
+    if ((rc = split_csv(r, t->cfg.partition_fields, &fields, &nf, err)) < 0) return rc;
+    for (uint32_t i = 0; i < st->partitions.len; i++) {
+        const hudi_sql_partspec *spec = HUDI_SQL_AT(st->partitions, hudi_sql_partspec, i);
+        hudi_buf path = HUDI_BUF_INIT;
+        for (int32_t f = 0; rc == 0 && f < nf; f++) {
+            const hudi_sql_part_kv *kv = NULL;
+            for (uint32_t k = 0; k < spec->len; k++)
+                if (strcasecmp(HUDI_SQL_AT(*spec, hudi_sql_part_kv, k)->name, fields[f]) == 0)
+                    kv = HUDI_SQL_AT(*spec, hudi_sql_part_kv, k);
+            const char *v = NULL;
+            if (!kv || !kv->value) {
+                rc = hudi_error_set(err, HUDI_ESQL,
+                                    "partition spec is invalid: %s needs a value (partition "
+                                    "fields: %s)",
+                                    fields[f], t->cfg.partition_fields);
+                break;
+            }
+            if ((rc = hudi_sql_const_text(r, kv->value, "a partition value", &v, err)) < 0) break;
+            if (f) hudi_buf_putc(&path, '/');
+            if (t->cfg.hive_style_partitioning) hudi_buf_printf(&path, "%s=", fields[f]);
+            if (!v || !*v)
+                hudi_buf_puts(&path, "__HIVE_DEFAULT_PARTITION__");
+            else if (t->cfg.url_encode_partitions)
+                escape_path_value(&path, v);
+            else
+                hudi_buf_puts(&path, v);
+        }
+        for (uint32_t k = 0; rc == 0 && k < spec->len; k++) {
+            const char *name = HUDI_SQL_AT(*spec, hudi_sql_part_kv, k)->name;
+            bool known = false;
+            for (int32_t f = 0; f < nf; f++) known |= strcasecmp(fields[f], name) == 0;
+            if (!known)
+                rc = hudi_error_set(err, HUDI_ESQL,
+                                    "%s is not a valid partition column in table %s (partition "
+                                    "fields: %s)",
+                                    name, t->cfg.name, t->cfg.partition_fields);
+        }
+        if (rc == 0 && hudi_buf_failed(&path)) rc = oom(err);
+        if (rc == 0) {
+            hudi_partition_meta pm;
+            hudi_error probe = HUDI_ERROR_INIT;
+            if (hudi_partition_meta_read(&pm, s->fs, t->base_path, path.data, &probe) == 0) {
+                if (!st->if_not_exists)
+                    rc = hudi_error_set(err, HUDI_EEXISTS,
+                                        "Partition metadata already exists for path: %s/%s",
+                                        t->base_path, path.data);
+            } else {
+                rc = hudi_partition_meta_write(s->fs, t->base_path, path.data, "00000000000000",
+                                               NULL, NULL, err);
+            }
+        }
+        hudi_buf_dispose(&path);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
 static int alter_table(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_stmt *st,
                        hudi_error *err) {
     static const char *const unsupported[] = {
@@ -1128,7 +1203,6 @@ static int alter_table(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
         [HUDI_SQL_A_CHANGE_COLUMN] = "ALTER TABLE ... ALTER/CHANGE COLUMN",
         [HUDI_SQL_A_DROP_COLUMNS] = "ALTER TABLE ... DROP COLUMNS",
         [HUDI_SQL_A_RENAME_COLUMN] = "ALTER TABLE ... RENAME COLUMN",
-        [HUDI_SQL_A_ADD_PARTITION] = "ALTER TABLE ... ADD PARTITION",
     };
     if ((size_t)st->alter < HUDI_ARRAY_LEN(unsupported) && unsupported[st->alter])
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s is not supported yet",
@@ -1142,6 +1216,7 @@ static int alter_table(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
     case HUDI_SQL_A_UNSET_PROPS:
     case HUDI_SQL_A_SET_SERDE_PROPS: rc = alter_props(s, r, st, &e, err); break;
     case HUDI_SQL_A_DROP_PARTITION: rc = drop_partition(s, r, st, &e, err); break;
+    case HUDI_SQL_A_ADD_PARTITION: rc = add_partition(s, r, st, &e, err); break;
     default: rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "this ALTER TABLE is not supported yet");
     }
     hudi_catalog_table_dispose(&e);

@@ -53,6 +53,12 @@ ALTER TABLE orders DROP PARTITION (dt = '2021-01-02');
 SELECT id, region, amount, dt FROM orders ORDER BY id;
 ALTER TABLE orders DROP PARTITION (dt = '2030-01-01');
 ALTER TABLE orders DROP IF EXISTS PARTITION (dt = '2030-01-01');
+ALTER TABLE orders ADD PARTITION (dt = '2022-01-01');
+SHOW PARTITIONS orders;
+ALTER TABLE orders ADD PARTITION (dt = '2022-01-01');
+ALTER TABLE orders ADD IF NOT EXISTS PARTITION (dt = '2022-01-01');
+ALTER TABLE orders ADD PARTITION (nope = '1');
+ALTER TABLE orders ADD PARTITION (dt = '2022-01-02') LOCATION '/x';
 TRUNCATE TABLE orders;
 SELECT count(*) FROM orders;
 -- rename: the managed folder moves, hoodie.table.name follows
