@@ -186,6 +186,73 @@ static int split_csv(hudi_sql_result *r, const char *csv, const char ***out, int
     return 0;
 }
 
+/* Hudi's TimelineUtils.getDroppedPartitions over the active timeline: partitions that a
+ * completed delete_partition / insert_overwrite(_table) replacecommit replaced and that no
+ * later completed commit wrote. Spark-Hudi leaves them out of SHOW PARTITIONS (their folders
+ * stay until the cleaner runs). Arena strings in *out. */
+static int dropped_partitions(hudi_sql_result *r, hudi_table *t, const char ***out, int32_t *n,
+                              hudi_error *err) {
+    *out = NULL;
+    *n = 0;
+    hudi_instant_list l = {0};
+    int rc = hudi_timeline_completed_commits(&l, t->timeline, err);
+    if (rc < 0) return rc;
+    hudi_map del = HUDI_MAP_INIT; /* partition -> latest delete time (arena string) */
+    const char *earliest = NULL;
+    for (size_t i = 0; rc == 0 && i < l.count; i++) {
+        const hudi_instant *in = l.items[i];
+        if (in->action != HUDI_ACTION_REPLACECOMMIT) continue;
+        hudi_buf json = HUDI_BUF_INIT;
+        hudi_commit_metadata *md = NULL;
+        rc = hudi_timeline_read_commit_json(&json, t->timeline, in, err);
+        if (rc == 0) rc = hudi_commit_metadata_parse(&md, json.data, json.len, in->file, err);
+        const char *op = md ? md->operation_type : NULL;
+        if (rc == 0 && op &&
+            (!strcmp(op, "DELETE_PARTITION") || !strcmp(op, "INSERT_OVERWRITE_TABLE") ||
+             !strcmp(op, "INSERT_OVERWRITE"))) {
+            for (size_t p = 0; rc == 0 && p < md->replaced_count; p++) {
+                const char *part = md->replaced[p].partition_path;
+                if (hudi_map_put(&del, part, strlen(part), (void *)in->time, NULL) < 0)
+                    rc = oom(err);
+            }
+            if (!earliest) earliest = in->time;
+        }
+        hudi_commit_metadata_free(md);
+        hudi_buf_dispose(&json);
+    }
+    const char **res = NULL;
+    if (rc == 0 && del.len > 0) {
+        /* writes since the earliest delete bring a partition back */
+        for (size_t i = 0; rc == 0 && i < l.count; i++) {
+            const hudi_instant *in = l.items[i];
+            if (hudi_instant_time_cmp(in->time, earliest) < 0) continue;
+            hudi_buf json = HUDI_BUF_INIT;
+            hudi_commit_metadata *md = NULL;
+            rc = hudi_timeline_read_commit_json(&json, t->timeline, in, err);
+            if (rc == 0) rc = hudi_commit_metadata_parse(&md, json.data, json.len, in->file, err);
+            for (size_t p = 0; rc == 0 && p < md->partitions_count; p++) {
+                const char *part = md->partitions[p].partition_path;
+                const char *dt = hudi_map_get(&del, part, strlen(part));
+                if (dt && hudi_instant_time_cmp(dt, in->time) <= 0)
+                    hudi_map_remove(&del, part, strlen(part), NULL);
+            }
+            hudi_commit_metadata_free(md);
+            hudi_buf_dispose(&json);
+        }
+        if (rc == 0 && !(res = hudi_arena_alloc(&r->arena, sizeof(char *) * (del.len + 1))))
+            rc = oom(err);
+        size_t it = 0;
+        hudi_map_entry *e;
+        while (rc == 0 && (e = hudi_map_next(&del, &it)))
+            if (e->key_len && !(res[(*n)++] = hudi_arena_strndup(&r->arena, e->key, e->key_len)))
+                rc = oom(err);
+    }
+    hudi_map_dispose(&del);
+    hudi_instant_list_dispose(&l);
+    *out = res;
+    return rc;
+}
+
 int hudi_sql_match_partitions(hudi_sql_session *s, hudi_sql_result *r, hudi_table *t,
                               const hudi_sql_partspec *spec, const char ***out, int32_t *n,
                               hudi_error *err) {
@@ -224,6 +291,9 @@ int hudi_sql_match_partitions(hudi_sql_session *s, hudi_sql_result *r, hudi_tabl
         hudi_buf_dispose(&b);
         if (!want[f]) return oom(err);
     }
+    const char **dropped = NULL;
+    int32_t n_dropped = 0;
+    if ((rc = dropped_partitions(r, t, &dropped, &n_dropped, err)) < 0) return rc;
     char **parts = NULL;
     size_t np = 0;
     if ((rc = hudi_table_list_partitions(s->fs, t->base_path, &parts, &np, err)) < 0) return rc;
@@ -232,6 +302,7 @@ int hudi_sql_match_partitions(hudi_sql_session *s, hudi_sql_result *r, hudi_tabl
     for (size_t i = 0; rc == 0 && i < np; i++) {
         if (!*parts[i]) continue; /* the base path itself: a non-partitioned table */
         bool ok = true;
+        for (int32_t d = 0; d < n_dropped && ok; d++) ok = strcmp(dropped[d], parts[i]) != 0;
         const char *seg = parts[i];
         for (int32_t f = 0; f < nf && ok; f++) {
             const char *e = strchr(seg, '/');

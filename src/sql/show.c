@@ -3,7 +3,8 @@
  * Hudi 0.15 followed here:
  *  - SHOW PARTITIONS prints the partition paths as stored (ShowHoodieTablePartitionsCommand):
  *    "dt=2021-01-01/hh=10" for hive-style tables, "2021-01-01/10" otherwise; no rows for a
- *    non-partitioned table.
+ *    non-partitioned table; partitions a replacecommit dropped are left out
+ *    (HoodieCatalogTable.getPartitionPaths filters TimelineUtils.getDroppedPartitions).
  *  - DESCRIBE of a Hudi table lists the five meta columns first (they are in the catalog
  *    schema), then the data columns, then "# Partition Information". */
 #include <stdio.h>
