@@ -403,16 +403,30 @@ static void put_java(hudi_buf *out, double v, bool as_float) {
 void hudi_sql_put_double(hudi_buf *out, double v) { put_java(out, v, false); }
 void hudi_sql_put_float(hudi_buf *out, float v) { put_java(out, v, true); }
 
+static char *put2(char *o, int v) {
+    o[0] = (char)('0' + v / 10);
+    o[1] = (char)('0' + v % 10);
+    return o + 2;
+}
+
 /* yyyy-MM-dd; years past 9999 with a '+' (java.time's EXCEEDS_PAD sign style). */
 static void put_date(hudi_buf *out, int64_t days) {
     int64_t y;
     int m, d;
     hudi_civil_from_days(days, &y, &m, &d);
-    hudi_buf_printf(out, "%s%04lld-%02d-%02d",
-                    y > 9999 ? "+"
-                    : y < 0  ? "-"
-                             : "",
-                    (long long)(y < 0 ? -y : y), m, d);
+    if (y < 0 || y > 9999) {
+        hudi_buf_printf(out, "%s%04lld-%02d-%02d", y > 9999 ? "+" : "-",
+                        (long long)(y < 0 ? -y : y), m, d);
+        return;
+    }
+    char t[10], *o = t;
+    o = put2(o, (int)(y / 100));
+    o = put2(o, (int)(y % 100));
+    *o++ = '-';
+    o = put2(o, m);
+    *o++ = '-';
+    o = put2(o, d);
+    hudi_buf_append(out, t, 10);
 }
 
 void hudi_sql_put_timestamp(hudi_buf *out, int64_t micros, int32_t tz_minutes) {
@@ -420,17 +434,25 @@ void hudi_sql_put_timestamp(hudi_buf *out, int64_t micros, int32_t tz_minutes) {
     int64_t days = hudi_sql_floor_div(local, HUDI_SQL_MICROS_PER_DAY);
     int64_t rem = local - days * HUDI_SQL_MICROS_PER_DAY;
     put_date(out, days);
-    int64_t secs = rem / 1000000, frac = rem % 1000000;
-    hudi_buf_printf(out, " %02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60),
-                    (int)(secs % 60));
+    int64_t secs = rem / 1000000;
+    int frac = (int)(rem % 1000000);
+    char t[16], *o = t;
+    *o++ = ' ';
+    o = put2(o, (int)(secs / 3600));
+    *o++ = ':';
+    o = put2(o, (int)(secs / 60 % 60));
+    *o++ = ':';
+    o = put2(o, (int)(secs % 60));
     if (frac) {
-        char f[8];
-        snprintf(f, sizeof(f), "%06d", (int)frac);
-        int n = 6;
-        while (f[n - 1] == '0') n--;
-        hudi_buf_putc(out, '.');
-        hudi_buf_append(out, f, (size_t)n);
+        *o++ = '.';
+        int div = 100000;
+        while (frac) {
+            *o++ = (char)('0' + frac / div);
+            frac %= div;
+            div /= 10;
+        }
     }
+    hudi_buf_append(out, t, (size_t)(o - t));
 }
 
 int64_t hudi_sql_ts_micros(const hudi_array *a, int64_t row) {

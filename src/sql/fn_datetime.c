@@ -119,11 +119,16 @@ fail:
 }
 
 static void put_num(hudi_buf *b, int64_t v, int width) {
-    if (v < 0) {
-        hudi_buf_putc(b, '-');
-        v = -v;
-    }
-    hudi_buf_printf(b, "%0*lld", width, (long long)v);
+    char tmp[48];
+    int k = (int)sizeof(tmp);
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[--k] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u && k > 1);
+    while ((int)sizeof(tmp) - k < width && k > 1) tmp[--k] = '0';
+    if (v < 0) tmp[--k] = '-';
+    hudi_buf_append(b, tmp + k, sizeof(tmp) - (size_t)k);
 }
 
 static void put_offset(hudi_buf *b, int32_t minutes, char letter, int count) {
@@ -227,8 +232,8 @@ static void dt_format(hudi_buf *b, const dt_pattern *pat, int64_t micros, int32_
         case 'm': put_num(b, minute, c); break;
         case 's': put_num(b, sec, c); break;
         case 'S': {
-            char f[8];
-            snprintf(f, sizeof(f), "%06d", frac);
+            char f[6];
+            for (int z = 5, v = frac; z >= 0; z--, v /= 10) f[z] = (char)('0' + v % 10);
             for (int z = 0; z < c; z++) hudi_buf_putc(b, z < 6 ? f[z] : '0');
             break;
         }

@@ -106,6 +106,9 @@ static inline bool hudi_sql_all_valid(const hudi_sql_datum *args, int32_t n, int
 
 /* A new array of `type` with room for nrows rows and a validity bitmap (all clear). */
 int hudi_sql_out_new(const hudi_field *type, int64_t nrows, hudi_array **out, hudi_error *err);
+/* Sets the validity of rows [0, nrows) to the AND of the n args' validity (a NULL constant
+ * makes every row null): for kernels that compute every row, then let nulls be nulls. */
+void hudi_sql_out_and_validity(hudi_array *o, const hudi_sql_datum *args, int32_t n, int64_t nrows);
 /* Row i is null (fixed width: zero value; offsets: empty). Rows are written in order. */
 void hudi_sql_out_null(hudi_array *a, int64_t i);
 static inline void hudi_sql_out_valid(hudi_array *a, int64_t i) { hudi_bit_set(a->validity, i); }

@@ -181,19 +181,48 @@ BIND(chr_bind, HUDI_TYPE_STRING, "0")
 /* ---- upper, lower, initcap, reverse, trim
  * -------------------------------------------------------- */
 
+/* upper/lower never lengthen UTF-8 text with this mapping (ß -> SS keeps 2 bytes), so the
+ * result is written in place of a reservation of the input's length. */
+static size_t map_into(const uint8_t *s, size_t n, uint8_t *w, bool upper) {
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            w[k++] =
+                upper ? (c >= 'a' && c <= 'z' ? c - 32 : c) : (c >= 'A' && c <= 'Z' ? c + 32 : c);
+            i++;
+            continue;
+        }
+        int32_t cp;
+        size_t l = next_cp(s + i, n - i, &cp);
+        if (cp < 0) {
+            memcpy(w + k, s + i, l);
+            k += l;
+        } else if (upper && cp == 0xDF) {
+            w[k++] = 'S';
+            w[k++] = 'S';
+        } else {
+            k += hudi_utf8_encode(upper ? upper_cp((uint32_t)cp) : lower_cp((uint32_t)cp), w + k);
+        }
+        i += l;
+    }
+    return k;
+}
+
 static int case_row(str_job *j, int64_t i) {
     hudi_slice s = hudi_sql_str(&j->args[0], i);
-    hudi_buf_clear(&j->tmp);
     const char *n = j->call->fn->name;
-    if (n[0] == 'i') {
-        hudi_buf_clear(&j->tmp2);
-        map_case(s.data, s.len, &j->tmp2, false, false);
-        map_case((const uint8_t *)(j->tmp2.data ? j->tmp2.data : ""), j->tmp2.len, &j->tmp, true,
-                 true);
-        if (j->tmp2.failed) j->tmp.failed = true;
-    } else {
-        map_case(s.data, s.len, &j->tmp, n[0] == 'u', false);
+    if (n[0] != 'i') {
+        uint8_t *w = hudi_sql_out_reserve(j->out, s.len, j->err);
+        if (!w) return HUDI_ENOMEM;
+        hudi_sql_out_commit(j->out, i, map_into(s.data, s.len, w, n[0] == 'u'));
+        return 0;
     }
+    hudi_buf_clear(&j->tmp);
+    hudi_buf_clear(&j->tmp2);
+    map_case(s.data, s.len, &j->tmp2, false, false);
+    map_case((const uint8_t *)(j->tmp2.data ? j->tmp2.data : ""), j->tmp2.len, &j->tmp, true, true);
+    if (j->tmp2.failed) j->tmp.failed = true;
     return put_tmp(j, i);
 }
 EVAL(case_eval, case_row, false)
@@ -302,7 +331,8 @@ EVAL(ascii_eval, ascii_row, false)
 static int starts_row(str_job *j, int64_t i) {
     hudi_slice s = hudi_sql_str(&j->args[0], i), p = hudi_sql_str(&j->args[1], i);
     char k = j->call->fn->name[0];
-    bool r = k == 's'   ? s.len >= p.len && memcmp(s.data, p.data, p.len) == 0
+    bool r = p.len == 0 ? true
+             : k == 's' ? s.len >= p.len && memcmp(s.data, p.data, p.len) == 0
              : k == 'e' ? s.len >= p.len && memcmp(s.data + s.len - p.len, p.data, p.len) == 0
                         : find_bytes(s, 0, p) >= 0;
     hudi_sql_out_bool(j->out, i, r);

@@ -717,6 +717,21 @@ int hudi_sql_out_new(const hudi_field *type, int64_t nrows, hudi_array **out, hu
     return 0;
 }
 
+void hudi_sql_out_and_validity(hudi_array *o, const hudi_sql_datum *args, int32_t n,
+                               int64_t nrows) {
+    hudi_bitmap_set_range(o->validity, 0, nrows, true);
+    size_t bytes = (size_t)(nrows + 7) / 8;
+    for (int32_t k = 0; k < n; k++) {
+        const hudi_array *a = args[k].array;
+        if (a->field->type == HUDI_TYPE_NULL || (args[k].is_const && !hudi_array_is_valid(a, 0))) {
+            hudi_bitmap_set_range(o->validity, 0, nrows, false);
+            return;
+        }
+        if (!args[k].is_const && a->validity)
+            for (size_t b = 0; b < bytes; b++) o->validity[b] &= a->validity[b];
+    }
+}
+
 void hudi_sql_out_null(hudi_array *a, int64_t i) {
     hudi_bit_clear(a->validity, i);
     switch (a->field->type) {
@@ -857,7 +872,9 @@ int hudi_sql_cmp_value(const hudi_array *a, int64_t i, const hudi_array *b, int6
     case HUDI_TYPE_BINARY: {
         size_t la = (size_t)(a->offsets[i + 1] - a->offsets[i]);
         size_t lb = (size_t)(b->offsets[j + 1] - b->offsets[j]);
-        int c = memcmp(a->data + a->offsets[i], b->data + b->offsets[j], HUDI_MIN(la, lb));
+        int c = la && lb
+                    ? memcmp(a->data + a->offsets[i], b->data + b->offsets[j], HUDI_MIN(la, lb))
+                    : 0;
         return c ? (c < 0 ? -1 : 1) : la < lb ? -1 : la > lb;
     }
     case HUDI_TYPE_FIXED_BINARY: {

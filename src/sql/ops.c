@@ -15,6 +15,7 @@
  * Unary IS forms: "is_null", "is_not_null", "is_true", "is_not_true", "is_false",
  * "is_not_false" (IS UNKNOWN = is_null). */
 #include <math.h>
+#include <string.h>
 
 #include "sql/fn_int.h"
 #include "sql/regex_int.h"
@@ -90,15 +91,24 @@ static inline bool apply_op(int op, int c) {
     }
 }
 
-#define CMP_LOOP(T)                                                                                \
+/* Compares every row (nulls too: their validity is cleared afterwards) into the value bits. */
+#define CMP_BITS(T, EXPR)                                                                          \
     for (int64_t i = 0; i < nrows; i++) {                                                          \
-        if (!hudi_sql_valid(&args[0], i) || !hudi_sql_valid(&args[1], i)) {                        \
-            hudi_sql_out_null(o, i);                                                               \
-            continue;                                                                              \
-        }                                                                                          \
-        T x = HUDI_SQL_VAL(&args[0], T, i), y = HUDI_SQL_VAL(&args[1], T, i);                      \
-        hudi_sql_out_bool(o, i, apply_op(op, (x > y) - (x < y)));                                  \
+        T x = xv[xc ? 0 : i], y = yv[yc ? 0 : i];                                                  \
+        bits[i >> 3] |= (uint8_t)((EXPR) << (i & 7));                                              \
     }
+#define CMP_LOOP(T)                                                                                \
+    do {                                                                                           \
+        const T *xv = a->values, *yv = b->values;                                                  \
+        switch (op) {                                                                              \
+        case OP_EQ: CMP_BITS(T, x == y) break;                                                     \
+        case OP_NE: CMP_BITS(T, x != y) break;                                                     \
+        case OP_LT: CMP_BITS(T, x < y) break;                                                      \
+        case OP_LE: CMP_BITS(T, x <= y) break;                                                     \
+        case OP_GT: CMP_BITS(T, x > y) break;                                                      \
+        default: CMP_BITS(T, x >= y) break;                                                        \
+        }                                                                                          \
+    } while (0)
 
 static int cmp_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_sql_datum *args,
                     int64_t nrows, hudi_array **out, hudi_error *err) {
@@ -109,15 +119,38 @@ static int cmp_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_sq
     if (rc < 0) return rc;
     const hudi_array *a = args[0].array, *b = args[1].array;
     hudi_type_id t = a->field->type;
+    bool xc = args[0].is_const, yc = args[1].is_const;
+    uint8_t *bits = o->values;
     if (op == OP_NSEQ) {
         for (int64_t i = 0; i < nrows; i++)
             hudi_sql_out_bool(o, i,
                               hudi_sql_cmp_value(a, hudi_sql_row(&args[0], i), b,
                                                  hudi_sql_row(&args[1], i)) == 0);
-    } else if (t == HUDI_TYPE_INT32 || t == HUDI_TYPE_DATE) {
-        CMP_LOOP(int32_t)
-    } else if (t == HUDI_TYPE_INT64 && a->field->type == b->field->type) {
-        CMP_LOOP(int64_t)
+    } else if ((t == HUDI_TYPE_INT32 || t == HUDI_TYPE_DATE) && b->field->type == t) {
+        memset(bits, 0, (size_t)(nrows + 7) / 8);
+        CMP_LOOP(int32_t);
+        hudi_sql_out_and_validity(o, args, 2, nrows);
+    } else if ((t == HUDI_TYPE_INT64 ||
+                (t == HUDI_TYPE_TIMESTAMP && a->field->unit == b->field->unit)) &&
+               b->field->type == t) {
+        memset(bits, 0, (size_t)(nrows + 7) / 8);
+        CMP_LOOP(int64_t);
+        hudi_sql_out_and_validity(o, args, 2, nrows);
+    } else if ((t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY) && b->field->type == t) {
+        memset(bits, 0, (size_t)(nrows + 7) / 8);
+        hudi_sql_out_and_validity(o, args, 2, nrows);
+        for (int64_t i = 0; i < nrows; i++) {
+            if (!hudi_bit_get(o->validity, i)) continue;
+            hudi_slice x = hudi_sql_str(&args[0], i), y = hudi_sql_str(&args[1], i);
+            int c;
+            if (op == OP_EQ || op == OP_NE) {
+                c = x.len != y.len || (x.len && memcmp(x.data, y.data, x.len) != 0);
+            } else {
+                c = x.len && y.len ? memcmp(x.data, y.data, HUDI_MIN(x.len, y.len)) : 0;
+                if (c == 0) c = (x.len > y.len) - (x.len < y.len);
+            }
+            if (apply_op(op, c)) hudi_bit_set(bits, i);
+        }
     } else {
         for (int64_t i = 0; i < nrows; i++) {
             if (!hudi_sql_valid(&args[0], i) || !hudi_sql_valid(&args[1], i)) {
@@ -346,57 +379,50 @@ static bool dec_op(int op, __int128 x, int32_t s1, __int128 y, int32_t s2, const
     }
 }
 
+/* Integer arithmetic over every row (wrapping); division and remainder by zero are NULL. */
 #define AR_INT_LOOP(T, UT)                                                                         \
-    for (int64_t i = 0; i < nrows; i++) {                                                          \
-        if (!hudi_sql_valid(&args[0], i) || !hudi_sql_valid(&args[1], i)) {                        \
-            hudi_sql_out_null(o, i);                                                               \
-            continue;                                                                              \
-        }                                                                                          \
-        T x = HUDI_SQL_VAL(&args[0], T, i), y = HUDI_SQL_VAL(&args[1], T, i), r;                   \
+    do {                                                                                           \
+        const T *xv = args[0].array->values, *yv = args[1].array->values;                          \
+        T *rv = o->values;                                                                         \
         switch (op) {                                                                              \
-        case AR_ADD: r = (T)(UT)((UT)x + (UT)y); break;                                            \
-        case AR_SUB: r = (T)(UT)((UT)x - (UT)y); break;                                            \
-        case AR_MUL: r = (T)(UT)((UT)x * (UT)y); break;                                            \
+        case AR_ADD: AR_EACH(rv[i] = (T)(UT)((UT)x + (UT)y)) break;                                \
+        case AR_SUB: AR_EACH(rv[i] = (T)(UT)((UT)x - (UT)y)) break;                                \
+        case AR_MUL: AR_EACH(rv[i] = (T)(UT)((UT)x * (UT)y)) break;                                \
         case AR_IDIV:                                                                              \
-            if (y == 0) goto null_##T;                                                             \
-            r = (y == -1) ? (T)(UT)((UT)0 - (UT)x) : (T)(x / y);                                   \
+            AR_EACH(rv[i] = y == 0    ? (hudi_bit_clear(o->validity, i), 0)                        \
+                            : y == -1 ? (T)(UT)((UT)0 - (UT)x)                                     \
+                                      : (T)(x / y))                                                \
             break;                                                                                 \
         default:                                                                                   \
-            if (y == 0) goto null_##T;                                                             \
-            r = (y == -1) ? 0 : (T)(x % y);                                                        \
-            if (op == AR_PMOD && r < 0) r = (T)((r + y) % y);                                      \
+            AR_EACH(T r = y == 0    ? (hudi_bit_clear(o->validity, i), 0)                          \
+                          : y == -1 ? 0                                                            \
+                                    : (T)(x % y);                                                  \
+                    if (op == AR_PMOD && r < 0) r = (T)((r + y) % y); rv[i] = r)                   \
             break;                                                                                 \
         }                                                                                          \
-        HUDI_SQL_OUT(o, T, i, r);                                                                  \
-        continue;                                                                                  \
-        null_##T : hudi_sql_out_null(o, i);                                                        \
+    } while (0)
+
+#define AR_EACH(STMT)                                                                              \
+    for (int64_t i = 0; i < nrows; i++) {                                                          \
+        __typeof__(xv[0]) x = xv[xc ? 0 : i], y = yv[yc ? 0 : i];                                  \
+        STMT;                                                                                      \
     }
 
 #define AR_FLOAT_LOOP(T, MODF)                                                                     \
-    for (int64_t i = 0; i < nrows; i++) {                                                          \
-        if (!hudi_sql_valid(&args[0], i) || !hudi_sql_valid(&args[1], i)) {                        \
-            hudi_sql_out_null(o, i);                                                               \
-            continue;                                                                              \
-        }                                                                                          \
-        T x = HUDI_SQL_VAL(&args[0], T, i), y = HUDI_SQL_VAL(&args[1], T, i), r;                   \
+    do {                                                                                           \
+        const T *xv = args[0].array->values, *yv = args[1].array->values;                          \
+        T *rv = o->values;                                                                         \
         switch (op) {                                                                              \
-        case AR_ADD: r = x + y; break;                                                             \
-        case AR_SUB: r = x - y; break;                                                             \
-        case AR_MUL: r = x * y; break;                                                             \
-        case AR_DIV:                                                                               \
-            if (y == 0) goto fnull_##T;                                                            \
-            r = x / y;                                                                             \
-            break;                                                                                 \
+        case AR_ADD: AR_EACH(rv[i] = x + y) break;                                                 \
+        case AR_SUB: AR_EACH(rv[i] = x - y) break;                                                 \
+        case AR_MUL: AR_EACH(rv[i] = x * y) break;                                                 \
+        case AR_DIV: AR_EACH(rv[i] = y == 0 ? (hudi_bit_clear(o->validity, i), 0) : x / y) break;  \
         default:                                                                                   \
-            if (y == 0) goto fnull_##T;                                                            \
-            r = MODF(x, y);                                                                        \
-            if (op == AR_PMOD && r < 0) r = MODF(r + y, y);                                        \
+            AR_EACH(T r = y == 0 ? (hudi_bit_clear(o->validity, i), 0) : MODF(x, y);               \
+                    if (op == AR_PMOD && r < 0) r = MODF(r + y, y); rv[i] = r)                     \
             break;                                                                                 \
         }                                                                                          \
-        HUDI_SQL_OUT(o, T, i, r);                                                                  \
-        continue;                                                                                  \
-        fnull_##T : hudi_sql_out_null(o, i);                                                       \
-    }
+    } while (0)
 
 static int arith_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_sql_datum *args,
                       int64_t nrows, hudi_array **out, hudi_error *err) {
@@ -447,13 +473,15 @@ static int arith_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_
             }
         }
     } else {
+        bool xc = args[0].is_const, yc = args[1].is_const;
+        hudi_sql_out_and_validity(o, args, 2, nrows);
         switch (ta->type) {
-        case HUDI_TYPE_INT8: AR_INT_LOOP(int8_t, uint8_t) break;
-        case HUDI_TYPE_INT16: AR_INT_LOOP(int16_t, uint16_t) break;
-        case HUDI_TYPE_INT32: AR_INT_LOOP(int32_t, uint32_t) break;
-        case HUDI_TYPE_INT64: AR_INT_LOOP(int64_t, uint64_t) break;
-        case HUDI_TYPE_FLOAT: AR_FLOAT_LOOP(float, fmodf) break;
-        case HUDI_TYPE_DOUBLE: AR_FLOAT_LOOP(double, fmod) break;
+        case HUDI_TYPE_INT8: AR_INT_LOOP(int8_t, uint8_t); break;
+        case HUDI_TYPE_INT16: AR_INT_LOOP(int16_t, uint16_t); break;
+        case HUDI_TYPE_INT32: AR_INT_LOOP(int32_t, uint32_t); break;
+        case HUDI_TYPE_INT64: AR_INT_LOOP(int64_t, uint64_t); break;
+        case HUDI_TYPE_FLOAT: AR_FLOAT_LOOP(float, fmodf); break;
+        case HUDI_TYPE_DOUBLE: AR_FLOAT_LOOP(double, fmod); break;
         default:
             hudi_array_free(o);
             return hudi_error_set(err, HUDI_EINVAL, "%s: unexpected type %s", call->fn->name,
@@ -861,6 +889,31 @@ static bool like_match(const uint8_t *s, size_t n, const uint8_t *p, size_t m, u
     return pi == m;
 }
 
+/* A constant LIKE pattern without `_` or escapes and with `%` only at its ends is a plain
+ * comparison: exact, prefix, suffix or substring. */
+enum { LK_GENERAL, LK_EXACT, LK_PREFIX, LK_SUFFIX, LK_CONTAINS };
+
+static int like_shape(hudi_slice p, uint32_t esc, hudi_slice *core) {
+    size_t a = 0, b = p.len;
+    bool lead = a < b && p.data[a] == '%', trail = b > a + lead && p.data[b - 1] == '%';
+    if (lead) a++;
+    if (trail) b--;
+    for (size_t k = a; k < b; k++)
+        if (p.data[k] == '%' || p.data[k] == '_' || p.data[k] == esc) return LK_GENERAL;
+    *core = HUDI_SLICE(p.data + a, b - a);
+    return lead && trail ? LK_CONTAINS : lead ? LK_SUFFIX : trail ? LK_PREFIX : LK_EXACT;
+}
+
+static bool like_simple(int shape, hudi_slice s, hudi_slice c) {
+    switch (shape) {
+    case LK_EXACT: return s.len == c.len && (c.len == 0 || memcmp(s.data, c.data, c.len) == 0);
+    case LK_PREFIX: return c.len == 0 || (s.len >= c.len && memcmp(s.data, c.data, c.len) == 0);
+    case LK_SUFFIX:
+        return c.len == 0 || (s.len >= c.len && memcmp(s.data + s.len - c.len, c.data, c.len) == 0);
+    default: return c.len == 0 || (s.len >= c.len && memmem(s.data, s.len, c.data, c.len) != NULL);
+    }
+}
+
 static int like_bind(hudi_sql_bind_call *call, hudi_error *err) {
     call->result = hudi_sql_prim(HUDI_TYPE_BOOL);
     for (int32_t i = 0; i < call->n_args; i++) {
@@ -889,12 +942,20 @@ static int like_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_s
         esc = e.len ? e.data[0] : 0;
     }
     hudi_buf ls = HUDI_BUF_INIT, lp = HUDI_BUF_INIT;
+    hudi_slice core = {NULL, 0};
+    int shape = !ci && args[1].is_const && hudi_sql_valid(&args[1], 0)
+                    ? like_shape(hudi_sql_str(&args[1], 0), esc, &core)
+                    : LK_GENERAL;
     for (int64_t i = 0; i < nrows; i++) {
         if (!hudi_sql_valid(&args[0], i) || !hudi_sql_valid(&args[1], i)) {
             hudi_sql_out_null(o, i);
             continue;
         }
         hudi_slice s = hudi_sql_str(&args[0], i), p = hudi_sql_str(&args[1], i);
+        if (shape != LK_GENERAL) {
+            hudi_sql_out_bool(o, i, like_simple(shape, s, core));
+            continue;
+        }
         if (ci) {
             hudi_buf_clear(&ls);
             hudi_buf_clear(&lp);

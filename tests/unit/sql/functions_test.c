@@ -1337,3 +1337,20 @@ Test(functions, nested_values) {
         run(C("if", 3, C("is_null", 1, E_COL(0)), C("array", 0), C("array", 1, E_COL(0))), 3),
         "[1]|[]|[3]");
 }
+
+Test(functions, like_shapes_over_rows) {
+    static const hudi_type_id types[] = {HUDI_TYPE_STRING};
+    static const char *const rows[] = {"abc,xabcx,ab,NULL,abcabc"};
+    make_batch(1, types, rows);
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_S("abc")), 5), "true|false|false|NULL|false");
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_S("abc%")), 5), "true|false|false|NULL|true");
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_S("%abc")), 5), "true|false|false|NULL|true");
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_S("%bc%")), 5), "true|true|false|NULL|true");
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_S("%")), 5), "true|true|true|NULL|true");
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_S("%%")), 5), "true|true|true|NULL|true");
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_S("")), 5), "false|false|false|NULL|false");
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_S("a%c")), 5), "true|false|false|NULL|true");
+    cr_expect_str_eq(run(C("like", 2, E_COL(0), E_COL(0)), 5), "true|true|true|NULL|true");
+    cr_expect_str_eq(run(C("<", 2, E_COL(0), E_S("abc")), 5), "false|false|true|NULL|false");
+    cr_expect_str_eq(run(C(">=", 2, E_COL(0), E_S("abc")), 5), "true|true|false|NULL|true");
+}
