@@ -23,6 +23,8 @@ extern const hudi_sql_func hudi_sql_math_funcs[];
 extern const int32_t hudi_sql_math_nfuncs;
 extern const hudi_sql_func hudi_sql_nested_funcs[];
 extern const int32_t hudi_sql_nested_nfuncs;
+extern const hudi_sql_func hudi_sql_misc_funcs[];
+extern const int32_t hudi_sql_misc_nfuncs;
 extern const hudi_sql_func hudi_sql_cast_func; /* "cast" */
 
 /* ---- types ------------------------------------------------------------------------------ */

@@ -3,9 +3,9 @@
  * and casts with Spark's implicit coercion (docs/SQL.md "Types and casts").
  *
  * The registry is the union of the tables of ops.c, cast.c, fn_string.c, fn_datetime.c,
- * fn_math.c, fn_nested.c and aggregate.c, plus one entry per alias (a copy of its function under
- * the alias name, so SHOW FUNCTIONS lists it), sorted once by name. Looking an alias up returns the
- * function it names: evaluators may tell functions apart by fn->name. */
+ * fn_math.c, fn_nested.c, fn_misc.c and aggregate.c, plus one entry per alias (a copy of its
+ * function under the alias name, so SHOW FUNCTIONS lists it), sorted once by name. Looking an alias
+ * up returns the function it names: evaluators may tell functions apart by fn->name. */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -40,6 +40,7 @@ static const struct {
     {"power", "pow"},
     {"regexp", "rlike"},
     {"regexp_like", "rlike"},
+    {"sha", "sha1"},
     {"shiftleft", "<<"},
     {"shiftright", ">>"},
     {"shiftrightunsigned", ">>>"},
@@ -85,6 +86,7 @@ static void registry_init(void) {
     add_table(hudi_sql_datetime_funcs, hudi_sql_datetime_nfuncs);
     add_table(hudi_sql_math_funcs, hudi_sql_math_nfuncs);
     add_table(hudi_sql_nested_funcs, hudi_sql_nested_nfuncs);
+    add_table(hudi_sql_misc_funcs, hudi_sql_misc_nfuncs);
     add_table(&hudi_sql_cast_func, 1);
     int32_t n_agg = 0;
     const hudi_sql_func *const *agg = hudi_sql_aggregate_funcs(&n_agg);

@@ -1354,3 +1354,53 @@ Test(functions, like_shapes_over_rows) {
     cr_expect_str_eq(run(C("<", 2, E_COL(0), E_S("abc")), 5), "false|false|true|NULL|false");
     cr_expect_str_eq(run(C(">=", 2, E_COL(0), E_S("abc")), 5), "true|true|false|NULL|true");
 }
+
+/* ---- conversions, NaN, bytes and digests
+ * ---------------------------------------------------------- */
+
+Test(functions, conversions_and_digests) {
+    EXPECT(C("int", 1, E_S("1.9")), "1");
+    EXPECT(C("string", 1, E_D(1e7)), "1.0E7");
+    EXPECT(C("double", 1, E_S("x")), "NULL");
+    EXPECT(C("decimal", 1, E_S("12.5")), "13");
+    EXPECT(C("boolean", 1, E_S("yes")), "true");
+    EXPECT(C("timestamp", 1, E_S("2024-01-05 10:00")), "2024-01-05 10:00:00");
+    EXPECT(C("date", 1, E_S("2024-01-05 10:00")), "2024-01-05");
+    cr_expect_str_eq(TYPE(C("decimal", 1, E_I(1))), "decimal(10,0)");
+    cr_expect_str_eq(bind_error("date", 1, E_I(1)),
+                     "line 1, column 1: to_date: argument 1 requires date, not int");
+    cr_expect_str_eq(bind_error("int", 1, E_DATE("2024-01-01")), "");
+    cr_expect_str_eq(bind_error("binary", 1, E_D(1)),
+                     "line 0, column 0: cannot cast double to binary");
+    EXPECT(C("isnan", 1, E_D(NAN)), "true");
+    EXPECT(C("isnan", 1, E_NULL()), "false");
+    EXPECT(C("nanvl", 2, E_D(NAN), E_I(1)), "1.0");
+    EXPECT(C("nanvl", 2, E_D(2), E_I(1)), "2.0");
+    /* digests as Spark 3.5 prints them */
+    EXPECT(C("md5", 1, E_S("Spark")), "8cde774d6f7333752ed72cacddb05126");
+    EXPECT(C("md5", 1, E_S("")), "d41d8cd98f00b204e9800998ecf8427e");
+    EXPECT(C("sha1", 1, E_S("Spark")), "85f5955f4b27a9a4c2aab6ffe5d7189fc298b92c");
+    EXPECT(C("sha", 1, E_S("abc")), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    EXPECT(C("sha2", 2, E_S("Spark"), E_I(256)),
+           "529bc3b07127ecb7e53a4dcf1991d9152c24537d919178022b2c42657f79a26b");
+    EXPECT(C("sha2", 2, E_S("abc"), E_I(224)),
+           "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7");
+    EXPECT(C("sha2", 2, E_S("abc"), E_I(384)), "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8"
+                                               "b605a43ff5bed8086072ba1e7cc2358baeca134c825a7");
+    EXPECT(C("sha2", 2, E_S("abc"), E_I(512)),
+           "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c2"
+           "3a3feebbd454d4423643ce80e2a9ac94fa54ca49f");
+    EXPECT(C("sha2", 2, E_S("abc"), E_I(100)), "NULL");
+    EXPECT(C("sha2", 2, E_S("a somewhat longer message that needs two blocks of sixty-four bytes!"),
+             E_I(256)),
+           "0229c497acb15bc2b5c659a16babbaf1f771abb3a585f716f0c6c4a40e6d7430");
+    EXPECT(C("crc32", 1, E_S("Spark")), "1557323817");
+    EXPECT(C("hex", 1, E_I(17)), "11");
+    EXPECT(C("hex", 1, E_L(-1)), "FFFFFFFFFFFFFFFF");
+    EXPECT(C("hex", 1, E_S("Spark SQL")), "537061726B2053514C");
+    EXPECT(CAST(C("unhex", 1, E_S("537061726B2053514C")), T(HUDI_TYPE_STRING)), "Spark SQL");
+    EXPECT(C("unhex", 1, E_S("GG")), "NULL");
+    EXPECT(C("hex", 1, C("unhex", 1, E_S("abc"))), "0ABC");
+    EXPECT(C("base64", 1, E_S("Spark SQL")), "U3BhcmsgU1FM");
+    EXPECT(CAST(C("unbase64", 1, E_S("U3BhcmsgU1FM")), T(HUDI_TYPE_STRING)), "Spark SQL");
+}
