@@ -182,9 +182,20 @@ static int ar_of(const char *name) {
     }
 }
 
+/* Whether a constant's text is an integer literal as written (12, -3, 12L): a folded
+ * CAST(1 AS INT) is a constant too, but Spark types it as its type, not as a literal. */
+static bool int_literal_text(const char *t) {
+    if (!t) return true;
+    if (*t == '-') t++;
+    if (!(*t >= '0' && *t <= '9')) return false;
+    while (*t >= '0' && *t <= '9') t++;
+    if (*t == 'L' || *t == 'l' || *t == 'S' || *t == 's' || *t == 'Y' || *t == 'y') t++;
+    return *t == '\0';
+}
+
 hudi_field hudi_sql_decimal_of_arg(const hudi_sql_bexpr *e) {
     if (e->kind == HUDI_SQL_BX_CONST && e->value && hudi_sql_is_integral(e->type.type) &&
-        e->value->length > 0 && hudi_array_is_valid(e->value, 0)) {
+        int_literal_text(e->text) && e->value->length > 0 && hudi_array_is_valid(e->value, 0)) {
         int64_t v = hudi_sql_num_i64(e->value, 0);
         uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
         int digits = 1;

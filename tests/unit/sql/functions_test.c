@@ -843,6 +843,13 @@ Test(functions, arithmetic) {
     cr_expect_str_eq(TYPE(C("*", 2, E_DECT("1", 38, 0), E_DECT("1", 38, 10))), "decimal(38,6)");
     cr_expect_str_eq(TYPE(C("+", 2, E_I(1), E_DECT("1", 10, 2))), "decimal(11,2)");
     cr_expect_str_eq(TYPE(C("*", 2, E_I(100000), E_DECT("1", 10, 2))), "decimal(17,2)");
+    /* a constant that is not a literal as written (a folded CAST(1 AS INT)) counts as an int */
+    hudi_sql_bexpr *folded = E_I(1);
+    folded->text = "CAST(1 AS INT)";
+    cr_expect_str_eq(TYPE(C("*", 2, folded, E_DECT("1", 10, 2))), "decimal(21,2)");
+    hudi_sql_bexpr *lit = E_L(-12);
+    lit->text = "-12L";
+    cr_expect_str_eq(TYPE(C("*", 2, lit, E_DECT("1", 10, 2))), "decimal(13,2)");
 }
 
 Test(functions, bitwise) {
