@@ -193,7 +193,7 @@ static int eval(const hudi_sql_bexpr *e, int64_t nrows, hudi_sql_datum *out, hud
         out->array = batch->columns[e->column];
         return 0;
     }
-    hudi_sql_datum args[16];
+    hudi_sql_datum args[16] = {{0}};
     int rc = 0;
     int32_t k = 0;
     for (; k < e->n_args && rc == 0; k++) rc = eval(e->args[k], nrows, &args[k], err);
