@@ -145,6 +145,7 @@ static void print_timing(int64_t ms, int64_t rows) {
 static void print_error(sql_shell *sh, const hudi_error *err, bool context) {
     fflush(sh->out);
     fflush(stdout);
+    if (sh->interactive && sigint_seen) fputc('\n', stderr); /* after the terminal's ^C */
     const char *prefix =
         sh->mode == SQL_MODE_SPARK && err->code == HUDI_ESQL ? "Error in query: " : "Error: ";
     fprintf(stderr, "%s%s\n", prefix, err->message[0] ? err->message : hudi_error_name(err->code));
