@@ -120,7 +120,7 @@ def test_first_failure_stops_with_exit_1(filled, tmp_path):
     lines = r.err.splitlines()
     assert lines[0].startswith("Error in query: line 1, column "), r
     # the statement's line and a caret under the offending token
-    assert lines[1] == "SELECT * FORM t", r
+    assert lines[1] == "SELECT * FORM t;", r
     assert lines[2].strip() == "^" and lines[2].index("^") == lines[1].index("FORM"), r
 
 
