@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from support import TIMING, Warehouse, hudic, timing_lines
+from sql_support import TIMING, Warehouse, hudic, timing_lines
 
 CREATE = ("CREATE TABLE t (id INT, name STRING, price DOUBLE) USING hudi "
           "TBLPROPERTIES (primaryKey = 'id');")

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from support import HUDIC, Warehouse
+from sql_support import HUDIC, Warehouse
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\x07")
 PROMPT = "hudic (default)> "
@@ -218,7 +218,7 @@ def test_errors_do_not_end_the_shell(shell):
     shell.read_until(re.escape(PROMPT))
     shell.type_slowly("SELECT * FORM trips;\r")
     screen = shell.read_until(re.escape(PROMPT))
-    assert re.search(r"Error: line 1, column 10: .*\n.*SELECT \* FORM trips\s*\n\s{9}\^", screen), screen
+    assert re.search(r"Error: line 1, column 10: .*\n.*SELECT \* FORM trips;\s*\n\s{9}\^", screen), screen
     shell.type_slowly(".mode csv\r")
     shell.read_until(re.escape(PROMPT))
     shell.type_slowly("SELECT id FROM trips WHERE id = 2;\r")

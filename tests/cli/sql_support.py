@@ -1,4 +1,4 @@
-"""support.py - helpers for the `hudic sql` tests: where hudic is, and running it on a warehouse
+"""sql_support.py - helpers for the `hudic sql` tests: where hudic is, and running it on a warehouse
 of the test's own (a temporary folder) with SQL from -e, -f or stdin.
 
 Environment: HUDIC = path of the built hudic binary (ctest sets it; otherwise the newest of
