@@ -68,6 +68,7 @@ class Pty:
             time.sleep(0.01)
 
     def wait(self, timeout=30):
+        """Waits for hudic to exit; returns its exit code."""
         end = time.time() + timeout
         while time.time() < end:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
@@ -81,6 +82,19 @@ class Pty:
             except OSError:
                 pass
         raise AssertionError("hudic did not exit")
+
+    def ctrl_d(self, timeout=30):
+        """Ctrl-D until hudic exits; returns its exit code. A Ctrl-D that arrives before libedit
+        has put the terminal in raw mode is taken by the terminal's line discipline as an
+        end-of-file that libedit never reads, so one is sent each second."""
+        end = time.time() + timeout
+        while time.time() < end:
+            self.send("\x04")
+            try:
+                return self.wait(timeout=1)
+            except AssertionError:
+                pass
+        raise AssertionError("hudic did not exit on Ctrl-D")
 
     def close(self):
         if self.status is None:
@@ -149,8 +163,7 @@ def test_multiline_statement_history_and_box(shell):
     shell.send("\r")
     screen = shell.read_until(re.escape(PROMPT))
     assert box_of(screen) == BOX, screen
-    shell.send("\x04")  # Ctrl-D leaves
-    assert shell.wait() == 0
+    assert shell.ctrl_d() == 0  # Ctrl-D leaves
     assert "SELECT rider,   fare FROM trips ORDER BY fare;" in history_text(shell.hist)
 
 
@@ -195,8 +208,7 @@ def test_ctrl_c_cancels_a_running_statement(shell):
     shell.type_slowly("SELECT 41 + 1 AS answer;\r")
     screen = shell.read_until(re.escape(PROMPT))
     assert re.search(r"│\s+42 │", screen), screen
-    shell.send("\x04")
-    assert shell.wait() == 0
+    assert shell.ctrl_d() == 0
 
 
 def test_ctrl_c_at_the_prompt_drops_the_line(shell):
@@ -224,8 +236,7 @@ def test_errors_do_not_end_the_shell(shell):
     shell.type_slowly("SELECT id FROM trips WHERE id = 2;\r")
     screen = shell.read_until(re.escape(PROMPT))
     assert "id\r\n2\r\n" in screen.replace("\r\r", "\r") or "id\n2\n" in screen.replace("\r", ""), screen
-    shell.send("\x04")
-    assert shell.wait() == 0
+    assert shell.ctrl_d() == 0
 
 
 def test_plain_hudic_on_a_terminal_opens_the_shell(tmp_path):
@@ -240,8 +251,7 @@ def test_plain_hudic_on_a_terminal_opens_the_shell(tmp_path):
         p.type_slowly("SELECT 'hi' AS greeting;\r")
         screen = p.read_until(re.escape(PROMPT))
         assert "│ hi       │" in screen, screen
-        p.send("\x04")
-        assert p.wait() == 0
+        assert p.ctrl_d() == 0
         assert (tmp_path / "wh").is_dir()
     finally:
         p.close()
