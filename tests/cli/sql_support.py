@@ -23,6 +23,7 @@ def _find_hudic():
 
 
 HUDIC = _find_hudic()
+HUDIC = os.path.abspath(HUDIC) if HUDIC else None
 
 # spark-sql's timing line (docs/SQL.md, "The shell")
 TIMING = re.compile(r"Time taken: \d+\.\d{1,3} seconds(, Fetched \d+ row\(s\))?")

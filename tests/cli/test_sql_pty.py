@@ -85,11 +85,13 @@ class Pty:
 
     def ctrl_d(self, timeout=30):
         """Ctrl-D until hudic exits; returns its exit code. A Ctrl-D that arrives before libedit
-        has put the terminal in raw mode is taken by the terminal's line discipline as an
-        end-of-file that libedit never reads, so one is sent each second."""
+        has put the terminal in raw mode is taken by the terminal's line discipline, which
+        leaves a NUL on the line, and Ctrl-D on a line that is not empty is no end of input; so
+        each try first clears the line (Ctrl-U)."""
         end = time.time() + timeout
         while time.time() < end:
-            self.send("\x04")
+            time.sleep(0.3)
+            self.send("\x15\x04")
             try:
                 return self.wait(timeout=1)
             except AssertionError:
