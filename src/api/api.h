@@ -30,4 +30,9 @@ void hudi_api_stat_text(hudi_buf *b, const pq_schema_element *e, int32_t physica
  * file, else the create schema (hoodie.table.create.schema). A STRUCT the caller disposes. */
 int hudi_api_data_schema(hudi_field *out, hudi_table *t, hudi_error *err);
 
+/* The engine's session behind a public SQL session (sql.c). */
+struct hudi_sql_session;
+struct hudi_session;
+struct hudi_sql_session *hudi_api_sql_session(const struct hudi_session *h);
+
 #endif

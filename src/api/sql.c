@@ -87,6 +87,8 @@ const char *hudi_session_get(const hudi_session *h, const char *key) {
 
 const char *hudi_session_database(const hudi_session *h) { return h->s->database; }
 
+hudi_sql_session *hudi_api_sql_session(const hudi_session *h) { return h->s; }
+
 const char *hudi_session_error_context(const hudi_session *h) { return h->error_context; }
 
 void hudi_session_cancel(hudi_session *h) {

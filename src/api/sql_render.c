@@ -3,51 +3,16 @@
  *
  * The Arrow batch is imported once per call and every value is rendered by the engine's CAST
  * to STRING (hudi_sql_render_value), so the text is the same as `CAST(x AS STRING)` except
- * that a top-level NULL prints as "NULL". The session contributes its time zone. */
+ * that a top-level NULL prints as "NULL". The session contributes its time zone
+ * (hudi_sql_session_zone). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "columnar/arrow_c.h"
 #include "hudi/hudi_sql.h"
 #include "sql/engine.h"
-
-/* Reads "HH[:MM]" after a sign; false when malformed or out of range. */
-static bool parse_hhmm(const char *p, int32_t *minutes) {
-    int h = 0, m = 0, digits = 0;
-    while (*p >= '0' && *p <= '9' && digits < 2) h = h * 10 + (*p++ - '0'), digits++;
-    if (digits == 0) return false;
-    if (*p == ':') {
-        p++;
-        digits = 0;
-        while (*p >= '0' && *p <= '9' && digits < 2) m = m * 10 + (*p++ - '0'), digits++;
-        if (digits != 2) return false;
-    }
-    if (*p != '\0' || h > 18 || m > 59) return false;
-    *minutes = h * 60 + m;
-    return true;
-}
-
-/* The session time zone as a fixed offset: "UTC", "Z", "GMT", "+08:00", "-05", "UTC+8",
- * "GMT-03:30". A zone that is no fixed offset is an error naming the key. */
-static int zone_offset(const char *zone, int32_t *minutes, hudi_error *err) {
-    *minutes = 0;
-    if (!zone || !*zone) return 0;
-    const char *p = zone;
-    if (strncmp(p, "UTC", 3) == 0 || strncmp(p, "GMT", 3) == 0)
-        p += 3;
-    else if (strcmp(p, "Z") == 0)
-        p += 1;
-    if (*p == '\0') return 0;
-    int sign = *p == '-' ? -1 : *p == '+' ? 1 : 0;
-    int32_t m;
-    if (sign == 0 || !parse_hhmm(p + 1, &m))
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "spark.sql.session.timeZone '%s': only UTC and fixed offsets "
-                              "(+HH:MM) are supported",
-                              zone);
-    *minutes = sign * m;
-    return 0;
-}
+#include "sql/session.h"
 
 int hudi_session_render(const hudi_session *s, const struct ArrowSchema *schema,
                         const struct ArrowArray *batch, int64_t offset, int64_t length,
@@ -55,12 +20,11 @@ int hudi_session_render(const hudi_session *s, const struct ArrowSchema *schema,
     if (!s || !schema || !batch || !cell || offset < 0 || length < 0 || offset > batch->length ||
         length > batch->length - offset)
         return hudi_error_set(err, HUDI_EINVAL, "render: bad arguments");
-    const char *zone = hudi_session_get(s, "spark.sql.session.timeZone");
     hudi_sql_ctx ctx;
     memset(&ctx, 0, sizeof(ctx));
-    int rc = zone_offset(zone, &ctx.tz_offset_minutes, err);
+    int rc =
+        hudi_sql_session_zone(hudi_api_sql_session(s), &ctx.tz_offset_minutes, &ctx.tz_name, err);
     if (rc < 0) return rc;
-    ctx.tz_name = zone && *zone ? zone : "UTC";
 
     hudi_field field;
     rc = hudi_arrow_import_schema(&field, schema, err);

@@ -411,6 +411,19 @@ static int print_box(printer *p) {
     if (!w) return HUDI_ENOMEM;
     fit_widths(p, w, n_shown, true);
     int32_t n = p->n_cols;
+    bool footer = (int64_t)n_shown < p->rows || p->rows == 0;
+    char left[96], right[48];
+    if (p->rows == 0)
+        snprintf(left, sizeof(left), "0 rows");
+    else
+        snprintf(left, sizeof(left), "%lld rows (%zu shown)", (long long)p->rows, n_shown);
+    snprintf(right, sizeof(right), "%d column%s", n, n == 1 ? "" : "s");
+    if (footer && n > 0) {
+        /* the footer's text fits: the last column widens */
+        size_t inner = 0;
+        for (int32_t c = 0; c < n; c++) inner += w[c] + 3;
+        if (inner - 1 < strlen(left) + 2) w[n - 1] += strlen(left) + 2 - (inner - 1);
+    }
     box_rule(b, w, n, "┌", "┬", "┐");
     for (int pass = 0; pass < 2; pass++) {
         cli_buf_puts(b, "│");
@@ -443,18 +456,12 @@ static int print_box(printer *p) {
         }
         cli_buf_putc(b, '\n');
     }
-    if ((int64_t)n_shown < p->rows || p->rows == 0) {
+    if (footer) {
         /* the footer row spans the table */
         size_t inner = 0;
         for (int32_t c = 0; c < n; c++) inner += w[c] + 3;
         inner -= 1;
         box_rule(b, w, n, "├", "┴", "┤");
-        char left[96], right[48];
-        if (p->rows == 0)
-            snprintf(left, sizeof(left), "0 rows");
-        else
-            snprintf(left, sizeof(left), "%lld rows (%zu shown)", (long long)p->rows, n_shown);
-        snprintf(right, sizeof(right), "%d column%s", n, n == 1 ? "" : "s");
         size_t lw = strlen(left), rw = strlen(right);
         cli_buf_puts(b, "│ ");
         if (lw + 2 + rw + 2 <= inner) {

@@ -140,15 +140,19 @@ static void print_timing(int64_t ms, int64_t rows) {
     fputc('\n', stderr);
 }
 
-/* The error of a statement: spark mode prints a SQL error as spark-sql 3.3 does ("Error in
- * query: ..."), everything else as "Error: ..."; then the statement's line with a caret. */
-static void print_error(sql_shell *sh, const hudi_error *err, bool context) {
+/* The error of a statement: in spark mode an error of the statement itself (syntax, unknown
+ * or existing names, types: Spark's analysis errors) prints as spark-sql 3.3 does ("Error in
+ * query: ..."; hudic has no Spark error classes), everything else as "Error: ..."; then the
+ * statement's line with a caret when the error has a position. */
+static void print_error(sql_shell *sh, const hudi_error *err, bool at_execute) {
     fflush(sh->out);
     fflush(stdout);
-    const char *prefix =
-        sh->mode == SQL_MODE_SPARK && err->code == HUDI_ESQL ? "Error in query: " : "Error: ";
+    if (sh->interactive && sigint_seen) fputc('\n', stderr); /* after the terminal's ^C */
+    bool analysis = at_execute && (err->code == HUDI_ESQL || err->code == HUDI_ENOTFOUND ||
+                                   err->code == HUDI_EEXISTS);
+    const char *prefix = sh->mode == SQL_MODE_SPARK && analysis ? "Error in query: " : "Error: ";
     fprintf(stderr, "%s%s\n", prefix, err->message[0] ? err->message : hudi_error_name(err->code));
-    const char *ctx = context ? hudi_session_error_context(sh->session) : NULL;
+    const char *ctx = at_execute ? hudi_session_error_context(sh->session) : NULL;
     if (ctx && *ctx) {
         fputs(ctx, stderr);
         if (ctx[strlen(ctx) - 1] != '\n') fputc('\n', stderr);

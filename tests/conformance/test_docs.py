@@ -96,3 +96,27 @@ def test_man_page_version_is_hudics():
     version = r.out.split()[1]
     th = [l for l in open(MAN, encoding="utf-8") if l.startswith(".TH ")][0]
     assert '"hudic %s"' % version in th, th
+
+
+def _long_options(lines):
+    return {o for line in lines for o in re.findall(r"(?<![\w-])--[a-z][\w-]*", line)}
+
+
+def test_sql_options_agree():
+    """`hudic sql --help`, the manual page's `hudic sql` section and docs/CLI.md's list the same
+    options (long names; the short ones share their lines)."""
+    r = run("sql", "--help")
+    assert r.code == 0 and r.out.startswith("usage: hudic sql "), r
+    lines = r.out.split("\noptions:\n", 1)[1].splitlines()
+    for line in lines:
+        assert re.match(r"  (?:-\w, )?--[\w-]+(?: \S+)?\s{2,}\S", line), line
+    got = _long_options(lines) - {"--help"}
+    assert {"--warehouse", "--database", "--mode", "--conf", "--execute", "--file",
+            "--silent"} == got
+    man = open(MAN, encoding="utf-8").read().replace("\\-", "-")
+    section = man.split('.SS "hudic sql', 1)[1].split("\n.SH", 1)[0]
+    assert _long_options(l for l in section.splitlines() if l.startswith(".B")) == got
+    md = open(CLI_MD, encoding="utf-8").read()
+    section = md.split("## `hudic sql", 1)[1].split("\n## ", 1)[0]
+    rows = [l.split("|")[1] for l in section.splitlines() if l.startswith("| `-")]
+    assert _long_options(rows) == got
