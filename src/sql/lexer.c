@@ -1,4 +1,4 @@
-/* lexer.c - tokens of hudic's SQL (docs/SQL.md "Lexical rules"): words, `quoted` names,
+/* lexer.c - tokens of hudic's SQL (docs/SQL.md "The grammar as parsed"): words, `quoted` names,
  * '...' and "..." strings with backslash escapes, numbers with Spark's suffixes (L S Y D F BD),
  * X'hex', operators, -- and nested block comments, and hints kept as HINT_START ... HINT_END.
  *
