@@ -320,8 +320,7 @@ int hudi_sql_op_open(hudi_sql_oper **out, hudi_sql_ctx *ctx, const hudi_sql_plan
     int rc;
     hudi_sql_oper *left = NULL, *right = NULL;
     switch (p->kind) {
-    case HUDI_SQL_P_SCAN:
-        return hudi_sql_scan_open(out, ctx, p, err);
+    case HUDI_SQL_P_SCAN: return hudi_sql_scan_open(out, ctx, p, err);
     case HUDI_SQL_P_VALUES:
     case HUDI_SQL_P_BATCHES:
         if (p->kind == HUDI_SQL_P_VALUES && p->n_rows > 0 && p->schema.n_children > 0 && !p->rows)
