@@ -9,9 +9,9 @@
   ORDER BY/LIMIT) in Spark SQL and in `hudic sql --mode jsonl` over the same table and compares
   rows.
 
-Rows compare by position (column names of expressions differ between engines only in
-spelling), values as docs/formats/rendering.md renders them (Spark's side through the
-harness's canonical rendering)."""
+Rows compare by position, values as docs/formats/rendering.md renders them (Spark's side
+through the harness's canonical rendering). Expressions get aliases where Spark would give two
+columns the same name (its rows are keyed by name)."""
 import json
 import os
 import subprocess
@@ -140,9 +140,10 @@ DIFFERENTIAL = [
     "SELECT count(DISTINCT city), count(*) FROM {t}",
     "SELECT upper(rider), substring(driver, 8), length(city), concat(city, '/', rider) FROM {t}",
     "SELECT from_unixtime(ts), year(from_unixtime(ts)), hour(from_unixtime(ts)) FROM {t}",
-    "SELECT a.rider, b.rider FROM {t} a JOIN {t} b ON a.city = b.city AND a.uuid < b.uuid",
+    "SELECT a.rider AS r1, b.rider AS r2 FROM {t} a JOIN {t} b ON a.city = b.city AND a.uuid < b.uuid",
     "SELECT city, rider FROM {t} WHERE fare = (SELECT max(fare) FROM {t})",
-    "SELECT cast(fare AS INT), cast(ts AS STRING), cast(fare AS DECIMAL(10, 1)) FROM {t}",
+    "SELECT cast(fare AS INT) AS a, cast(ts AS STRING) AS b, cast(fare AS DECIMAL(10, 1)) AS c "
+    "FROM {t}",
     "SELECT city, sum(CASE WHEN fare > 30 THEN 1 ELSE 0 END) FROM {t} GROUP BY city "
     "HAVING count(*) > 2",
 ]
