@@ -12,12 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define ERR(b, pos, code, ...) bind_error(b, pos, code, __VA_ARGS__)
-
-static int bind_error(hudi_sql_binder *b, hudi_sql_pos pos, int code, const char *fmt, ...)
-    HUDI_PRINTF(4, 5);
-
-static int bind_error(hudi_sql_binder *b, hudi_sql_pos pos, int code, const char *fmt, ...) {
+int hudi_sql_binder_error(hudi_sql_binder *b, hudi_sql_pos pos, int code, const char *fmt, ...) {
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
@@ -251,36 +246,50 @@ int hudi_sql_scope_of(hudi_sql_binder *b, const hudi_sql_plan *p, const char *qu
 
 /* ---- display names (Spark's auto-generated column names) --------------------------------- */
 
+/* Each operator: how Spark shows it in column names, and the registry function it binds to
+ * (NULL for the unary and IS forms, which bind_expr_node maps itself). */
+static const struct {
+    hudi_sql_op op;
+    const char *shown, *fn;
+} operators[] = {
+    {HUDI_SQL_OP_NEG, "-", NULL},
+    {HUDI_SQL_OP_PLUS, "+", NULL},
+    {HUDI_SQL_OP_BITNOT, "~", NULL},
+    {HUDI_SQL_OP_NOT, "NOT", NULL},
+    {HUDI_SQL_OP_OR, "OR", "or"},
+    {HUDI_SQL_OP_AND, "AND", "and"},
+    {HUDI_SQL_OP_EQ, "=", "="},
+    {HUDI_SQL_OP_NE, "!=", "<>"},
+    {HUDI_SQL_OP_LT, "<", "<"},
+    {HUDI_SQL_OP_LE, "<=", "<="},
+    {HUDI_SQL_OP_GT, ">", ">"},
+    {HUDI_SQL_OP_GE, ">=", ">="},
+    {HUDI_SQL_OP_NULLSAFE_EQ, "<=>", "<=>"},
+    {HUDI_SQL_OP_BITOR, "|", "|"},
+    {HUDI_SQL_OP_BITXOR, "^", "^"},
+    {HUDI_SQL_OP_BITAND, "&", "&"},
+    {HUDI_SQL_OP_SHL, "<<", "shiftleft"},
+    {HUDI_SQL_OP_SHR, ">>", "shiftright"},
+    {HUDI_SQL_OP_USHR, ">>>", "shiftrightunsigned"},
+    {HUDI_SQL_OP_ADD, "+", "+"},
+    {HUDI_SQL_OP_SUB, "-", "-"},
+    {HUDI_SQL_OP_CONCAT, "||", "||"},
+    {HUDI_SQL_OP_MUL, "*", "*"},
+    {HUDI_SQL_OP_DIV, "/", "/"},
+    {HUDI_SQL_OP_MOD, "%", "%"},
+    {HUDI_SQL_OP_IDIV, "div", "div"},
+};
+
 static const char *op_symbol(hudi_sql_op op) {
-    switch (op) {
-    case HUDI_SQL_OP_NEG: return "-";
-    case HUDI_SQL_OP_PLUS: return "+";
-    case HUDI_SQL_OP_BITNOT: return "~";
-    case HUDI_SQL_OP_NOT: return "NOT";
-    case HUDI_SQL_OP_OR: return "OR";
-    case HUDI_SQL_OP_AND: return "AND";
-    case HUDI_SQL_OP_EQ: return "=";
-    case HUDI_SQL_OP_NE: return "!=";
-    case HUDI_SQL_OP_LT: return "<";
-    case HUDI_SQL_OP_LE: return "<=";
-    case HUDI_SQL_OP_GT: return ">";
-    case HUDI_SQL_OP_GE: return ">=";
-    case HUDI_SQL_OP_NULLSAFE_EQ: return "<=>";
-    case HUDI_SQL_OP_BITOR: return "|";
-    case HUDI_SQL_OP_BITXOR: return "^";
-    case HUDI_SQL_OP_BITAND: return "&";
-    case HUDI_SQL_OP_SHL: return "<<";
-    case HUDI_SQL_OP_SHR: return ">>";
-    case HUDI_SQL_OP_USHR: return ">>>";
-    case HUDI_SQL_OP_ADD: return "+";
-    case HUDI_SQL_OP_SUB: return "-";
-    case HUDI_SQL_OP_CONCAT: return "||";
-    case HUDI_SQL_OP_MUL: return "*";
-    case HUDI_SQL_OP_DIV: return "/";
-    case HUDI_SQL_OP_MOD: return "%";
-    case HUDI_SQL_OP_IDIV: return "div";
-    default: return "?";
-    }
+    for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++)
+        if (operators[i].op == op) return operators[i].shown;
+    return "?";
+}
+
+static const char *binary_fn(hudi_sql_op op) {
+    for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++)
+        if (operators[i].op == op) return operators[i].fn;
+    return NULL;
 }
 
 static void display(hudi_buf *o, const hudi_sql_expr *e);
@@ -715,34 +724,6 @@ static int bind_literal(hudi_sql_binder *b, const hudi_sql_expr *e, hudi_sql_bex
 }
 
 /* ---- expressions ----------------------------------------------------------------------- */
-
-static const char *binary_fn(hudi_sql_op op) {
-    switch (op) {
-    case HUDI_SQL_OP_OR: return "or";
-    case HUDI_SQL_OP_AND: return "and";
-    case HUDI_SQL_OP_EQ: return "=";
-    case HUDI_SQL_OP_NE: return "<>";
-    case HUDI_SQL_OP_LT: return "<";
-    case HUDI_SQL_OP_LE: return "<=";
-    case HUDI_SQL_OP_GT: return ">";
-    case HUDI_SQL_OP_GE: return ">=";
-    case HUDI_SQL_OP_NULLSAFE_EQ: return "<=>";
-    case HUDI_SQL_OP_BITOR: return "|";
-    case HUDI_SQL_OP_BITXOR: return "^";
-    case HUDI_SQL_OP_BITAND: return "&";
-    case HUDI_SQL_OP_SHL: return "shiftleft";
-    case HUDI_SQL_OP_SHR: return "shiftright";
-    case HUDI_SQL_OP_USHR: return "shiftrightunsigned";
-    case HUDI_SQL_OP_ADD: return "+";
-    case HUDI_SQL_OP_SUB: return "-";
-    case HUDI_SQL_OP_CONCAT: return "||";
-    case HUDI_SQL_OP_MUL: return "*";
-    case HUDI_SQL_OP_DIV: return "/";
-    case HUDI_SQL_OP_MOD: return "%";
-    case HUDI_SQL_OP_IDIV: return "div";
-    default: return NULL;
-    }
-}
 
 static int bind_list(hudi_sql_binder *b, const hudi_sql_scope *sc, hudi_sql_aggctx *agg,
                      const hudi_sql_list *l, uint32_t from, hudi_sql_bexpr **dst) {

@@ -61,6 +61,14 @@ int hudi_sql_bind_rel(hudi_sql_binder *b, const hudi_sql_rel *rel, hudi_sql_plan
 int hudi_sql_bind_scan(hudi_sql_binder *b, const hudi_catalog_table *entry, const char *qual,
                        const hudi_sql_rel *rel, hudi_sql_plan **out, hudi_sql_scope *scope);
 
+/* Records a binding error: "line L, column C: <message>" when `pos` is known. Returns `code`. */
+int hudi_sql_binder_error(hudi_sql_binder *b, hudi_sql_pos pos, int code, const char *fmt, ...)
+    HUDI_PRINTF(4, 5);
+#define ERR(b, pos, code, ...) hudi_sql_binder_error(b, pos, code, __VA_ARGS__)
+
+/* ANDs n conditions (n = 0: *out = NULL), each node named "(a AND b)" for EXPLAIN. */
+int hudi_sql_and_all(hudi_sql_binder *b, hudi_sql_bexpr **list, int32_t n, hudi_sql_bexpr **out);
+
 /* Node builders (arena). */
 hudi_sql_bexpr *hudi_sql_bx_column(hudi_sql_binder *b, int32_t index, const hudi_field *type);
 /* A constant of `type` holding row 0 of `value` (copied), or a typed NULL when value is NULL. */

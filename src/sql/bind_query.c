@@ -12,22 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-static int bind_error(hudi_sql_binder *b, hudi_sql_pos pos, int code, const char *fmt, ...)
-    HUDI_PRINTF(4, 5);
-
-static int bind_error(hudi_sql_binder *b, hudi_sql_pos pos, int code, const char *fmt, ...) {
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    if (pos.line)
-        return hudi_error_set(b->err, code, "line %u, column %u: %s", pos.line, pos.col, msg);
-    return hudi_error_set(b->err, code, "%s", msg);
-}
-
-#define ERR(b, pos, code, ...) bind_error(b, pos, code, __VA_ARGS__)
-
 static int oom(hudi_sql_binder *b) { return hudi_error_oom(b->err); }
 static void *alloc(hudi_sql_binder *b, size_t n) { return hudi_arena_alloc(&b->r->arena, n); }
 
@@ -287,7 +271,7 @@ static int conjuncts(hudi_sql_binder *b, hudi_sql_bexpr *e, hudi_sql_bexpr ***li
     return 0;
 }
 
-static int and_all(hudi_sql_binder *b, hudi_sql_bexpr **list, int32_t n, hudi_sql_bexpr **out) {
+int hudi_sql_and_all(hudi_sql_binder *b, hudi_sql_bexpr **list, int32_t n, hudi_sql_bexpr **out) {
     *out = NULL;
     for (int32_t i = 0; i < n; i++) {
         if (!*out) {
@@ -348,7 +332,7 @@ static int make_join(hudi_sql_binder *b, hudi_sql_join_kind kind, hudi_sql_plan 
         }
         rest[n_rest++] = c;
     }
-    if ((rc = and_all(b, rest, n_rest, &j->cond)) < 0) return rc;
+    if ((rc = hudi_sql_and_all(b, rest, n_rest, &j->cond)) < 0) return rc;
     /* output: left then right (semi/anti: left only) */
     int32_t nl = l->schema.n_children;
     int32_t nr = (kind == HUDI_SQL_J_SEMI || kind == HUDI_SQL_J_ANTI) ? 0 : r->schema.n_children;
@@ -420,7 +404,7 @@ static int bind_join(hudi_sql_binder *b, const hudi_sql_rel *rel, hudi_sql_plan 
                 return rc;
             on_scope.cols[ls.n + z].hidden = true; /* `*` shows a USING column once */
         }
-        if ((rc = and_all(b, eqs, (int32_t)rel->using_cols.len, &cond)) < 0) return rc;
+        if ((rc = hudi_sql_and_all(b, eqs, (int32_t)rel->using_cols.len, &cond)) < 0) return rc;
     }
     if ((rc = make_join(b, kind, l, r, cond, out)) < 0) return rc;
     if (kind == HUDI_SQL_J_SEMI || kind == HUDI_SQL_J_ANTI) {
@@ -560,7 +544,7 @@ static int bind_where(hudi_sql_binder *b, const hudi_sql_scope *sc, const hudi_s
         nb++;
     }
     hudi_sql_bexpr *cond;
-    if ((rc = and_all(b, bound, nb, &cond)) < 0) return rc;
+    if ((rc = hudi_sql_and_all(b, bound, nb, &cond)) < 0) return rc;
     if (cond) rc = hudi_sql_plan_filter(b, *plan, cond, plan);
     return rc;
 }

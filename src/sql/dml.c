@@ -21,22 +21,6 @@
 #include <string.h>
 #include <strings.h>
 
-static int bind_error(hudi_sql_binder *b, hudi_sql_pos pos, int code, const char *fmt, ...)
-    HUDI_PRINTF(4, 5);
-
-static int bind_error(hudi_sql_binder *b, hudi_sql_pos pos, int code, const char *fmt, ...) {
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    if (pos.line)
-        return hudi_error_set(b->err, code, "line %u, column %u: %s", pos.line, pos.col, msg);
-    return hudi_error_set(b->err, code, "%s", msg);
-}
-
-#define ERR(b, pos, code, ...) bind_error(b, pos, code, __VA_ARGS__)
-
 static int oom(hudi_sql_binder *b) { return hudi_error_oom(b->err); }
 static void *alloc(hudi_sql_binder *b, size_t n) { return hudi_arena_alloc(&b->r->arena, n); }
 

@@ -58,27 +58,6 @@ static int collect_conjuncts(hudi_sql_binder *b, hudi_sql_bexpr *e, hudi_vec *ou
     return 0;
 }
 
-static int and_list(hudi_sql_binder *b, hudi_sql_bexpr **list, size_t n, hudi_sql_bexpr **out) {
-    *out = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (!*out) {
-            *out = list[i];
-            continue;
-        }
-        hudi_sql_bexpr **args = alloc(b, sizeof(*args) * 2);
-        if (!args) return oom(b);
-        args[0] = *out;
-        args[1] = list[i];
-        int rc = hudi_sql_bind_fn(b->ctx, "and", args, 2, list[i]->pos, out, b->err);
-        if (rc < 0) return rc;
-        char text[1024];
-        snprintf(text, sizeof(text), "(%s AND %s)", args[0]->text ? args[0]->text : "?",
-                 list[i]->text ? list[i]->text : "?");
-        if (!((*out)->text = hudi_arena_strdup(&b->r->arena, text))) return oom(b);
-    }
-    return 0;
-}
-
 /* ---- 1. filters into join inputs ------------------------------------------------------- */
 
 static int side_of(const hudi_sql_bexpr *e, int32_t split) {
@@ -119,9 +98,9 @@ static int push_filters(hudi_sql_binder *b, hudi_sql_plan **pp) {
             if (slot) *slot = c;
         }
         hudi_sql_bexpr *lc = NULL, *rc_ = NULL, *kc = NULL;
-        if (rc == 0) rc = and_list(b, left.data, left.len, &lc);
-        if (rc == 0) rc = and_list(b, right.data, right.len, &rc_);
-        if (rc == 0) rc = and_list(b, keep.data, keep.len, &kc);
+        if (rc == 0) rc = hudi_sql_and_all(b, left.data, (int32_t)left.len, &lc);
+        if (rc == 0) rc = hudi_sql_and_all(b, right.data, (int32_t)right.len, &rc_);
+        if (rc == 0) rc = hudi_sql_and_all(b, keep.data, (int32_t)keep.len, &kc);
         hudi_vec_dispose(&cs);
         hudi_vec_dispose(&keep);
         hudi_vec_dispose(&left);
