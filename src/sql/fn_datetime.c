@@ -879,8 +879,7 @@ static int now_row(dt_job *j, int64_t i) {
 }
 EVAL(now_eval, now_row)
 
-#define F(name, lo, hi, bind, eval, usage)                                                         \
-    { name, HUDI_SQL_FN_SCALAR, lo, hi, bind, eval, NULL, usage }
+#define F HUDI_SQL_SCALAR_FN
 
 const hudi_sql_func hudi_sql_datetime_funcs[] = {
     F("from_unixtime", 1, 2, from_unixtime_bind, from_unixtime_eval,

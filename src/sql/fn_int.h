@@ -198,4 +198,8 @@ static inline int64_t hudi_sql_floor_mod(int64_t a, int64_t b) {
 }
 #define HUDI_SQL_MICROS_PER_DAY INT64_C(86400000000)
 
+/* One scalar entry of a function table (the registry lists the tables of every fn_*.c). */
+#define HUDI_SQL_SCALAR_FN(name, lo, hi, bind, eval, usage)                                        \
+    { name, HUDI_SQL_FN_SCALAR, lo, hi, bind, eval, NULL, usage }
+
 #endif

@@ -389,8 +389,7 @@ static int extreme_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hud
     return rc;
 }
 
-#define F(name, lo, hi, bind, eval, usage)                                                         \
-    { name, HUDI_SQL_FN_SCALAR, lo, hi, bind, eval, NULL, usage }
+#define F HUDI_SQL_SCALAR_FN
 
 const hudi_sql_func hudi_sql_math_funcs[] = {
     F("abs", 1, 1, abs_bind, abs_eval, "abs(x) - absolute value"),

@@ -484,8 +484,7 @@ static int bytes_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi_
     return 0;
 }
 
-#define F(name, lo, hi, bind, eval, usage)                                                         \
-    { name, HUDI_SQL_FN_SCALAR, lo, hi, bind, eval, NULL, usage }
+#define F HUDI_SQL_SCALAR_FN
 #define CONV(name) F(name, 1, 1, conv_bind, conv_eval, name "(x) - CAST(x AS " name ")")
 
 const hudi_sql_func hudi_sql_misc_funcs[] = {

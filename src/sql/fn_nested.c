@@ -405,8 +405,7 @@ static int typeof_eval(hudi_sql_ctx *ctx, const hudi_sql_bexpr *call, const hudi
     return 0;
 }
 
-#define F(name, lo, hi, bind, eval, usage)                                                         \
-    { name, HUDI_SQL_FN_SCALAR, lo, hi, bind, eval, NULL, usage }
+#define F HUDI_SQL_SCALAR_FN
 
 const hudi_sql_func hudi_sql_nested_funcs[] = {
     F("array", 0, -1, array_bind, array_eval, "array(a, ...) - an array of the arguments"),

@@ -676,8 +676,7 @@ static int split_row(str_job *j, int64_t i) {
 }
 EVAL(split_eval, split_row, false)
 
-#define F(name, lo, hi, bind, eval, usage)                                                         \
-    { name, HUDI_SQL_FN_SCALAR, lo, hi, bind, eval, NULL, usage }
+#define F HUDI_SQL_SCALAR_FN
 
 const hudi_sql_func hudi_sql_string_funcs[] = {
     F("upper", 1, 1, str_bind, case_eval, "upper(str) - upper case (ucase)"),

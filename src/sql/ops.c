@@ -1148,8 +1148,7 @@ static int nullif_bind(hudi_sql_bind_call *call, hudi_error *err) {
     return 0;
 }
 
-#define F(name, lo, hi, bind, eval, usage)                                                         \
-    { name, HUDI_SQL_FN_SCALAR, lo, hi, bind, eval, NULL, usage }
+#define F HUDI_SQL_SCALAR_FN
 
 const hudi_sql_func hudi_sql_ops_funcs[] = {
     F("=", 2, 2, cmp_bind, cmp_eval, "a = b - true when a equals b (NaN equals NaN)"),
