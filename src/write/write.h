@@ -19,6 +19,7 @@
 
 #include "columnar/columnar.h"
 #include "hudi/hudi_table.h"
+#include "schema/internal_schema.h"
 #include "table/tbl.h"
 
 /* Write operations are the public hudi_write_operation (include/hudi/hudi_table.h), whose
@@ -108,6 +109,26 @@ int hudi_tbl_savepoint_delete(hudi_table *t, const char *instant, hudi_error *er
 int hudi_tbl_savepoints(const hudi_table *t, char ***out, size_t *count, hudi_error *err);
 int hudi_tbl_restore_savepoint(hudi_table *t, const char *instant, const hudi_clock *clock,
                                hudi_error *err);
+
+/* ALTER TABLE on the table schema (docs/formats/schema-evolution.md §3, internal-schema.md §6),
+ * under the table lock, as one instant the way Hudi's Spark DDL commits it: a commit (copy on
+ * write) with operation ALTER_SCHEMA and no write stats, whose "schema" is the new table schema.
+ * With schema on read the InternalSchema is evolved (hudi_ischema_apply: ids, history) and the
+ * commit also carries "latest_schema", with the history persisted in .hoodie/.schema
+ * (hudi_schema_history_save) - seeded with the pre-DDL schema as version 0 on the first DDL.
+ * Without it only what Hudi allows then (top-level ADD at the end, COMMENT) is accepted; the
+ * rest fails EUNSUPPORTED saying that schema on read (hoodie.schema.on.read.enable) allows it.
+ * Record key, precombine and partition columns are protected. No data file is rewritten. */
+typedef struct hudi_alter_options {
+    bool schema_on_read;      /* hoodie.schema.on.read.enable (also on once the table has
+                               * an InternalSchema: then it stays on) */
+    const char *instant_time; /* force the instant (tests); NULL = generated */
+    const hudi_clock *clock;  /* NULL = system clock */
+    const char *const *props; /* writer settings as in hudi_write_options (locks) */
+} hudi_alter_options;
+
+int hudi_tbl_alter_schema(hudi_table *t, const hudi_schema_change *changes, int32_t n,
+                          const hudi_alter_options *opts, char instant_out[32], hudi_error *err);
 
 /* Cleans file slices no longer needed, under the table lock: keeps the latest
  * `retain_commits` commits' versions of every file group (KEEP_LATEST_COMMITS), records a
