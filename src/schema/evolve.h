@@ -20,11 +20,15 @@ typedef struct hudi_evolve_options {
  *     widens: int -> long -> float -> double -> string, bytes <-> string, decimal widening,
  *     recursively in structs, list elements and map values), else the table type (the batch is
  *     converted); nullable if either is;
- *   - columns new in the batch (root or nested, maps and lists included): added, in the batch's
- *     position; a non-nullable one is refused (Hudi: no default value);
- *   - table columns the batch lacks: kept (null) with set_null_for_missing, reconcile or partial;
- *     dropped from the table with allow_column_drop; refused otherwise, naming them as Hudi does
- *     ("hoodie_t_record.field2");
+ *   - columns new in the batch (root or nested, maps and lists included): appended after the
+ *     table's columns of their struct, in the batch's order (the table's order is kept: Hudi
+ *     0.15 would take the batch's order); a non-nullable one is refused (Hudi: no default
+ *     value), so is one differing only in case from a table column;
+ *   - table columns the batch lacks (at any depth): kept (null) with reconcile or partial;
+ *     else dropped from the table with allow_column_drop (Hudi ignores set_null_for_missing
+ *     then); else kept with set_null_for_missing (a non-nullable one refused: no default
+ *     value); refused otherwise, all of them in one message, named as Hudi does (record name,
+ *     then the dotted path: "t_record.field2", "t_record.tags.element.x", "t_record.m.value");
  *   - pairs the chart marks X (bytes vs numbers, boolean vs anything, struct vs primitive,
  *     logical types lost: int into date, long into timestamp) refused naming the column and
  *     both types.
@@ -33,8 +37,11 @@ int hudi_schema_deduce_writer(hudi_field *out, const hudi_field *table, const hu
                               const hudi_evolve_options *opts, const char *table_path,
                               hudi_error *err);
 
-/* Hudi's promotion chart for one primitive pair: the table type after writing `incoming` into a
- * column of type `table` (a copy of one of them in *out), or false when the chart says X. */
+/* Hudi's promotion chart for one primitive pair of table-schema types (Arrow-only types such
+ * as int8 normalised first, hudi_schema_from_parquet): the table type after writing `incoming`
+ * into a column of type `table` (a copy of one of them in *out, with the table column's name
+ * and comment, nullable if either is), or false (*out zeroed) when the chart says X or memory
+ * ran out. */
 bool hudi_schema_promote(const hudi_field *incoming, const hudi_field *table, hudi_field *out);
 
 #endif
