@@ -4,162 +4,12 @@
  * Hudi 0.15's own TestHoodieSchemaUtils cases, and the errors (one line, table path first, the
  * column's Hudi path and both types). */
 #include <criterion/criterion.h>
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "schema/evolve.h"
 #include "schema/schema.h"
-
-/* ---- a small schema notation -------------------------------------------------------------
- * "id int, name string?, s struct<x int?, y long>?, tags list<int?>?, m map<long?>?,
- *  d decimal(10,2), ts timestamp, b bytes" - `?` after a type = nullable; map<V> has string
- * keys. Types: boolean int long float double string bytes date timestamp decimal(p,s)
- * fixed(n) int8 int16 struct<...> list<T> map<V>. */
-
-typedef struct spec {
-    const char *p;
-} spec;
-
-static void skip_ws(spec *s) {
-    while (isspace((unsigned char)*s->p)) s->p++;
-}
-
-static void parse_fields(spec *s, hudi_field *st, char close);
-
-static void parse_type(spec *s, hudi_field *f, const char *name) {
-    skip_ws(s);
-    char word[32];
-    size_t n = 0;
-    while (isalnum((unsigned char)*s->p) && n + 1 < sizeof(word)) word[n++] = *s->p++;
-    word[n] = 0;
-    static const struct {
-        const char *w;
-        hudi_type_id t;
-    } prims[] = {{"boolean", HUDI_TYPE_BOOL},        {"int", HUDI_TYPE_INT32},
-                 {"long", HUDI_TYPE_INT64},          {"float", HUDI_TYPE_FLOAT},
-                 {"double", HUDI_TYPE_DOUBLE},       {"string", HUDI_TYPE_STRING},
-                 {"bytes", HUDI_TYPE_BINARY},        {"date", HUDI_TYPE_DATE},
-                 {"timestamp", HUDI_TYPE_TIMESTAMP}, {"decimal", HUDI_TYPE_DECIMAL},
-                 {"fixed", HUDI_TYPE_FIXED_BINARY},  {"int8", HUDI_TYPE_INT8},
-                 {"int16", HUDI_TYPE_INT16},         {"struct", HUDI_TYPE_STRUCT},
-                 {"list", HUDI_TYPE_LIST},           {"map", HUDI_TYPE_MAP}};
-    hudi_type_id t = HUDI_TYPE_NULL;
-    bool found = false;
-    for (size_t i = 0; i < sizeof(prims) / sizeof(prims[0]); i++)
-        if (strcmp(word, prims[i].w) == 0) {
-            t = prims[i].t;
-            found = true;
-        }
-    cr_assert(found, "unknown type '%s' in spec at '%s'", word, s->p);
-    cr_assert_eq(hudi_field_init(f, name, t, false), 0);
-    if (t == HUDI_TYPE_TIMESTAMP) f->utc = true;
-    if (t == HUDI_TYPE_DECIMAL) {
-        int used = 0;
-        cr_assert_eq(sscanf(s->p, "(%d,%d)%n", &f->precision, &f->scale, &used), 2);
-        s->p += used;
-        f->byte_width = hudi_schema_decimal_bytes(f->precision);
-    } else if (t == HUDI_TYPE_FIXED_BINARY) {
-        int used = 0;
-        cr_assert_eq(sscanf(s->p, "(%d)%n", &f->byte_width, &used), 1);
-        s->p += used;
-    } else if (t == HUDI_TYPE_STRUCT) {
-        cr_assert_eq(*s->p++, '<');
-        parse_fields(s, f, '>');
-    } else if (t == HUDI_TYPE_LIST) {
-        cr_assert_eq(*s->p++, '<');
-        cr_assert_eq(hudi_field_set_children(f, 1), 0);
-        parse_type(s, &f->children[0], "element");
-        skip_ws(s);
-        cr_assert_eq(*s->p++, '>');
-    } else if (t == HUDI_TYPE_MAP) {
-        cr_assert_eq(*s->p++, '<');
-        cr_assert_eq(hudi_field_set_children(f, 1), 0);
-        hudi_field *kv = &f->children[0];
-        cr_assert_eq(hudi_field_init(kv, "key_value", HUDI_TYPE_STRUCT, false), 0);
-        cr_assert_eq(hudi_field_set_children(kv, 2), 0);
-        cr_assert_eq(hudi_field_init(&kv->children[0], "key", HUDI_TYPE_STRING, false), 0);
-        parse_type(s, &kv->children[1], "value");
-        skip_ws(s);
-        cr_assert_eq(*s->p++, '>');
-    }
-    if (*s->p == '?') {
-        f->nullable = true;
-        s->p++;
-    }
-}
-
-static void parse_fields(spec *s, hudi_field *st, char close) {
-    hudi_field kids[32];
-    int32_t n = 0;
-    for (;;) {
-        skip_ws(s);
-        if (*s->p == close || (!close && !*s->p)) break;
-        char name[64];
-        size_t k = 0;
-        while ((isalnum((unsigned char)*s->p) || *s->p == '_') && k + 1 < sizeof(name))
-            name[k++] = *s->p++;
-        name[k] = 0;
-        cr_assert(k > 0 && n < 32, "bad spec at '%s'", s->p);
-        parse_type(s, &kids[n++], name);
-        skip_ws(s);
-        if (*s->p == ',') s->p++;
-    }
-    if (close) s->p++;
-    cr_assert_eq(hudi_field_set_children(st, n), 0);
-    memcpy(st->children, kids, (size_t)n * sizeof(hudi_field));
-}
-
-/* A record named `name` (a full name: its last part starts Hudi's paths). */
-static hudi_field rec(const char *name, const char *text) {
-    hudi_field f;
-    spec s = {text};
-    cr_assert_eq(hudi_field_init(&f, name, HUDI_TYPE_STRUCT, false), 0);
-    parse_fields(&s, &f, 0);
-    return f;
-}
-
-static void describe(hudi_buf *b, const hudi_field *f);
-
-static void describe_fields(hudi_buf *b, const hudi_field *st) {
-    for (int32_t i = 0; i < st->n_children; i++) {
-        hudi_buf_printf(b, "%s%s ", i ? ", " : "", st->children[i].name);
-        describe(b, &st->children[i]);
-    }
-}
-
-static void describe(hudi_buf *b, const hudi_field *f) {
-    switch (f->type) {
-    case HUDI_TYPE_BOOL: hudi_buf_puts(b, "boolean"); break;
-    case HUDI_TYPE_INT32: hudi_buf_puts(b, "int"); break;
-    case HUDI_TYPE_INT64: hudi_buf_puts(b, "long"); break;
-    case HUDI_TYPE_FLOAT: hudi_buf_puts(b, "float"); break;
-    case HUDI_TYPE_DOUBLE: hudi_buf_puts(b, "double"); break;
-    case HUDI_TYPE_STRING: hudi_buf_puts(b, "string"); break;
-    case HUDI_TYPE_BINARY: hudi_buf_puts(b, "bytes"); break;
-    case HUDI_TYPE_DATE: hudi_buf_puts(b, "date"); break;
-    case HUDI_TYPE_TIMESTAMP: hudi_buf_puts(b, "timestamp"); break;
-    case HUDI_TYPE_DECIMAL: hudi_buf_printf(b, "decimal(%d,%d)", f->precision, f->scale); break;
-    case HUDI_TYPE_FIXED_BINARY: hudi_buf_printf(b, "fixed(%d)", f->byte_width); break;
-    case HUDI_TYPE_STRUCT:
-        hudi_buf_puts(b, "struct<");
-        describe_fields(b, f);
-        hudi_buf_puts(b, ">");
-        break;
-    case HUDI_TYPE_LIST:
-        hudi_buf_puts(b, "list<");
-        describe(b, &f->children[0]);
-        hudi_buf_puts(b, ">");
-        break;
-    case HUDI_TYPE_MAP:
-        hudi_buf_puts(b, "map<");
-        describe(b, &f->children[0].children[1]);
-        hudi_buf_puts(b, ">");
-        break;
-    default: hudi_buf_puts(b, hudi_type_name(f->type)); break;
-    }
-    if (f->nullable) hudi_buf_puts(b, "?");
-}
+#include "schema_spec.h"
 
 typedef struct outcome {
     int rc;
@@ -168,12 +18,13 @@ typedef struct outcome {
 
 static outcome deduce(const char *table, const char *incoming, hudi_evolve_options o) {
     outcome r;
-    hudi_field t = rec("hoodie.t.t_record", table ? table : ""), in = rec("in_record", incoming), w;
+    hudi_field t = spec_record("hoodie.t.t_record", table ? table : ""),
+               in = spec_record("in_record", incoming), w;
     hudi_error err = HUDI_ERROR_INIT;
     r.rc = hudi_schema_deduce_writer(&w, table ? &t : NULL, &in, &o, "/tmp/tbl", &err);
     if (r.rc == 0) {
         hudi_buf b = HUDI_BUF_INIT;
-        describe_fields(&b, &w);
+        spec_describe_fields(&b, &w);
         cr_assert_str_eq(w.name, "hoodie.t.t_record");
         snprintf(r.text, sizeof(r.text), "%s", b.data ? b.data : "");
         hudi_buf_dispose(&b);
@@ -245,13 +96,13 @@ Test(evolve, chart_every_cell_through_promote) {
         for (int j = 0; j < 6; j++) {
             char text[64];
             snprintf(text, sizeof(text), "a %s, b %s?", chart_types[i], chart_types[j]);
-            hudi_field f = rec("r", text), out;
+            hudi_field f = spec_record("r", text), out;
             bool ok = hudi_schema_promote(&f.children[0], &f.children[1], &out);
             cr_expect_eq(ok, strcmp(chart[i][j], "X") != 0, "%s into %s", chart_types[i],
                          chart_types[j]);
             if (ok) {
                 hudi_buf b = HUDI_BUF_INIT;
-                describe(&b, &out);
+                spec_describe(&b, &out);
                 char want[32];
                 snprintf(want, sizeof(want), "%s?", chart[i][j]);
                 cr_expect_str_eq(b.data, want, "%s into %s", chart_types[i], chart_types[j]);
@@ -323,12 +174,12 @@ Test(evolve, arrow_only_types_take_their_table_form) {
     EXPECT_SCHEMA("a int, b long, c string", "a int8, b int16, c int16", NONE,
                   "a int, b long, c string");
     /* a first write: the batch's columns, Avro-shaped */
-    hudi_field in = rec("x", "a int8, b int16?, c list<int8?>?"), w;
+    hudi_field in = spec_record("x", "a int8, b int16?, c list<int8?>?"), w;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_schema_deduce_writer(&w, NULL, &in, NULL, "/tmp/tbl", &err), 0, "%s",
                  err.message);
     hudi_buf b = HUDI_BUF_INIT;
-    describe_fields(&b, &w);
+    spec_describe_fields(&b, &w);
     cr_expect_str_eq(b.data, "a int, b int?, c list<int?>?");
     hudi_buf_dispose(&b);
     hudi_field_dispose(&w);
@@ -462,12 +313,12 @@ Test(evolve, same_schema_is_unchanged) {
 static outcome deduce_named(const char *name, const char *table, const char *incoming,
                             hudi_evolve_options o) {
     outcome r;
-    hudi_field t = rec(name, table), in = rec(name, incoming), w;
+    hudi_field t = spec_record(name, table), in = spec_record(name, incoming), w;
     hudi_error err = HUDI_ERROR_INIT;
     r.rc = hudi_schema_deduce_writer(&w, &t, &in, &o, "/tmp/tbl", &err);
     if (r.rc == 0) {
         hudi_buf b = HUDI_BUF_INIT;
-        describe_fields(&b, &w);
+        spec_describe_fields(&b, &w);
         snprintf(r.text, sizeof(r.text), "%s", b.data);
         hudi_buf_dispose(&b);
     } else {
@@ -527,14 +378,14 @@ Test(evolve, spec_walk_through_schema) {
 }
 
 Test(evolve, bad_arguments) {
-    hudi_field t = rec("t", "a int"), w;
+    hudi_field t = spec_record("t", "a int"), w;
     hudi_field prim;
     hudi_error err = HUDI_ERROR_INIT;
     cr_assert_eq(hudi_field_init(&prim, "p", HUDI_TYPE_INT32, false), 0);
     cr_expect_eq(hudi_schema_deduce_writer(&w, &t, &prim, NULL, "/x", &err), HUDI_EINVAL);
     cr_expect(strncmp(err.message, "/x: ", 4) == 0, "%s", err.message);
     cr_expect_eq(hudi_schema_deduce_writer(&w, &prim, &t, NULL, "/x", &err), HUDI_EINVAL);
-    hudi_field nulltype = rec("t", "a int");
+    hudi_field nulltype = spec_record("t", "a int");
     nulltype.children[0].type = HUDI_TYPE_NULL;
     nulltype.children[0].nullable = true;
     cr_expect_eq(hudi_schema_deduce_writer(&w, &t, &nulltype, NULL, "/x", &err), HUDI_EINVAL);
