@@ -101,6 +101,59 @@ static int write_metadata(hudi_table *t, const char *instant, hudi_state state, 
     return rc;
 }
 
+/* The first change that hudi_ischema_apply refuses when applied after the ones before it. */
+static int32_t refused_change(const hudi_ischema *in, const hudi_schema_change *changes, int32_t n,
+                              const hudi_schema_rules *rules, int64_t version) {
+    for (int32_t k = 1; k <= n; k++) {
+        hudi_ischema out = {0};
+        hudi_error scratch = HUDI_ERROR_INIT;
+        int rc = hudi_ischema_apply(&out, in, changes, k, rules, version, &scratch);
+        hudi_ischema_dispose(&out);
+        if (rc == HUDI_ENOMEM) return -1;
+        if (rc < 0) return k - 1;
+    }
+    return -1;
+}
+
+/* Without schema on read Hudi's ADD COLUMNS puts the new columns after the data columns and
+ * before the partition columns (AlterHoodieTableAddColumnsCommand): the top-level partition
+ * columns move to the end, in the order of the partition fields. */
+static int partition_columns_last(hudi_ischema *s, const hudi_table *t, hudi_error *err) {
+    const char *pf = t->cfg.partition_fields;
+    int32_t n = s->root.n_children;
+    if (!pf || !*pf || n == 0) return 0;
+    hudi_field *f = s->root.children;
+    hudi_field *tmp = hudi_calloc((size_t)n, sizeof(hudi_field));
+    int32_t *order = hudi_calloc((size_t)n, sizeof(int32_t));
+    bool *moved = hudi_calloc((size_t)n, sizeof(bool));
+    int rc = tmp && order && moved ? 0 : hudi_error_oom(err);
+    int32_t n_order = 0, k = 0;
+    for (const char *p = pf; rc == 0 && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        const char *colon = memchr(p, ':', len);
+        if (colon) len = (size_t)(colon - p);
+        for (int32_t i = 0; i < n; i++)
+            if (!moved[i] && strlen(f[i].name) == len && strncmp(f[i].name, p, len) == 0) {
+                moved[i] = true;
+                order[n_order++] = i;
+                break;
+            }
+        if (!e) break;
+        p = e + 1;
+    }
+    if (rc == 0) {
+        for (int32_t i = 0; i < n; i++)
+            if (!moved[i]) tmp[k++] = f[i];
+        for (int32_t j = 0; j < n_order; j++) tmp[k++] = f[order[j]];
+        memcpy(f, tmp, sizeof(hudi_field) * (size_t)n);
+    }
+    hudi_free(tmp);
+    hudi_free(order);
+    hudi_free(moved);
+    return rc;
+}
+
 typedef struct alter_ctx {
     hudi_table *t;
     const hudi_alter_options *o;
@@ -149,7 +202,11 @@ static int prepare(alter_ctx *c, const hudi_schema_change *changes, int32_t n, b
     int64_t version = hudi_ischema_version_of(c->instant);
     if (version < 0)
         return hudi_error_set(err, HUDI_EINVAL, "invalid instant time '%s'", c->instant);
-    if ((rc = hudi_ischema_apply(&c->next, cur, changes, n, &rules, version, err)) < 0) return rc;
+    if ((rc = hudi_ischema_apply(&c->next, cur, changes, n, &rules, version, err)) < 0) {
+        if (c->o->refused) *c->o->refused = refused_change(cur, changes, n, &rules, version);
+        return rc;
+    }
+    if (!*sor && (rc = partition_columns_last(&c->next, t, err)) < 0) return rc;
     if ((rc = schema_avro(&c->schema_json, t, &c->next, err)) < 0) return rc;
     if (!*sor) return 0;
     if ((rc = hudi_ischema_write(&c->latest_json, &c->next, err)) < 0) return rc;
