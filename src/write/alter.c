@@ -6,7 +6,8 @@
  * `<t>.commit.inflight` (commit metadata with operationType ALTER_SCHEMA and nothing else),
  * with schema on read the history file `.hoodie/.schema/<t>.schemacommit` (written before the
  * commit, as Hudi does), and the completed `<t>.commit`: no write stats, operationType
- * ALTER_SCHEMA, extraMetadata "schema" (the new table schema as Avro) and, with schema on read,
+ * ALTER_SCHEMA, extraMetadata "schema" (the new table schema as Avro: with schema on read the
+ * InternalSchema's, meta fields included; without, the data columns) and, with schema on read,
  * "latest_schema" (the new InternalSchema, version <t>). The completed instant is the commit
  * point: a failure before it leaves the table reading as before (readers ignore pending
  * instants and history files of instants that never completed). No data file is touched. */
@@ -66,12 +67,15 @@ static int pick_instant(hudi_table *t, const hudi_alter_options *o, char out[HUD
 }
 
 /* extraMetadata "schema": the new table schema as Avro in Hudi's style, named by the record
- * full name, without the meta fields (what Hudi's no-schema-on-read ALTER commits, and what
- * TableSchemaResolver reads either way). */
-static int schema_avro(hudi_buf *out, const hudi_table *t, const hudi_ischema *s, hudi_error *err) {
+ * full name. With schema on read it is the InternalSchema converted, meta fields included (as
+ * Hudi's AlterTableCommand writes it); without, the data columns only
+ * (AlterHoodieTableAddColumnsCommand). */
+static int schema_avro(hudi_buf *out, const hudi_table *t, const hudi_ischema *s, bool sor,
+                       hudi_error *err) {
     hudi_field data = {0};
     hudi_buf full = HUDI_BUF_INIT;
-    int rc = hudi_schema_remove_meta_fields(&data, &s->root, err);
+    int rc = sor ? (hudi_field_copy(&data, &s->root) < 0 ? hudi_error_oom(err) : 0)
+                 : hudi_schema_remove_meta_fields(&data, &s->root, err);
     if (rc == 0) {
         hudi_schema_record_fullname(&full, t->cfg.name);
         hudi_free(data.name);
@@ -207,7 +211,7 @@ static int prepare(alter_ctx *c, const hudi_schema_change *changes, int32_t n, b
         return rc;
     }
     if (!*sor && (rc = partition_columns_last(&c->next, t, err)) < 0) return rc;
-    if ((rc = schema_avro(&c->schema_json, t, &c->next, err)) < 0) return rc;
+    if ((rc = schema_avro(&c->schema_json, t, &c->next, *sor, err)) < 0) return rc;
     if (!*sor) return 0;
     if ((rc = hudi_ischema_write(&c->latest_json, &c->next, err)) < 0) return rc;
     /* the history: the pre-DDL schema is its oldest entry, so every older file maps to it */

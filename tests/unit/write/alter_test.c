@@ -59,15 +59,21 @@ static hudi_commit_metadata *alter_commit(hudi_table *t, const char *instant) {
     return md;
 }
 
-/* Names of the top-level fields of the commit's "schema", comma separated (static). */
+/* Names of the data columns of the commit's "schema", comma separated (static); `out` gets the
+ * schema without the meta fields. With schema on read (a "latest_schema") the meta fields are
+ * in front, as Hudi's AlterTableCommand writes them; without, they are absent. */
 static const char *schema_columns(const hudi_commit_metadata *md, hudi_field *out) {
     static char buf[512];
     const char *s = hudi_commit_metadata_extra(md, "schema");
     cr_assert_not_null(s);
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_field f = {0};
-    cr_assert_eq(hudi_schema_parse_avro(&f, s, strlen(s), &err), 0, "%s", err.message);
-    cr_assert_str_eq(f.name, "hoodie.wt.wt_record");
+    hudi_field full = {0}, f = {0};
+    cr_assert_eq(hudi_schema_parse_avro(&full, s, strlen(s), &err), 0, "%s", err.message);
+    cr_assert_str_eq(full.name, "hoodie.wt.wt_record");
+    bool sor = hudi_commit_metadata_extra(md, "latest_schema") != NULL;
+    cr_assert_eq(hudi_schema_has_meta_fields(&full), sor, "%s", s);
+    cr_assert_eq(hudi_schema_remove_meta_fields(&f, &full, &err), 0);
+    hudi_field_dispose(&full);
     buf[0] = '\0';
     for (int32_t i = 0; i < f.n_children; i++)
         snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? "," : "",
@@ -118,7 +124,7 @@ Test(alter, add_column_with_schema_on_read_writes_commit_history_and_latest_sche
     alter_ok(t, &add, 1, true, i1);
 
     /* requested (empty), inflight (ALTER_SCHEMA), completed */
-    char rel[256];
+    char rel[600];
     hudi_buf body = HUDI_BUF_INIT;
     snprintf(rel, sizeof(rel), "%s/.hoodie/%s.commit.requested", base, i1);
     cr_assert_eq(hudi_fs_read_all(fs, rel, &body, NULL), 0);
@@ -449,6 +455,162 @@ Test(alter, bad_calls) {
     hudi_field_dispose(&str);
     hudi_tbl_free(t);
     hudi_field_dispose(&schema);
+    hudi_fs_free(fs);
+}
+
+/* The files of the first ALTER Apache Hudi 0.15.0 (Spark 3.5.9) committed on a table created by
+ * CREATE TABLE sor_ddl (id int, name string, price double, qty int, fl float, col_struct
+ * struct<a:int, b:string>, ts bigint, part string) USING hudi PARTITIONED BY (part)
+ * TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts') with schema on read:
+ * ALTER TABLE sor_ddl ADD COLUMNS (note string AFTER name), instant 20261201203931333. */
+static const char SPARK_COMMIT[] =
+    "{\n  \"partitionToWriteStats\" : { },\n  \"compacted\" : false,\n  \"extraMetadata\" : {"
+    "\n    \"schema\" : \"{\\\"type\\\":\\\"record\\\",\\\"name\\\":\\\"sor_ddl_record\\\",\\"
+    "\"namespace\\\":\\\"hoodie.sor_ddl\\\",\\\"fields\\\":[{\\\"name\\\":\\\"_hoodie_commit_"
+    "time\\\",\\\"type\\\":[\\\"null\\\",\\\"string\\\"],\\\"doc\\\":\\\"\\\",\\\"default\\\""
+    ":null},{\\\"name\\\":\\\"_hoodie_commit_seqno\\\",\\\"type\\\":[\\\"null\\\",\\\"string"
+    "\\\"],\\\"doc\\\":\\\"\\\",\\\"default\\\":null},{\\\"name\\\":\\\"_hoodie_record_key\\"
+    "\",\\\"type\\\":[\\\"null\\\",\\\"string\\\"],\\\"doc\\\":\\\"\\\",\\\"default\\\":null}"
+    ",{\\\"name\\\":\\\"_hoodie_partition_path\\\",\\\"type\\\":[\\\"null\\\",\\\"string\\\"]"
+    ",\\\"doc\\\":\\\"\\\",\\\"default\\\":null},{\\\"name\\\":\\\"_hoodie_file_name\\\",\\\""
+    "type\\\":[\\\"null\\\",\\\"string\\\"],\\\"doc\\\":\\\"\\\",\\\"default\\\":null},{\\\"n"
+    "ame\\\":\\\"id\\\",\\\"type\\\":[\\\"null\\\",\\\"int\\\"],\\\"default\\\":null},{\\\"na"
+    "me\\\":\\\"name\\\",\\\"type\\\":[\\\"null\\\",\\\"string\\\"],\\\"default\\\":null},{\\"
+    "\"name\\\":\\\"note\\\",\\\"type\\\":[\\\"null\\\",\\\"string\\\"],\\\"default\\\":null}"
+    ",{\\\"name\\\":\\\"price\\\",\\\"type\\\":[\\\"null\\\",\\\"double\\\"],\\\"default\\\":"
+    "null},{\\\"name\\\":\\\"qty\\\",\\\"type\\\":[\\\"null\\\",\\\"int\\\"],\\\"default\\\":"
+    "null},{\\\"name\\\":\\\"fl\\\",\\\"type\\\":[\\\"null\\\",\\\"float\\\"],\\\"default\\\""
+    ":null},{\\\"name\\\":\\\"col_struct\\\",\\\"type\\\":[\\\"null\\\",{\\\"type\\\":\\\"rec"
+    "ord\\\",\\\"name\\\":\\\"col_struct\\\",\\\"namespace\\\":\\\"hoodie.sor_ddl.sor_ddl_rec"
+    "ord\\\",\\\"fields\\\":[{\\\"name\\\":\\\"a\\\",\\\"type\\\":[\\\"null\\\",\\\"int\\\"],"
+    "\\\"default\\\":null},{\\\"name\\\":\\\"b\\\",\\\"type\\\":[\\\"null\\\",\\\"string\\\"]"
+    ",\\\"default\\\":null}]}],\\\"default\\\":null},{\\\"name\\\":\\\"ts\\\",\\\"type\\\":["
+    "\\\"null\\\",\\\"long\\\"],\\\"default\\\":null},{\\\"name\\\":\\\"part\\\",\\\"type\\\""
+    ":[\\\"null\\\",\\\"string\\\"],\\\"default\\\":null}]}\",\n    \"latest_schema\" : \"{\\"
+    "\"max_column_id\\\":15,\\\"version_id\\\":20261201203931333,\\\"type\\\":\\\"record\\\","
+    "\\\"fields\\\":[{\\\"id\\\":0,\\\"name\\\":\\\"_hoodie_commit_time\\\",\\\"optional\\\":"
+    "true,\\\"type\\\":\\\"string\\\",\\\"doc\\\":\\\"\\\"},{\\\"id\\\":1,\\\"name\\\":\\\"_h"
+    "oodie_commit_seqno\\\",\\\"optional\\\":true,\\\"type\\\":\\\"string\\\",\\\"doc\\\":\\"
+    "\"\\\"},{\\\"id\\\":2,\\\"name\\\":\\\"_hoodie_record_key\\\",\\\"optional\\\":true,\\\""
+    "type\\\":\\\"string\\\",\\\"doc\\\":\\\"\\\"},{\\\"id\\\":3,\\\"name\\\":\\\"_hoodie_par"
+    "tition_path\\\",\\\"optional\\\":true,\\\"type\\\":\\\"string\\\",\\\"doc\\\":\\\"\\\"},"
+    "{\\\"id\\\":4,\\\"name\\\":\\\"_hoodie_file_name\\\",\\\"optional\\\":true,\\\"type\\\":"
+    "\\\"string\\\",\\\"doc\\\":\\\"\\\"},{\\\"id\\\":5,\\\"name\\\":\\\"id\\\",\\\"optional"
+    "\\\":true,\\\"type\\\":\\\"int\\\"},{\\\"id\\\":6,\\\"name\\\":\\\"name\\\",\\\"optional"
+    "\\\":true,\\\"type\\\":\\\"string\\\"},{\\\"id\\\":15,\\\"name\\\":\\\"note\\\",\\\"opti"
+    "onal\\\":true,\\\"type\\\":\\\"string\\\"},{\\\"id\\\":7,\\\"name\\\":\\\"price\\\",\\\""
+    "optional\\\":true,\\\"type\\\":\\\"double\\\"},{\\\"id\\\":8,\\\"name\\\":\\\"qty\\\",\\"
+    "\"optional\\\":true,\\\"type\\\":\\\"int\\\"},{\\\"id\\\":9,\\\"name\\\":\\\"fl\\\",\\\""
+    "optional\\\":true,\\\"type\\\":\\\"float\\\"},{\\\"id\\\":10,\\\"name\\\":\\\"col_struct"
+    "\\\",\\\"optional\\\":true,\\\"type\\\":{\\\"type\\\":\\\"record\\\",\\\"fields\\\":[{\\"
+    "\"id\\\":13,\\\"name\\\":\\\"a\\\",\\\"optional\\\":true,\\\"type\\\":\\\"int\\\"},{\\\""
+    "id\\\":14,\\\"name\\\":\\\"b\\\",\\\"optional\\\":true,\\\"type\\\":\\\"string\\\"}]}},{"
+    "\\\"id\\\":11,\\\"name\\\":\\\"ts\\\",\\\"optional\\\":true,\\\"type\\\":\\\"long\\\"},{"
+    "\\\"id\\\":12,\\\"name\\\":\\\"part\\\",\\\"optional\\\":true,\\\"type\\\":\\\"string\\"
+    "\"}]}\"\n  },\n  \"operationType\" : \"ALTER_SCHEMA\"\n}";
+
+static const char SPARK_INFLIGHT[] =
+    "{\n  \"partitionToWriteStats\" : { },\n  \"compacted\" : false,\n  \"extraMetadata\" : {"
+    " },\n  \"operationType\" : \"ALTER_SCHEMA\"\n}";
+
+static const char SPARK_HISTORY[] =
+    "{\"schemas\":[{\"max_column_id\":15,\"version_id\":20261201203931333,\"type\":\"record\""
+    ",\"fields\":[{\"id\":0,\"name\":\"_hoodie_commit_time\",\"optional\":true,\"type\":\"str"
+    "ing\",\"doc\":\"\"},{\"id\":1,\"name\":\"_hoodie_commit_seqno\",\"optional\":true,\"type"
+    "\":\"string\",\"doc\":\"\"},{\"id\":2,\"name\":\"_hoodie_record_key\",\"optional\":true,"
+    "\"type\":\"string\",\"doc\":\"\"},{\"id\":3,\"name\":\"_hoodie_partition_path\",\"option"
+    "al\":true,\"type\":\"string\",\"doc\":\"\"},{\"id\":4,\"name\":\"_hoodie_file_name\",\"o"
+    "ptional\":true,\"type\":\"string\",\"doc\":\"\"},{\"id\":5,\"name\":\"id\",\"optional\":"
+    "true,\"type\":\"int\"},{\"id\":6,\"name\":\"name\",\"optional\":true,\"type\":\"string\""
+    "},{\"id\":15,\"name\":\"note\",\"optional\":true,\"type\":\"string\"},{\"id\":7,\"name\""
+    ":\"price\",\"optional\":true,\"type\":\"double\"},{\"id\":8,\"name\":\"qty\",\"optional"
+    "\":true,\"type\":\"int\"},{\"id\":9,\"name\":\"fl\",\"optional\":true,\"type\":\"float\""
+    "},{\"id\":10,\"name\":\"col_struct\",\"optional\":true,\"type\":{\"type\":\"record\",\"f"
+    "ields\":[{\"id\":13,\"name\":\"a\",\"optional\":true,\"type\":\"int\"},{\"id\":14,\"name"
+    "\":\"b\",\"optional\":true,\"type\":\"string\"}]}},{\"id\":11,\"name\":\"ts\",\"optional"
+    "\":true,\"type\":\"long\"},{\"id\":12,\"name\":\"part\",\"optional\":true,\"type\":\"str"
+    "ing\"}]},{\"max_column_id\":14,\"version_id\":0,\"type\":\"record\",\"fields\":[{\"id\":"
+    "0,\"name\":\"_hoodie_commit_time\",\"optional\":true,\"type\":\"string\",\"doc\":\"\"},{"
+    "\"id\":1,\"name\":\"_hoodie_commit_seqno\",\"optional\":true,\"type\":\"string\",\"doc\""
+    ":\"\"},{\"id\":2,\"name\":\"_hoodie_record_key\",\"optional\":true,\"type\":\"string\","
+    "\"doc\":\"\"},{\"id\":3,\"name\":\"_hoodie_partition_path\",\"optional\":true,\"type\":"
+    "\"string\",\"doc\":\"\"},{\"id\":4,\"name\":\"_hoodie_file_name\",\"optional\":true,\"ty"
+    "pe\":\"string\",\"doc\":\"\"},{\"id\":5,\"name\":\"id\",\"optional\":true,\"type\":\"int"
+    "\"},{\"id\":6,\"name\":\"name\",\"optional\":true,\"type\":\"string\"},{\"id\":7,\"name"
+    "\":\"price\",\"optional\":true,\"type\":\"double\"},{\"id\":8,\"name\":\"qty\",\"optiona"
+    "l\":true,\"type\":\"int\"},{\"id\":9,\"name\":\"fl\",\"optional\":true,\"type\":\"float"
+    "\"},{\"id\":10,\"name\":\"col_struct\",\"optional\":true,\"type\":{\"type\":\"record\","
+    "\"fields\":[{\"id\":13,\"name\":\"a\",\"optional\":true,\"type\":\"int\"},{\"id\":14,\"n"
+    "ame\":\"b\",\"optional\":true,\"type\":\"string\"}]}},{\"id\":11,\"name\":\"ts\",\"optio"
+    "nal\":true,\"type\":\"long\"},{\"id\":12,\"name\":\"part\",\"optional\":true,\"type\":\""
+    "string\"}]}]}";
+
+static void read_file(hudi_fs *fs, const char *base, const char *rel, hudi_buf *out) {
+    char p[1024];
+    snprintf(p, sizeof(p), "%s/%s", base, rel);
+    hudi_buf_clear(out);
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_fs_read_all(fs, p, out, &err), 0, "%s", err.message);
+    hudi_buf_putc(out, '\0');
+    cr_assert_not(hudi_buf_failed(out));
+    out->len--;
+}
+
+Test(alter, commit_files_byte_identical_to_hudi) {
+    char base[256];
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    static const struct {
+        const char *name;
+        hudi_type_id type;
+    } cols[] = {{"id", HUDI_TYPE_INT32},     {"name", HUDI_TYPE_STRING},
+                {"price", HUDI_TYPE_DOUBLE}, {"qty", HUDI_TYPE_INT32},
+                {"fl", HUDI_TYPE_FLOAT},     {"col_struct", HUDI_TYPE_STRUCT},
+                {"ts", HUDI_TYPE_INT64},     {"part", HUDI_TYPE_STRING}};
+    hudi_field schema;
+    hudi_field_init(&schema, "r", HUDI_TYPE_STRUCT, false);
+    hudi_field_set_children(&schema, 8);
+    for (int i = 0; i < 8; i++)
+        hudi_field_init(&schema.children[i], cols[i].name, cols[i].type, true);
+    hudi_field *st = &schema.children[5];
+    hudi_field_set_children(st, 2);
+    hudi_field_init(&st->children[0], "a", HUDI_TYPE_INT32, true);
+    hudi_field_init(&st->children[1], "b", HUDI_TYPE_STRING, true);
+    hudi_create_options co = HUDI_CREATE_OPTIONS_INIT;
+    co.table_name = "sor_ddl";
+    co.record_key_fields = "id";
+    co.partition_fields = "part";
+    co.precombine_field = "ts";
+    co.hive_style_partitioning = true;
+    co.schema = &schema;
+    hudi_table *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_create(&t, fs, base, &co, &err), 0, "%s", err.message);
+    hudi_field str = {0};
+    hudi_field_init(&str, "x", HUDI_TYPE_STRING, true);
+    hudi_schema_change add = {HUDI_SCHEMA_ADD,       "note", &str, NULL, NULL,
+                              HUDI_SCHEMA_POS_AFTER, "name", false};
+    hudi_alter_options o = {0};
+    o.schema_on_read = true;
+    o.instant_time = "20261201203931333";
+    char instant[HUDI_INSTANT_TIME_MAX];
+    cr_assert_eq(hudi_tbl_alter_schema(t, &add, 1, &o, instant, &err), 0, "%s", err.message);
+    hudi_buf b = HUDI_BUF_INIT;
+    read_file(fs, base, ".hoodie/20261201203931333.commit.requested", &b);
+    cr_assert_eq(b.len, 0);
+    read_file(fs, base, ".hoodie/20261201203931333.inflight", &b);
+    cr_assert_str_eq(b.data, SPARK_INFLIGHT);
+    read_file(fs, base, ".hoodie/20261201203931333.commit", &b);
+    cr_assert_str_eq(b.data, SPARK_COMMIT);
+    read_file(fs, base, ".hoodie/.schema/20261201203931333.schemacommit", &b);
+    cr_assert_str_eq(b.data, SPARK_HISTORY);
+    read_file(fs, base, ".hoodie/.schema/20261201203931333.schemacommit.requested", &b);
+    cr_assert_eq(b.len, 0);
+    read_file(fs, base, ".hoodie/.schema/20261201203931333.schemacommit.inflight", &b);
+    cr_assert_eq(b.len, 0);
+    hudi_buf_dispose(&b);
+    hudi_field_dispose(&str);
+    hudi_field_dispose(&schema);
+    hudi_tbl_free(t);
     hudi_fs_free(fs);
 }
 
