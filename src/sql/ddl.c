@@ -21,7 +21,9 @@
  *  - ALTER TABLE RENAME TO rewrites hoodie.table.name in hoodie.properties, then renames the
  *    catalog entry (a managed table's folder moves).
  *  - ALTER TABLE SET/UNSET TBLPROPERTIES change catalog properties only.
- *  - ALTER TABLE DROP PARTITION is a delete_partition write; PURGE also deletes the folders. */
+ *  - ALTER TABLE DROP PARTITION is a delete_partition write; PURGE also deletes the folders.
+ *  - ALTER TABLE ADD COLUMNS / ALTER|CHANGE / DROP / RENAME COLUMN commit the new table schema
+ *    as an ALTER_SCHEMA commit (ddl_alter.c). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1269,15 +1271,12 @@ static int add_partition(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql
 
 static int alter_table(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_stmt *st,
                        hudi_error *err) {
-    static const char *const unsupported[] = {
+    static const char *const columns[] = {
         [HUDI_SQL_A_ADD_COLUMNS] = "ALTER TABLE ... ADD COLUMNS",
         [HUDI_SQL_A_CHANGE_COLUMN] = "ALTER TABLE ... ALTER/CHANGE COLUMN",
         [HUDI_SQL_A_DROP_COLUMNS] = "ALTER TABLE ... DROP COLUMNS",
         [HUDI_SQL_A_RENAME_COLUMN] = "ALTER TABLE ... RENAME COLUMN",
     };
-    if ((size_t)st->alter < HUDI_ARRAY_LEN(unsupported) && unsupported[st->alter])
-        return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s is not supported yet",
-                              unsupported[st->alter]);
     hudi_catalog_table e;
     int rc = get_entry(s, r, &st->name, &e, err);
     if (rc < 0) return rc;
@@ -1288,6 +1287,12 @@ static int alter_table(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
     case HUDI_SQL_A_SET_SERDE_PROPS: rc = alter_props(s, r, st, &e, err); break;
     case HUDI_SQL_A_DROP_PARTITION: rc = drop_partition(s, r, st, &e, err); break;
     case HUDI_SQL_A_ADD_PARTITION: rc = add_partition(s, r, st, &e, err); break;
+    case HUDI_SQL_A_ADD_COLUMNS:
+    case HUDI_SQL_A_CHANGE_COLUMN:
+    case HUDI_SQL_A_DROP_COLUMNS:
+    case HUDI_SQL_A_RENAME_COLUMN:
+        rc = hudi_sql_alter_columns(s, r, st, &e, columns[st->alter], err);
+        break;
     default: rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "this ALTER TABLE is not supported yet");
     }
     hudi_catalog_table_dispose(&e);

@@ -11,6 +11,10 @@ int hudi_sql_exec_show(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_re
                        hudi_error *err);
 int hudi_sql_exec_describe(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_result *r,
                            hudi_error *err);
+/* ddl_alter.c: ALTER TABLE ... ADD COLUMNS / ALTER|CHANGE COLUMN / DROP COLUMNS / RENAME
+ * COLUMN on the table of entry `e`; `statement` names the statement in errors. */
+int hudi_sql_alter_columns(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_stmt *st,
+                           const hudi_catalog_table *e, const char *statement, hudi_error *err);
 /* call.c: CALL procedure(...) */
 int hudi_sql_exec_call(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_result *r,
                        hudi_error *err);

@@ -79,29 +79,6 @@ static bool in_list(const char *csv, const char *name) {
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-/* Writer settings for a statement: every hoodie.* session value (SET), as key, value, ...,
- * NULL in the arena. Table properties are in hoodie.properties or the catalog entry. */
-static const char *const *write_props(hudi_sql_binder *b, const hudi_catalog_table *entry) {
-    hudi_sql_session *s = b->s;
-    int32_t n = 0;
-    const char **kv = alloc(b, sizeof(char *) * (size_t)(2 * (s->n_conf + entry->n_props) + 1));
-    if (!kv) return NULL;
-    for (int32_t i = 0; i < entry->n_props; i++)
-        if (strncmp(entry->props[2 * i], "hoodie.", 7) == 0) {
-            kv[2 * n] = entry->props[2 * i];
-            kv[2 * n + 1] = entry->props[2 * i + 1];
-            n++;
-        }
-    for (int32_t i = 0; i < s->n_conf; i++)
-        if (strncmp(s->conf[2 * i], "hoodie.", 7) == 0) {
-            kv[2 * n] = s->conf[2 * i];
-            kv[2 * n + 1] = s->conf[2 * i + 1];
-            n++;
-        }
-    kv[2 * n] = NULL;
-    return kv;
-}
-
 /* Upserts from SQL keep the incoming row unless the table's payload orders by event time
  * (DefaultHoodieRecordPayload, or EVENT_TIME_ORDERING in 1.x). */
 static bool sql_latest_wins(const hudi_table *t) {
@@ -116,7 +93,7 @@ static int write_batch(hudi_sql_binder *b, const target *t, const hudi_batch *ba
     hudi_write_options wo = HUDI_WRITE_OPTIONS_INIT;
     wo.op = op;
     wo.latest_wins = latest_wins;
-    if (!(wo.props = write_props(b, t->entry))) return oom(b);
+    if (!(wo.props = hudi_sql_write_props(b->r, b->s, t->entry))) return oom(b);
     hudi_table_write_result res;
     memset(&res, 0, sizeof(res));
     int rc = hudi_sql_check_cancel(b->ctx, b->err);

@@ -63,6 +63,28 @@ const char *hudi_sql_conf_for(const hudi_sql_session *s, const hudi_catalog_tabl
     return v ? v : dflt;
 }
 
+const char *const *hudi_sql_write_props(hudi_sql_result *r, const hudi_sql_session *s,
+                                        const hudi_catalog_table *e) {
+    int32_t n = 0;
+    const char **kv =
+        hudi_arena_alloc(&r->arena, sizeof(char *) * (size_t)(2 * (s->n_conf + e->n_props) + 1));
+    if (!kv) return NULL;
+    for (int32_t i = 0; i < e->n_props; i++)
+        if (strncmp(e->props[2 * i], "hoodie.", 7) == 0) {
+            kv[2 * n] = e->props[2 * i];
+            kv[2 * n + 1] = e->props[2 * i + 1];
+            n++;
+        }
+    for (int32_t i = 0; i < s->n_conf; i++)
+        if (strncmp(s->conf[2 * i], "hoodie.", 7) == 0) {
+            kv[2 * n] = s->conf[2 * i];
+            kv[2 * n + 1] = s->conf[2 * i + 1];
+            n++;
+        }
+    kv[2 * n] = NULL;
+    return kv;
+}
+
 int hudi_sql_conf_set(hudi_sql_session *s, const char *key, const char *value, hudi_error *err) {
     char *v = hudi_strdup(value);
     if (!v) return hudi_error_oom(err);

@@ -78,6 +78,11 @@ const char *hudi_sql_conf_for(const hudi_sql_session *s, const hudi_catalog_tabl
 int hudi_sql_conf_set(hudi_sql_session *s, const char *key, const char *value, hudi_error *err);
 void hudi_sql_conf_unset(hudi_sql_session *s, const char *key);
 void hudi_sql_conf_reset(hudi_sql_session *s); /* RESET: every SET value dropped */
+/* Writer settings for a statement on table `e`: its hoodie.* catalog properties, then every
+ * hoodie.* session value (SET), as key, value, ..., NULL in r's arena (NULL when out of
+ * memory). Table properties of the table itself are in its hoodie.properties. */
+const char *const *hudi_sql_write_props(hudi_sql_result *r, const hudi_sql_session *s,
+                                        const hudi_catalog_table *e);
 
 /* Resolves a table name as written: `t`, `db`.`t`, hudi.`/path` or parquet.`/path` (a path
  * entry is synthesised, not registered). HUDI_ENOTFOUND "Table or view not found: db.t" at

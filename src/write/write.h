@@ -125,6 +125,8 @@ typedef struct hudi_alter_options {
     const char *instant_time; /* force the instant (tests); NULL = generated */
     const hudi_clock *clock;  /* NULL = system clock */
     const char *const *props; /* writer settings as in hudi_write_options (locks) */
+    int32_t *refused;         /* when not NULL: the index of the change refused (hudi_ischema_apply
+                               * failed on it), else -1; lets a caller point at its column */
 } hudi_alter_options;
 
 int hudi_tbl_alter_schema(hudi_table *t, const hudi_schema_change *changes, int32_t n,

@@ -101,10 +101,7 @@ static int check_table(hudi_table *t, const hudi_batch *batch, const hudi_write_
     return 0;
 }
 
-/* A table with a metadata table would have it go stale (properties.md §6); do what a Spark
- * writer with hoodie.metadata.enable=false does: clear the metadata partitions and delete
- * .hoodie/metadata. */
-static int disable_metadata_table(hudi_table *t, const hudi_clock *clock, hudi_error *err) {
+int hudi_write_disable_metadata_table(hudi_table *t, const hudi_clock *clock, hudi_error *err) {
     const char *mp = t->cfg.metadata_partitions;
     const char *inflight = hudi_props_get(&t->props, "hoodie.table.metadata.partitions.inflight");
     if ((!mp || !*mp) && (!inflight || !*inflight)) return 0;
@@ -208,7 +205,7 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
      * (docs/formats/concurrency.md). */
     if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) < 0) goto done;
     if ((rc = hudi_tbl_reload(t, err)) < 0) goto done;
-    if ((rc = disable_metadata_table(t, c.o.clock, err)) < 0) goto done;
+    if ((rc = hudi_write_disable_metadata_table(t, c.o.clock, err)) < 0) goto done;
     if ((rc = hudi_write_rollback_failed(t, &tc, c.o.clock, err)) < 0) goto done;
     if ((rc = pick_instant(&c, err)) < 0) goto done;
     c.action = is_replace(c.o.op) ? HUDI_ACTION_REPLACECOMMIT : HUDI_ACTION_COMMIT;

@@ -159,6 +159,11 @@ int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err);
 int hudi_write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hudi_error *err);
 void hudi_write_free_strings(char **v, size_t n);
 
+/* write_client.c: a table with a metadata table would have it go stale (properties.md §6); do
+ * what a Spark writer with hoodie.metadata.enable=false does: clear the metadata partitions in
+ * hoodie.properties and delete .hoodie/metadata. The caller holds the table lock. */
+int hudi_write_disable_metadata_table(hudi_table *t, const hudi_clock *clock, hudi_error *err);
+
 /* rollback.c, clean.c: the work of hudi_tbl_rollback_pending and hudi_tbl_clean for a caller
  * that holds the table lock and has reloaded the timeline under it. rollback_failed rolls back
  * the pending writes whose writers are dead (hudi_heartbeat_writer_dead) and returns their
