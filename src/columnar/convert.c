@@ -64,61 +64,256 @@ bool hudi_type_can_convert(const hudi_field *from, const hudi_field *to) {
 
 /* ---- Java's Double.toString / Float.toString ------------------------------------------------ */
 
-/* The shortest decimal digits that read back as v (finite, > 0): digits in dig (no leading or
- * trailing zeros; at most 17), v ~ 0.d1d2... * 10^(*dexp). Returns the digit count. The
- * correctly rounded p-digit text reads back for every p from the shortest on, so a binary
- * search over p finds it. */
-static int shortest_digits(double v, bool single, char dig[24], int *dexp) {
-    char tmp[48];
-    int lo = 1, hi = single ? 9 : 17;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        snprintf(tmp, sizeof(tmp), "%.*e", mid - 1, v);
-        bool back = single ? strtof(tmp, NULL) == (float)v : strtod(tmp, NULL) == v;
-        if (back)
-            hi = mid;
-        else
-            lo = mid + 1;
+/* JDK 17 (like every JDK before 19) prints the digits of its FloatingDecimal class, which are
+ * not always the shortest that read back: it stops generating digits on a symmetric half-ULP
+ * test (the narrower one at powers of two), always gives the scientific form a second digit
+ * (4.9E-324, not 5.0E-324), and prints integral values below 2^63 from the integer with only
+ * the digits its exponent makes insignificant rounded off (float 1.13132703E18). These
+ * functions compute the same digits (docs/formats/schema-evolution.md §5): B / S is the value
+ * scaled into [1, 10), M half its ULP at the same scale, in exact integer arithmetic. */
+
+/* ceil(log2(5^i)), the bit-length bound that picks the arithmetic (and so the exact ties). */
+static const int n5_bits[27] = {0,  3,  5,  7,  10, 12, 14, 17, 19, 21, 24, 26, 28, 31,
+                                33, 35, 38, 40, 42, 45, 47, 49, 52, 54, 56, 59, 61};
+
+enum { BIG_LIMBS = 48 }; /* 1536 bits: 10 * 2^1077 * 5^340 at most */
+
+typedef struct big {
+    int n; /* limbs in use; no leading zero limb */
+    uint32_t d[BIG_LIMBS];
+} big;
+
+static void big_set(big *a, uint64_t v) {
+    a->n = 0;
+    while (v) {
+        a->d[a->n++] = (uint32_t)v;
+        v >>= 32;
     }
-    snprintf(tmp, sizeof(tmp), "%.*e", lo - 1, v);
-    int nd = 0;
-    const char *p = tmp;
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9') dig[nd++] = *p;
-    int e = *p == 'e' ? atoi(p + 1) : 0;
-    while (nd > 1 && dig[nd - 1] == '0') nd--;
-    *dexp = e + 1;
-    return nd;
 }
 
-/* JDK 17 prints an integral value below 2^63 from its exact integer with the low digits that
- * its binary exponent makes insignificant rounded off (half up), not from the shortest digits:
- * float 1.13132703E18 where 1.131327E18 would read back, double 6.2862687402992067E18. */
-static int jdk_integer_digits(double m, bool single, char dig[24], int *dexp) {
-    int bin_exp;
-    frexp(m, &bin_exp);
-    bin_exp--; /* m in [2^bin_exp, 2^(bin_exp + 1)) */
-    int sig_bits = single ? 24 : 53, insignificant = 0;
-    int p2 = bin_exp - sig_bits - 1;
-    if (bin_exp > sig_bits && p2 > 1) insignificant = (int)floor(p2 * 0.30102999566398120);
-    uint64_t v = (uint64_t)m;
-    if (insignificant > 0) {
-        uint64_t pow10 = 1;
-        for (int i = 0; i < insignificant; i++) pow10 *= 10;
-        uint64_t residue = v % pow10;
-        v /= pow10;
-        if (residue >= pow10 / 2) v++;
+static void big_mul_small(big *a, uint32_t k) {
+    uint64_t carry = 0;
+    for (int i = 0; i < a->n; i++) {
+        uint64_t t = (uint64_t)a->d[i] * k + carry;
+        a->d[i] = (uint32_t)t;
+        carry = t >> 32;
     }
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    *dexp = n + insignificant;
-    int nd = 0;
-    for (int i = n - 1; i >= 0; i--) dig[nd++] = tmp[i];
-    while (nd > 1 && dig[nd - 1] == '0') nd--;
+    if (carry && a->n < BIG_LIMBS) a->d[a->n++] = (uint32_t)carry;
+}
+
+static void big_mul_pow5(big *a, int e) {
+    for (; e >= 13; e -= 13) big_mul_small(a, 1220703125u); /* 5^13 */
+    static const uint32_t p5[13] = {1,     5,      25,      125,     625,      3125,     15625,
+                                    78125, 390625, 1953125, 9765625, 48828125, 244140625};
+    if (e > 0) big_mul_small(a, p5[e]);
+}
+
+static void big_shl(big *a, int bits) {
+    if (a->n == 0 || bits <= 0) return;
+    int limbs = bits / 32, r = bits % 32;
+    int n = a->n + limbs + 1;
+    if (n > BIG_LIMBS) n = BIG_LIMBS;
+    for (int i = n - 1; i >= 0; i--) {
+        int src = i - limbs;
+        uint64_t hi = src >= 0 && src < a->n ? a->d[src] : 0;
+        uint64_t lo = src - 1 >= 0 && src - 1 < a->n ? a->d[src - 1] : 0;
+        a->d[i] = r ? (uint32_t)((hi << r) | (lo >> (32 - r))) : (uint32_t)hi;
+    }
+    a->n = n;
+    while (a->n && a->d[a->n - 1] == 0) a->n--;
+}
+
+static int big_cmp(const big *a, const big *b) {
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    for (int i = a->n - 1; i >= 0; i--)
+        if (a->d[i] != b->d[i]) return a->d[i] < b->d[i] ? -1 : 1;
+    return 0;
+}
+
+static void big_add(big *out, const big *a, const big *b) {
+    uint64_t carry = 0;
+    int n = HUDI_MAX(a->n, b->n);
+    for (int i = 0; i < n; i++) {
+        uint64_t t = (uint64_t)(i < a->n ? a->d[i] : 0) + (i < b->n ? b->d[i] : 0) + carry;
+        out->d[i] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    out->n = n;
+    if (carry && n < BIG_LIMBS) out->d[out->n++] = (uint32_t)carry;
+}
+
+static void big_sub(big *a, const big *b) { /* a >= b */
+    int64_t borrow = 0;
+    for (int i = 0; i < a->n; i++) {
+        int64_t t = (int64_t)a->d[i] - (i < b->n ? b->d[i] : 0) - borrow;
+        borrow = t < 0;
+        a->d[i] = (uint32_t)(t + (borrow ? (int64_t)1 << 32 : 0));
+    }
+    while (a->n && a->d[a->n - 1] == 0) a->n--;
+}
+
+/* q = B / S (< 10); B = 10 * (B % S) */
+static int big_digit(big *b, const big *s) {
+    int q = 0;
+    while (big_cmp(b, s) >= 0) {
+        big_sub(b, s);
+        q++;
+    }
+    big_mul_small(b, 10);
+    return q;
+}
+
+static big big_pow52(int p5, int p2, uint64_t times) {
+    big a;
+    big_set(&a, times);
+    big_mul_pow5(&a, p5);
+    big_shl(&a, p2);
+    return a;
+}
+
+/* floor(log10(v)) estimated from the binary exponent and the mantissa's first bits, as
+ * FloatingDecimal does (one low sometimes: the first digit is then 0 and dropped). */
+static int estimate_dec_exp(uint64_t fract_bits, int bin_exp) {
+    uint64_t bits = (uint64_t)1023 << 52 | (fract_bits & 0x000fffffffffffffull);
+    double d2;
+    memcpy(&d2, &bits, 8);
+    double t = (d2 - 1.5) * 0.289529654;
+    t = t + 0.176091259;
+    double u = (double)bin_exp * 0.301029995663981;
+    return (int)floor(t + u);
+}
+
+/* Digits of fract_bits (hidden bit at 2^52) * 2^(bin_exp - 52), n_sig significant bits; v ~
+ * 0.d1d2... * 10^(*dexp). Digits may end in zeros, as Java prints them. */
+static int jdk_digits(int bin_exp, uint64_t fract_bits, int n_sig, char dig[24], int *dexp) {
+    int tail_zeros = __builtin_ctzll(fract_bits);
+    int n_fract_bits = 53 - tail_zeros;
+    int n_tiny = HUDI_MAX(0, n_fract_bits - bin_exp - 1);
+    if (bin_exp <= 62 && bin_exp >= -21 && n_tiny == 0 && n_fract_bits + n5_bits[0] < 64) {
+        /* an integer: its digits, less the insignificant ones (rounded half up) */
+        int insignificant = 0, p2 = bin_exp - n_sig - 1;
+        if (bin_exp > n_sig && p2 > 1) insignificant = (int)floor(p2 * 0.30102999566398120);
+        uint64_t v = bin_exp >= 52 ? fract_bits << (bin_exp - 52) : fract_bits >> (52 - bin_exp);
+        if (insignificant > 0) {
+            uint64_t pow10 = 1;
+            for (int i = 0; i < insignificant; i++) pow10 *= 10;
+            uint64_t residue = v % pow10;
+            v /= pow10;
+            if (residue >= pow10 / 2) v++;
+        }
+        char tmp[24];
+        int n = 0;
+        while (v % 10 == 0) {
+            v /= 10;
+            insignificant++;
+        }
+        do {
+            tmp[n++] = (char)('0' + (int)(v % 10));
+            v /= 10;
+        } while (v);
+        for (int i = 0; i < n; i++) dig[i] = tmp[n - 1 - i];
+        *dexp = n + insignificant;
+        return n;
+    }
+    int dec_exp = estimate_dec_exp(fract_bits, bin_exp);
+    int b5 = HUDI_MAX(0, -dec_exp), b2 = b5 + n_tiny + bin_exp;
+    int s5 = HUDI_MAX(0, dec_exp), s2 = s5 + n_tiny;
+    int m5 = b5, m2 = b2 - n_sig;
+    fract_bits >>= tail_zeros;
+    b2 -= n_fract_bits - 1;
+    int common = HUDI_MIN(b2, s2);
+    b2 -= common;
+    s2 -= common;
+    m2 -= common;
+    if (n_fract_bits == 1) m2 -= 1; /* a power of two: the next lower value is nearer */
+    if (m2 < 0) {
+        b2 -= m2;
+        s2 -= m2;
+        m2 = 0;
+    }
+    int b_bits = n_fract_bits + b2 + (b5 < 27 ? n5_bits[b5] : b5 * 3);
+    int ten_s_bits = s2 + 1 + (s5 + 1 < 27 ? n5_bits[s5 + 1] : (s5 + 1) * 3);
+    int nd = 0, q;
+    bool low, high, e_form;
+    int ldd; /* sign of 2 * remainder - 10 * S: which way a tie between both stops goes */
+    if (b_bits < 64 && ten_s_bits < 64) {
+        /* Java's int or long arithmetic, wrapping included (the stop tests are strict) */
+        bool narrow = b_bits < 32 && ten_s_bits < 32;
+        uint64_t mask = narrow ? 0xffffffffull : ~0ull;
+        int64_t p5b = 1, p5s = 1;
+        for (int i = 0; i < b5; i++) p5b *= 5;
+        for (int i = 0; i < s5; i++) p5s *= 5;
+#define WRAP(x) (narrow ? (int64_t)(int32_t)(uint32_t)((uint64_t)(x)&mask) : (int64_t)(uint64_t)(x))
+        int64_t b = WRAP((uint64_t)WRAP((uint64_t)fract_bits * (uint64_t)p5b) << b2);
+        int64_t s = WRAP((uint64_t)p5s << s2);
+        int64_t m = WRAP((uint64_t)p5b << m2);
+        int64_t tens = WRAP((uint64_t)s * 10);
+        q = (int)(b / s);
+        b = WRAP((uint64_t)(b % s) * 10);
+        m = WRAP((uint64_t)m * 10);
+        low = b < m;
+        high = WRAP((uint64_t)b + (uint64_t)m) > tens;
+        if (q == 0 && !high)
+            dec_exp--;
+        else
+            dig[nd++] = (char)('0' + q);
+        e_form = dec_exp < -3 || dec_exp >= 8;
+        if (e_form) low = high = false;
+        while (!low && !high && nd < 20) {
+            q = (int)(b / s);
+            b = WRAP((uint64_t)(b % s) * 10);
+            m = WRAP((uint64_t)m * 10);
+            if (m > 0) {
+                low = b < m;
+                high = WRAP((uint64_t)b + (uint64_t)m) > tens;
+            } else {
+                low = high = true;
+            }
+            dig[nd++] = (char)('0' + q);
+        }
+        int64_t diff = WRAP(((uint64_t)b << 1) - (uint64_t)tens);
+#undef WRAP
+        ldd = diff > 0 ? 1 : diff < 0 ? -1 : 0;
+    } else {
+        /* big integers; here the high test is B + M >= 10 S */
+        big s = big_pow52(s5, s2, 1), ten_s = big_pow52(s5 + 1, s2 + 1, 1);
+        big b = big_pow52(b5, b2, fract_bits), m = big_pow52(m5 + 1, m2 + 1, 1), sum;
+        q = big_digit(&b, &s);
+        low = big_cmp(&b, &m) < 0;
+        big_add(&sum, &b, &m);
+        high = big_cmp(&sum, &ten_s) >= 0;
+        if (q == 0 && !high)
+            dec_exp--;
+        else
+            dig[nd++] = (char)('0' + q);
+        e_form = dec_exp < -3 || dec_exp >= 8;
+        if (e_form) low = high = false;
+        while (!low && !high && nd < 20) {
+            q = big_digit(&b, &s);
+            big_mul_small(&m, 10);
+            low = big_cmp(&b, &m) < 0;
+            big_add(&sum, &b, &m);
+            high = big_cmp(&sum, &ten_s) >= 0;
+            dig[nd++] = (char)('0' + q);
+        }
+        ldd = 0;
+        if (high && low) {
+            big_shl(&b, 1);
+            ldd = big_cmp(&b, &ten_s);
+        }
+    }
+    *dexp = dec_exp + 1;
+    bool up = high && (!low || ldd > 0 || (ldd == 0 && ((dig[nd - 1] - '0') & 1)));
+    if (up) {
+        int i = nd - 1;
+        while (i > 0 && dig[i] == '9') dig[i--] = '0';
+        if (dig[i] == '9') { /* carried out of the first digit: 10...0 */
+            dig[0] = '1';
+            (*dexp)++;
+        } else {
+            dig[i]++;
+        }
+    }
     return nd;
 }
 
@@ -169,14 +364,45 @@ static void java_text(hudi_buf *out, double v, bool single) {
         hudi_buf_puts(out, signbit(v) ? "-0.0" : "0.0");
         return;
     }
+    uint64_t fract;
+    int bin_exp, n_sig;
+    if (single) {
+        float f = (float)v;
+        uint32_t fb;
+        memcpy(&fb, &f, 4);
+        uint32_t fr = fb & 0x7fffffu;
+        int e = (int)((fb >> 23) & 0xff);
+        if (e == 0) { /* subnormal: its top bit moves to where the hidden bit is */
+            int lz = __builtin_clz(fr), shift = lz - 8;
+            fr <<= shift;
+            e = 1 - shift;
+            n_sig = 32 - lz;
+        } else {
+            fr |= 1u << 23;
+            n_sig = 24;
+        }
+        bin_exp = e - 127;
+        fract = (uint64_t)fr << 29;
+    } else {
+        uint64_t db;
+        memcpy(&db, &v, 8);
+        fract = db & 0x000fffffffffffffull;
+        int e = (int)((db >> 52) & 0x7ff);
+        if (e == 0) {
+            int lz = __builtin_clzll(fract), shift = lz - 11;
+            fract <<= shift;
+            e = 1 - shift;
+            n_sig = 64 - lz;
+        } else {
+            fract |= 1ull << 52;
+            n_sig = 53;
+        }
+        bin_exp = e - 1023;
+    }
     char dig[24];
-    int dexp, nd;
-    double m = fabs(v);
-    if (m < 0x1p63 && m == floor(m))
-        nd = jdk_integer_digits(m, single, dig, &dexp);
-    else
-        nd = shortest_digits(m, single, dig, &dexp);
-    java_layout(out, v < 0, dig, nd, dexp);
+    int dexp;
+    int nd = jdk_digits(bin_exp, fract, n_sig, dig, &dexp);
+    java_layout(out, signbit(v) != 0, dig, nd, dexp);
 }
 
 void hudi_java_double_text(hudi_buf *out, double v) { java_text(out, v, false); }
