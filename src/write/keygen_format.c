@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "columnar/convert.h"
 #include "write/keygen_int.h"
 
 static int64_t floor_div(int64_t a, int64_t b) {
@@ -80,61 +81,10 @@ void hudi_kg_put_decimal(hudi_buf *out, __int128 v, int32_t scale) {
 
 /* ---- Java Double/Float.toString ----------------------------------------------------------- */
 
-/* Shortest digits that read back as the same value; *exp10 so that v = 0.d1d2.. * 10^exp10. */
-static int shortest_digits(double v, bool is_float, char *digits, int *exp10) {
-    char buf[64];
-    int max = is_float ? 9 : 17;
-    for (int prec = 1; prec <= max; prec++) {
-        snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
-        double back = strtod(buf, NULL);
-        if (is_float ? (float)back == (float)v : back == v) break;
-    }
-    int n = 0;
-    const char *p = buf;
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9') digits[n++] = *p;
-    while (n > 1 && digits[n - 1] == '0') n--;
-    digits[n] = '\0';
-    *exp10 = atoi(p + 1) + 1;
-    return n;
-}
-
-static void java_fp_str(hudi_buf *out, double v, bool is_float) {
-    if (isnan(v)) return hudi_buf_puts(out, "NaN");
-    if (isinf(v)) return hudi_buf_puts(out, v > 0 ? "Infinity" : "-Infinity");
-    if (v == 0) return hudi_buf_puts(out, signbit(v) ? "-0.0" : "0.0");
-    if (v < 0) {
-        hudi_buf_putc(out, '-');
-        v = -v;
-    }
-    char d[24];
-    int e, n = shortest_digits(v, is_float, d, &e);
-    if (v >= 1e-3 && v < 1e7) {
-        if (e > 0) {
-            for (int i = 0; i < e; i++) hudi_buf_putc(out, i < n ? d[i] : '0');
-            hudi_buf_putc(out, '.');
-            if (n > e)
-                hudi_buf_append(out, d + e, (size_t)(n - e));
-            else
-                hudi_buf_putc(out, '0');
-        } else {
-            hudi_buf_puts(out, "0.");
-            for (int i = 0; i < -e; i++) hudi_buf_putc(out, '0');
-            hudi_buf_append(out, d, (size_t)n);
-        }
-        return;
-    }
-    hudi_buf_putc(out, d[0]);
-    hudi_buf_putc(out, '.');
-    if (n > 1)
-        hudi_buf_append(out, d + 1, (size_t)(n - 1));
-    else
-        hudi_buf_putc(out, '0');
-    hudi_buf_printf(out, "E%d", e - 1);
-}
-
-void hudi_java_double_str(hudi_buf *out, double v) { java_fp_str(out, v, false); }
-void hudi_java_float_str(hudi_buf *out, float v) { java_fp_str(out, (double)v, true); }
+/* JDK 17's digits, which are not always the shortest (columnar/convert.h): a key must be the text
+ * Hudi on Spark computed. */
+void hudi_java_double_str(hudi_buf *out, double v) { hudi_java_double_text(out, v); }
+void hudi_java_float_str(hudi_buf *out, float v) { hudi_java_float_text(out, v); }
 
 /* ---- partition escaping (keys.md §8) -------------------------------------------------------- */
 
