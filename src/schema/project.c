@@ -107,7 +107,8 @@ static int plan(plan_ctx *c, pnode *n, const hudi_field *file, const hudi_field 
                 const hudi_field *names) {
     int rc;
     n->file = file;
-    if (!file || file->type == HUDI_TYPE_NULL) { /* absent (or a map without values): nulls */
+    if (!file || (file->type == HUDI_TYPE_NULL && query->type != HUDI_TYPE_NULL)) {
+        /* absent, or a NULL-typed field such as the value of a map written without values */
         n->file = NULL;
         return 0;
     }
