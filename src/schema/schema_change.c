@@ -376,14 +376,6 @@ static int do_alter_type(actx *c, const hudi_schema_change *ch) {
         return rc;
     hudi_field *f = &l.holder->children[l.index];
     if (!ch->type) return fail(c, HUDI_EINVAL, "ALTER COLUMN %s TYPE: no type given", ch->path);
-    if (is_protected(c, ch->path))
-        return fail(c, HUDI_EINVAL,
-                    "cannot change the type of %s: it is a record key, precombine or partition "
-                    "column (record keys and partition paths would change)",
-                    ch->path);
-    if (is_map_key(&l))
-        return fail(c, HUDI_EINVAL, "cannot change the type of %s: map keys cannot be changed",
-                    ch->path);
     if (hudi_type_is_nested(ch->type->type))
         return fail(c, HUDI_EINVAL,
                     "cannot change the type of %s: only support update primitive type but find "
@@ -400,11 +392,22 @@ static int do_alter_type(actx *c, const hudi_schema_change *ch) {
         hudi_field_dispose(&nt);
         return 0;
     }
+    if (is_protected(c, ch->path) || is_map_key(&l)) {
+        hudi_field_dispose(&nt);
+        if (is_map_key(&l))
+            return fail(c, HUDI_EINVAL, "cannot change the type of %s: map keys cannot be changed",
+                        ch->path);
+        return fail(c, HUDI_EINVAL,
+                    "cannot change the type of %s: it is a record key, precombine or partition "
+                    "column (record keys and partition paths would change)",
+                    ch->path);
+    }
+    const char *old_t = type_text(&c->scratch, f), *new_t = type_text(&c->scratch2, &nt);
     if (!c->rules->schema_on_read) {
         rc = fail(c, HUDI_EUNSUPPORTED,
                   "ALTER TABLE CHANGE COLUMN is not supported for changing column '%s' with type "
                   "'%s' to '%s' with type '%s' without schema on read (set " SOR_KEY ")",
-                  ch->path, type_text(&c->scratch, f), ch->path, type_text(&c->scratch2, &nt));
+                  ch->path, old_t, ch->path, new_t);
         hudi_field_dispose(&nt);
         return rc;
     }
@@ -412,8 +415,7 @@ static int do_alter_type(actx *c, const hudi_schema_change *ch) {
         rc = fail(c, HUDI_EINVAL,
                   "cannot change the type of %s: cannot update origin type: %s to a "
                   "incompatibility type: %s (%s may only become %s)",
-                  ch->path, type_text(&c->scratch, f), type_text(&c->scratch2, &nt),
-                  c->scratch.data, allowed_targets(f));
+                  ch->path, old_t, new_t, old_t, allowed_targets(f));
         hudi_field_dispose(&nt);
         return rc;
     }
@@ -431,6 +433,10 @@ static int do_comment(actx *c, const hudi_schema_change *ch) {
             0 ||
         (rc = check_meta(c, ch->path)) < 0)
         return rc;
+    if (is_element_or_entry(&l))
+        return fail(c, HUDI_EINVAL,
+                    "cannot comment %s: a list element and a map key or value have no comment",
+                    ch->path);
     hudi_field *f = &l.holder->children[l.index];
     char *doc = NULL;
     if (ch->comment && !(doc = hudi_strdup(ch->comment))) return hudi_error_oom(c->err);

@@ -571,6 +571,7 @@ Test(schema_change, nested_targets_lists_and_maps) {
         {{.kind = HUDI_SCHEMA_DROP, .path = "m.key"}, "cannot delete key from mapType"},
         {{.kind = HUDI_SCHEMA_DROP, .path = "m.value"}, "cannot delete value from mapType"},
         {{.kind = HUDI_SCHEMA_RENAME, .path = "tags.element", .new_name = "e"}, "keep their names"},
+        {{.kind = HUDI_SCHEMA_COMMENT, .path = "m.value", .comment = "c"}, "have no comment"},
         {{.kind = HUDI_SCHEMA_MOVE, .path = "tags.element", .position = HUDI_SCHEMA_POS_FIRST},
          "only support reorder fields in struct type"},
     };
@@ -733,6 +734,14 @@ Test(schema_change, without_schema_on_read) {
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         refused(&s, &cases[i].ch, 1, &plain, HUDI_EUNSUPPORTED, cases[i].msg,
                 "hoodie.schema.on.read.enable=true");
+    /* a protected column may be "changed" to the type it has (a no-op) in both modes */
+    hudi_schema_change same = {.kind = HUDI_SCHEMA_ALTER_TYPE, .path = "id", .type = &i32};
+    hudi_ischema out;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_expect_eq(hudi_ischema_apply(&out, &s, &same, 1, &plain, 4, &err), 0, "%s", err.message);
+    hudi_ischema_dispose(&out);
+    refused(&s, &(hudi_schema_change){.kind = HUDI_SCHEMA_ALTER_TYPE, .path = "id", .type = &i64},
+            1, &plain, HUDI_EINVAL, "record key, precombine or partition column", NULL);
     hudi_schema_change dup = {.kind = HUDI_SCHEMA_ADD, .path = "QTY", .type = &str};
     refused(&s, &dup, 1, &plain, HUDI_EINVAL, "already exist", NULL);
     hudi_ischema_dispose(&s);
