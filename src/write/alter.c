@@ -158,6 +158,19 @@ static int partition_columns_last(hudi_ischema *s, const hudi_table *t, hudi_err
     return rc;
 }
 
+/* Whether the table holds no file slice yet (no rows). */
+static int table_empty(hudi_table *t, bool *empty, hudi_error *err) {
+    hudi_fs_view *v = NULL;
+    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    int rc = hudi_fs_view_build(&v, t->timeline, &vo, err);
+    if (rc < 0) return rc;
+    size_t n = 0;
+    (void)hudi_fs_view_latest_slices(v, &n);
+    *empty = n == 0;
+    hudi_fs_view_free(v);
+    return 0;
+}
+
 typedef struct alter_ctx {
     hudi_table *t;
     const hudi_alter_options *o;
@@ -203,12 +216,32 @@ static int prepare(alter_ctx *c, const hudi_schema_change *changes, int32_t n, b
     if ((rc = protected_columns(t, &c->arena, (const char ***)&rules.protected_columns,
                                 &rules.n_protected, err)) < 0)
         return rc;
+    /* NOT NULL on ADD: refused on a table with rows (they have no value for the column),
+     * honoured on one without (Hudi with schema on read silently adds it nullable) */
+    bool not_null = false;
+    for (int32_t i = 0; i < n; i++)
+        not_null |= changes[i].kind == HUDI_SCHEMA_ADD && changes[i].not_null;
+    bool empty = false;
+    if (not_null && (rc = table_empty(t, &empty, err)) < 0) return rc;
+    const hudi_schema_change *orig = changes;
+    if (not_null && empty) {
+        hudi_schema_change *own = hudi_arena_alloc(&c->arena, sizeof(*own) * (size_t)n);
+        if (!own) return hudi_error_oom(err);
+        memcpy(own, changes, sizeof(*own) * (size_t)n);
+        for (int32_t i = 0; i < n; i++) own[i].not_null = false;
+        changes = own;
+    }
     int64_t version = hudi_ischema_version_of(c->instant);
     if (version < 0)
         return hudi_error_set(err, HUDI_EINVAL, "invalid instant time '%s'", c->instant);
     if ((rc = hudi_ischema_apply(&c->next, cur, changes, n, &rules, version, err)) < 0) {
         if (c->o->refused) *c->o->refused = refused_change(cur, changes, n, &rules, version);
         return rc;
+    }
+    for (int32_t i = 0; changes != orig && i < n; i++) {
+        if (orig[i].kind != HUDI_SCHEMA_ADD || !orig[i].not_null) continue;
+        hudi_field *f = (hudi_field *)hudi_ischema_find_path(&c->next, orig[i].path, NULL);
+        if (f) f->nullable = false;
     }
     if (!*sor && (rc = partition_columns_last(&c->next, t, err)) < 0) return rc;
     if ((rc = schema_avro(&c->schema_json, t, &c->next, *sor, err)) < 0) return rc;

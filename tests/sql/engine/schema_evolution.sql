@@ -20,13 +20,17 @@ SET hoodie.schema.on.read.enable=true;
 -- the documentation's examples: Adding Columns
 CREATE TABLE h0 (id INT, col1 STRING, ts BIGINT) USING hudi
 TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts');
-INSERT INTO h0 VALUES (1, 'one', 1000);
 ALTER TABLE h0 ADD COLUMNS(ext0 string);
 ALTER TABLE h0 ADD COLUMNS(new_col int not null comment 'add new column' AFTER col1);
 DESCRIBE h0;
 SHOW CREATE TABLE h0;
-INSERT INTO h0 VALUES (2, 'two', 22, 2000, 'e2');
+INSERT INTO h0 VALUES (1, 'one', 11, 1000, 'e1');
 SELECT id, col1, new_col, ts, ext0 FROM h0 ORDER BY id;
+-- NOT NULL once the table has rows: refused (they have no value)
+ALTER TABLE h0 ADD COLUMNS(more int not null);
+ALTER TABLE h0 ADD COLUMNS(more int);
+INSERT INTO h0 VALUES (2, 'two', 22, 2000, 'e2', 2);
+SELECT id, col1, new_col, ts, ext0, more FROM h0 ORDER BY id;
 CREATE TABLE complex_table (id INT, col_struct STRUCT<col_from_col_struct: STRING, other: INT>,
   ts BIGINT) USING hudi TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts');
 INSERT INTO complex_table VALUES (1, named_struct('col_from_col_struct', 'v', 'other', 7), 1000);

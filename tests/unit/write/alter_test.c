@@ -433,6 +433,45 @@ Test(alter, every_change_kind_with_schema_on_read) {
     hudi_fs_free(fs);
 }
 
+Test(alter, not_null_add_only_while_the_table_has_no_rows) {
+    char base[256];
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_field schema;
+    wt_schema(&schema, false);
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &schema);
+    hudi_field i32 = {0};
+    hudi_field_init(&i32, "x", HUDI_TYPE_INT32, true);
+    hudi_schema_change add = {HUDI_SCHEMA_ADD, "qty", &i32, NULL, NULL, 0, NULL, true};
+    char i1[HUDI_INSTANT_TIME_MAX];
+    alter_ok(t, &add, 1, true, i1);
+    hudi_commit_metadata *md = alter_commit(t, i1);
+    hudi_field f;
+    cr_assert_str_eq(schema_columns(md, &f), "id,name,ts,part,qty");
+    cr_assert_not(f.children[4].nullable, "NOT NULL is kept on a table without rows");
+    hudi_field_dispose(&f);
+    hudi_commit_metadata_free(md);
+    hudi_batch *b = wt_batch_range(&schema, 0, 2, 1, PARTS, 2);
+    hudi_table_write_result res;
+    hudi_write_options wo = HUDI_WRITE_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_lt(hudi_tbl_write(t, b, &wo, &res, &err), 0, "a batch without the NOT NULL column");
+    add.path = "qty2";
+    hudi_table *t2 = wt_create(fs, "/mem/other", NULL, NULL, false, true, &schema);
+    wt_write(t2, b, HUDI_WRITE_UPSERT);
+    int32_t at = -2;
+    cr_assert_eq(alter(t2, &add, 1, true, NULL, &at, &err), HUDI_EINVAL);
+    cr_assert_eq(at, 0);
+    cr_assert(strstr(err.message, "qty2"), "%s", err.message);
+    add.not_null = false;
+    alter_ok(t2, &add, 1, true, NULL);
+    hudi_batch_free(b);
+    hudi_field_dispose(&i32);
+    hudi_tbl_free(t);
+    hudi_tbl_free(t2);
+    hudi_field_dispose(&schema);
+    hudi_fs_free(fs);
+}
+
 Test(alter, bad_calls) {
     char base[256];
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
