@@ -84,35 +84,78 @@ static int sql_type(hudi_sql_result *r, const hudi_sql_type *t, const char *colu
     return rc;
 }
 
-/* The column at dotted `path` of a table schema (struct fields by name; "element" of a list,
- * "key"/"value" of a map), or NULL. */
+/* The child named `p` (`len` bytes) of `f` on a column path: a struct's field, a list's
+ * "element", a map's "key" or "value"; the exact spelling first, else the one equal without
+ * case (Spark resolves column names without case). */
+static const hudi_field *child_of(const hudi_field *f, const char *p, size_t len) {
+    if (f->type == HUDI_TYPE_LIST)
+        return len == 7 && strncasecmp(p, "element", 7) == 0 ? &f->children[0] : NULL;
+    const hudi_field *st = f->type == HUDI_TYPE_MAP ? &f->children[0] : f;
+    if (st->type != HUDI_TYPE_STRUCT) return NULL;
+    const hudi_field *nocase = NULL;
+    for (int32_t i = 0; i < st->n_children; i++) {
+        const char *name = st->children[i].name;
+        if (strlen(name) != len) continue;
+        if (strncmp(name, p, len) == 0) return &st->children[i];
+        if (!nocase && strncasecmp(name, p, len) == 0) nocase = &st->children[i];
+    }
+    return nocase;
+}
+
+/* The column at dotted `path` of a table schema, or NULL. */
 static const hudi_field *find_path(const hudi_field *root, const char *path) {
     const hudi_field *f = root;
-    const char *p = path;
-    while (f && *p) {
+    for (const char *p = path; f;) {
         const char *e = strchr(p, '.');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        const hudi_field *st = f;
-        if (f->type == HUDI_TYPE_LIST) {
-            st = NULL;
-            if (len == 7 && strncmp(p, "element", 7) == 0)
-                f = &f->children[0];
-            else
-                f = NULL;
-        } else if (f->type == HUDI_TYPE_MAP) {
-            st = &f->children[0]; /* key_value */
-        }
-        if (st) {
-            const hudi_field *next = NULL;
-            for (int32_t i = 0; i < st->n_children; i++)
-                if (strlen(st->children[i].name) == len && !strncmp(st->children[i].name, p, len))
-                    next = &st->children[i];
-            f = next;
-        }
+        f = child_of(f, p, e ? (size_t)(e - p) : strlen(p));
         if (!e) break;
         p = e + 1;
     }
     return f == root ? NULL : f;
+}
+
+/* `path` spelled as the schema spells its columns (arena); parts the schema does not have (and
+ * the last one when `keep_leaf`: a column being added) stay as written. */
+static const char *canonical(hudi_sql_result *r, const hudi_field *root, const char *path,
+                             bool keep_leaf) {
+    if (!root || !path) return path;
+    hudi_buf b = HUDI_BUF_INIT;
+    const hudi_field *f = root;
+    for (const char *p = path;;) {
+        const char *e = strchr(p, '.');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        const hudi_field *c = f && !(keep_leaf && !e) ? child_of(f, p, len) : NULL;
+        if (b.len) hudi_buf_putc(&b, '.');
+        if (c)
+            hudi_buf_puts(&b, c->name);
+        else
+            hudi_buf_append(&b, p, len);
+        f = c;
+        if (!e) break;
+        p = e + 1;
+    }
+    const char *out = hudi_buf_failed(&b) ? NULL : hudi_arena_strndup(&r->arena, b.data, b.len);
+    hudi_buf_dispose(&b);
+    return out;
+}
+
+/* The statement's column `n` as a canonical path (arena; NULL when out of memory). */
+static const char *column_path(hudi_sql_result *r, const hudi_field *root, const hudi_sql_name *n,
+                               bool keep_leaf) {
+    const char *p = dotted(r, n);
+    return p ? canonical(r, root, p, keep_leaf) : NULL;
+}
+
+/* An AFTER anchor: a leaf name is a sibling of `target` (a canonical path). */
+static const char *anchor_path(hudi_sql_result *r, const hudi_field *root, const char *target,
+                               const hudi_sql_name *after) {
+    const char *a = dotted(r, after);
+    const char *dot = target ? strrchr(target, '.') : NULL;
+    if (!a || !root || strchr(a, '.') || !dot) return a ? canonical(r, root, a, false) : NULL;
+    char *parent = hudi_arena_strndup(&r->arena, target, (size_t)(dot - target));
+    const hudi_field *pf = parent ? find_path(root, parent) : NULL;
+    const hudi_field *c = pf ? child_of(pf, a, strlen(a)) : NULL;
+    return c ? hudi_arena_strdup(&r->arena, c->name) : a; /* the view goes before the commit */
 }
 
 /* Spark's DataType.toString ("IntegerType", "DecimalType(10,2)"), as Hudi's no-schema-on-read
@@ -213,12 +256,13 @@ static const char *leaf_of(const char *path) {
     return dot ? dot + 1 : path;
 }
 
-static int add_columns(hudi_sql_result *r, const hudi_sql_stmt *st, alter_list *l,
-                       hudi_error *err) {
+static int add_columns(hudi_sql_result *r, const hudi_sql_stmt *st, const table_state *ts,
+                       alter_list *l, hudi_error *err) {
     for (uint32_t i = 0; i < st->columns.len; i++) {
         const hudi_sql_coldef *cd = HUDI_SQL_AT(st->columns, hudi_sql_coldef, i);
         hudi_schema_change *c = push(r, l, cd->pos);
-        if (!c || !(c->path = dotted(r, &cd->name))) return hudi_error_oom(err);
+        if (!c || !(c->path = column_path(r, ts->schema, &cd->name, true)))
+            return hudi_error_oom(err);
         c->kind = HUDI_SCHEMA_ADD;
         int rc = sql_type(r, cd->type, c->path, cd->pos, &c->type, err);
         if (rc < 0) return rc;
@@ -227,7 +271,8 @@ static int add_columns(hudi_sql_result *r, const hudi_sql_stmt *st, alter_list *
         c->position = cd->position == 1   ? HUDI_SCHEMA_POS_FIRST
                       : cd->position == 2 ? HUDI_SCHEMA_POS_AFTER
                                           : HUDI_SCHEMA_POS_NONE;
-        if (cd->position == 2 && !(c->anchor = dotted(r, &cd->after))) return hudi_error_oom(err);
+        if (cd->position == 2 && !(c->anchor = anchor_path(r, ts->schema, c->path, &cd->after)))
+            return hudi_error_oom(err);
     }
     return 0;
 }
@@ -236,7 +281,7 @@ static int add_columns(hudi_sql_result *r, const hudi_sql_stmt *st, alter_list *
  * the rename of the Hive form (CHANGE old new type) when the name differs. */
 static int change_column(hudi_sql_result *r, const hudi_sql_stmt *st, const table_state *ts,
                          bool sor, alter_list *l, hudi_error *err) {
-    const char *path = dotted(r, &st->column);
+    const char *path = column_path(r, ts->schema, &st->column, false);
     if (!path) return hudi_error_oom(err);
     hudi_sql_pos pos = st->column.pos;
     const char *new_name = NULL;
@@ -275,7 +320,8 @@ static int change_column(hudi_sql_result *r, const hudi_sql_stmt *st, const tabl
         c->kind = HUDI_SCHEMA_MOVE;
         c->path = path;
         c->position = st->position == 1 ? HUDI_SCHEMA_POS_FIRST : HUDI_SCHEMA_POS_AFTER;
-        if (st->position == 2 && !(c->anchor = dotted(r, &st->after))) return hudi_error_oom(err);
+        if (st->position == 2 && !(c->anchor = anchor_path(r, ts->schema, path, &st->after)))
+            return hudi_error_oom(err);
     }
     if (new_name) {
         hudi_schema_change *c = push(r, l, st->new_name.pos);
@@ -291,7 +337,7 @@ static int drop_columns(hudi_sql_result *r, const hudi_sql_stmt *st, const table
                         alter_list *l, hudi_error *err) {
     for (uint32_t i = 0; i < st->names.len; i++) {
         const hudi_sql_name *n = HUDI_SQL_AT(st->names, hudi_sql_name, i);
-        const char *path = dotted(r, n);
+        const char *path = column_path(r, ts->schema, n, false);
         if (!path) return hudi_error_oom(err);
         if (st->if_exists && !column_exists(ts, path)) continue;
         hudi_schema_change *c = push(r, l, n->pos);
@@ -302,13 +348,14 @@ static int drop_columns(hudi_sql_result *r, const hudi_sql_stmt *st, const table
     return 0;
 }
 
-static int rename_column(hudi_sql_result *r, const hudi_sql_stmt *st, alter_list *l,
-                         hudi_error *err) {
+static int rename_column(hudi_sql_result *r, const hudi_sql_stmt *st, const table_state *ts,
+                         alter_list *l, hudi_error *err) {
     if (st->new_name.parts.len != 1)
         return esql_at(err, HUDI_ESQL, st->new_name.pos,
                        "RENAME COLUMN: the new name must be a column name, not a path");
     hudi_schema_change *c = push(r, l, st->column.pos);
-    if (!c || !(c->path = dotted(r, &st->column))) return hudi_error_oom(err);
+    if (!c || !(c->path = column_path(r, ts->schema, &st->column, false)))
+        return hudi_error_oom(err);
     c->kind = HUDI_SCHEMA_RENAME;
     c->new_name = HUDI_SQL_AT(st->new_name.parts, char, 0);
     return 0;
@@ -329,10 +376,10 @@ int hudi_sql_alter_columns(hudi_sql_session *s, hudi_sql_result *r, const hudi_s
                ts.ischema != NULL;
     alter_list l = {0};
     switch (st->alter) {
-    case HUDI_SQL_A_ADD_COLUMNS: rc = add_columns(r, st, &l, err); break;
+    case HUDI_SQL_A_ADD_COLUMNS: rc = add_columns(r, st, &ts, &l, err); break;
     case HUDI_SQL_A_CHANGE_COLUMN: rc = change_column(r, st, &ts, sor, &l, err); break;
     case HUDI_SQL_A_DROP_COLUMNS: rc = drop_columns(r, st, &ts, &l, err); break;
-    case HUDI_SQL_A_RENAME_COLUMN: rc = rename_column(r, st, &l, err); break;
+    case HUDI_SQL_A_RENAME_COLUMN: rc = rename_column(r, st, &ts, &l, err); break;
     default: rc = hudi_error_set(err, HUDI_EINVAL, "%s: not a column change", statement);
     }
     hudi_schema_view_free(ts.view);

@@ -149,6 +149,9 @@ ALTER TABLE f9 DROP COLUMNS IF EXISTS nope;
 ALTER TABLE f9 ALTER COLUMN _hoodie_record_key COMMENT 'x';
 ALTER TABLE f9 ADD COLUMNS (col0 string);
 ALTER TABLE f9 RENAME COLUMN col0 TO a.b;
+-- names resolve without case, as in Spark
+ALTER TABLE f9 ALTER COLUMN COL1 COMMENT 'named without case';
+ALTER TABLE f9 ADD COLUMNS (c2 int AFTER COL0);
 DESCRIBE f9;
 -- F.13 a column added with schema on read, written with it off
 CREATE TABLE f13 (id INT, name STRING, ts BIGINT) USING hudi
