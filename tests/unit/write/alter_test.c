@@ -300,6 +300,10 @@ Test(alter, protected_columns) {
     for (size_t i = 0; i < HUDI_ARRAY_LEN(bad); i++) {
         int32_t at = -2;
         int rc = alter(t, &bad[i], 1, true, NULL, &at, &err);
+        if (i == 4) { /* the same type: a no-op, allowed */
+            cr_assert_eq(rc, 0, "%s", err.message);
+            continue;
+        }
         cr_assert_lt(rc, 0, "change %zu was accepted", i);
         cr_assert_eq(at, 0);
         cr_assert(strstr(err.message, bad[i].path), "change %zu: %s", i, err.message);
