@@ -11,6 +11,7 @@
 #include "format/avro/avro.h"
 #include "format/parquet/parquet.h"
 #include "schema/schema.h"
+#include "table/schema_view.h"
 #include "table/txn.h"
 #include "write/bloom.h"
 #include "write/keygen.h"
@@ -90,7 +91,13 @@ typedef struct wctx {
     hudi_buf file_schema_json; /* parquet.avro.schema */
     hudi_array **cols;         /* per data column: the caller's array (borrowed) or owned nulls */
     bool *owned_cols;
-    int32_t precombine_col; /* in `in`, -1 */
+    int32_t precombine_col;  /* in `in`, -1 */
+    int32_t precombine_wcol; /* in `schema` (and cols), -1 */
+    /* schema on read: the table's InternalSchema (owned by sv) and the writer's, reconciled */
+    hudi_schema_view *sv;
+    const hudi_ischema *ischema; /* NULL: the table has none */
+    hudi_ischema ischema_new;
+    bool ischema_changed;
     int32_t is_deleted_col; /* in `in`, -1 */
     /* keys and partitions */
     hudi_keygen *kg;
