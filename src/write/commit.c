@@ -153,28 +153,6 @@ int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err) {
 
 /* ---- schema --------------------------------------------------------------------------------- */
 
-/* extraMetadata.schema of the newest completed commit that has one (avro-schema.md §5), or NULL. */
-static int latest_commit_schema(hudi_table *t, char **out, hudi_error *err) {
-    hudi_instant_list l = {0};
-    hudi_buf json = HUDI_BUF_INIT;
-    int rc = hudi_timeline_completed_commits(&l, t->timeline, err);
-    *out = NULL;
-    for (size_t i = l.count; rc == 0 && i-- > 0;) {
-        hudi_commit_metadata *md = NULL;
-        hudi_buf_clear(&json);
-        if ((rc = hudi_timeline_read_commit_json(&json, t->timeline, l.items[i], err)) < 0) break;
-        if ((rc = hudi_commit_metadata_parse(&md, json.data, json.len, l.items[i]->file, err)) < 0)
-            break;
-        const char *s = hudi_commit_metadata_extra(md, "schema");
-        if (s && *s && !(*out = hudi_strdup(s))) rc = hudi_error_oom(err);
-        hudi_commit_metadata_free(md);
-        if (*out) break;
-    }
-    hudi_buf_dispose(&json);
-    hudi_instant_list_dispose(&l);
-    return rc;
-}
-
 static int find_child(const hudi_field *st, const char *name) {
     for (int32_t i = 0; st && i < st->n_children; i++)
         if (st->children[i].name && strcmp(st->children[i].name, name) == 0) return i;
@@ -249,7 +227,13 @@ static int conform_columns(wctx *c, hudi_error *err) {
  * them as null here. */
 static int reconcile_ischema(wctx *c, hudi_error *err) {
     hudi_field with_meta = {0};
-    int rc = hudi_schema_add_meta_fields(&with_meta, &c->schema, err);
+    bool meta = false; /* compare like with like: the InternalSchema may lack the meta fields */
+    for (int32_t i = 0; i < c->ischema->root.n_children && !meta; i++)
+        meta = c->ischema->root.children[i].name &&
+               strcmp(c->ischema->root.children[i].name,
+                      hudi_meta_field_names[HUDI_META_COMMIT_TIME]) == 0;
+    int rc = meta ? hudi_schema_add_meta_fields(&with_meta, &c->schema, err)
+                  : (hudi_field_copy(&with_meta, &c->schema) < 0 ? hudi_error_oom(err) : 0);
     if (rc == 0)
         rc = hudi_ischema_reconcile(&c->ischema_new, &c->ischema_changed, c->ischema, &with_meta,
                                     hudi_ischema_version_of(c->instant), err);
@@ -259,24 +243,21 @@ static int reconcile_ischema(wctx *c, hudi_error *err) {
 
 int hudi_commit_resolve_schema(wctx *c, hudi_error *err) {
     hudi_table *t = c->t;
-    hudi_field parsed = {0}, table = {0}, incoming = {0}, with_meta = {0};
+    hudi_field table = {0}, incoming = {0}, with_meta = {0};
     hudi_buf full = HUDI_BUF_INIT;
-    char *json = NULL;
     bool have_table = false;
-    int rc = latest_commit_schema(t, &json, err);
+    /* the table schema (Hudi's TableSchemaResolver precedence) and its InternalSchema */
+    int rc = hudi_schema_view_open(&c->sv, t, NULL, err);
     if (rc < 0) goto done;
-    const char *src = json ? json : t->cfg.create_schema;
-    if (src) {
-        if ((rc = hudi_schema_parse_avro(&parsed, src, strlen(src), err)) < 0 ||
-            (rc = hudi_schema_remove_meta_fields(&table, &parsed, err)) < 0)
-            goto done;
+    c->ischema = hudi_schema_view_ischema(c->sv);
+    const hudi_field *current = hudi_schema_view_table(c->sv);
+    if (current) {
+        if ((rc = hudi_schema_remove_meta_fields(&table, current, err)) < 0) goto done;
         have_table = true;
     } else if (!c->in) {
         rc = hudi_error_set(err, HUDI_EINVAL, "%s: the table has no schema yet", t->base_path);
         goto done;
     }
-    if ((rc = hudi_schema_view_open(&c->sv, t, NULL, err)) < 0) goto done;
-    c->ischema = hudi_schema_view_ischema(c->sv);
     if (c->in && (c->o.op != HUDI_WRITE_DELETE || !have_table)) {
         /* the writer schema (Hudi's deduceWriterSchema) */
         hudi_evolve_options eo = {0};
@@ -325,8 +306,6 @@ int hudi_commit_resolve_schema(wctx *c, hudi_error *err) {
 oom:
     rc = hudi_error_oom(err);
 done:
-    hudi_free(json);
-    hudi_field_dispose(&parsed);
     hudi_field_dispose(&table);
     hudi_field_dispose(&incoming);
     hudi_field_dispose(&with_meta);
