@@ -8,7 +8,6 @@
 #include <strings.h>
 
 #include "schema/evolve.h"
-#include "schema/project.h"
 #include "write/write_int.h"
 
 /* ---- Avro values ---------------------------------------------------------------------------- */
@@ -184,6 +183,19 @@ static int incoming_schema(wctx *c, const hudi_field *table, hudi_field *out, hu
     return 0;
 }
 
+int hudi_write_project_column(const hudi_projection *p, int32_t i, const hudi_array *src,
+                              int64_t rows, const hudi_field *field, hudi_array **out,
+                              hudi_error *err) {
+    /* The projection may take over the array it converts: give it a copy, since `src` belongs
+     * to the caller (the incoming batch, a scan's batch). */
+    hudi_array *copy = NULL;
+    bool moved = false;
+    int rc = src ? hudi_array_slice(&copy, src, 0, src->length, err) : 0;
+    if (rc == 0) rc = hudi_projection_column(p, i, copy, rows, field, out, &moved, err);
+    if (!moved) hudi_array_free(copy);
+    return rc;
+}
+
 /* The writer's columns from the batch's, by name (the batch is the "file" of a projection onto
  * the writer schema: one mechanism for incoming and stored data, schema/project.h). A column
  * stored as the writer has it is borrowed; one of another type is converted (Hudi's promotion
@@ -209,13 +221,9 @@ static int conform_columns(wctx *c, hudi_error *err) {
                                 c->t->base_path, want->name);
             break;
         }
-        bool moved = false;
-        rc = hudi_projection_column(p, j, k >= 0 ? b->columns[k] : NULL, b->num_rows, want,
-                                    &c->cols[j], &moved, err);
-        c->owned_cols[j] = c->cols[j] != NULL && !moved;
-        if (rc == 0 && moved) /* never for an inexact column: the batch is the caller's */
-            rc = hudi_error_set(err, HUDI_EINVAL, "%s: column %s taken from the batch",
-                                c->t->base_path, want->name);
+        rc = hudi_write_project_column(p, j, k >= 0 ? b->columns[k] : NULL, b->num_rows, want,
+                                       &c->cols[j], err);
+        c->owned_cols[j] = c->cols[j] != NULL;
     }
     hudi_projection_free(p);
     return rc;

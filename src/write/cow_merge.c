@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "schema/project.h"
 #include "write/write_int.h"
 
 /* ---- gathering rows --------------------------------------------------------------------- */
@@ -345,13 +344,9 @@ static int project_olds(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_
             ms->olds[j] = b->columns[k];
             continue;
         }
-        bool moved = false;
-        int rc = hudi_projection_column(ms->proj, q, b->columns[k], b->num_rows,
-                                        &c->file_schema.children[q], &ms->owned[j], &moved, err);
+        int rc = hudi_write_project_column(ms->proj, q, b->columns[k], b->num_rows,
+                                           &c->file_schema.children[q], &ms->owned[j], err);
         if (rc < 0) return rc;
-        if (moved) /* only an exact column is handed over, and those are borrowed above */
-            return hudi_error_set(err, HUDI_EINVAL, "%s: column %s taken from the scan",
-                                  fw->g->old->path, c->schema.children[j].name);
         ms->olds[j] = ms->owned[j];
     }
     return 0;
