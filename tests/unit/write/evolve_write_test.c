@@ -176,6 +176,26 @@ static char *files(tbl *x) {
     return hudi_buf_detach(&out);
 }
 
+/* extraMetadata of the newest completed commit: `key`'s value (malloc'ed; NULL = absent). */
+static char *last_commit_extra(tbl *x, const char *key) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_buf json = HUDI_BUF_INIT;
+    hudi_commit_metadata *md = NULL;
+    hudi_instant_list l = {0};
+    cr_assert_eq(hudi_tbl_reload(x->t, &err), 0);
+    cr_assert_eq(hudi_timeline_completed_commits(&l, x->t->timeline, &err), 0);
+    cr_assert(l.count > 0);
+    cr_assert_eq(hudi_timeline_read_commit_json(&json, x->t->timeline, l.items[l.count - 1], &err),
+                 0);
+    cr_assert_eq(hudi_commit_metadata_parse(&md, json.data, json.len, "c", &err), 0);
+    const char *v = hudi_commit_metadata_extra(md, key);
+    char *out = v ? strdup(v) : NULL;
+    hudi_commit_metadata_free(md);
+    hudi_instant_list_dispose(&l);
+    hudi_buf_dispose(&json);
+    return out;
+}
+
 #define EXPECT_DUMP(x, want)                                                                       \
     do {                                                                                           \
         char *d_ = dump(x);                                                                        \
@@ -237,8 +257,21 @@ Test(evolve_write, walk_through_add_column_and_int_to_long) {
                  "{\"rowId\":\"row_9\",\"partitionId\":\"part_0\",\"preComb\":5,\"name\":"
                  "\"michael\",\"versionId\":\"v_2\",\"intToLong\":2,\"newField\":\"newField_1\"}\n",
                  HUDI_WRITE_UPSERT, NULL);
-    /* desc: intToLong bigint, newField string last */
+    /* desc: intToLong bigint, newField string last; the commit's "schema" is byte for byte
+     * the one Hudi 0.15 on Spark 3.5 wrote for the same two writes */
     EXPECT_SCHEMA(&x, v2);
+    char *schema = last_commit_extra(&x, "schema");
+    cr_expect_str_eq(
+        schema,
+        "{\"type\":\"record\",\"name\":\"hudi_trips_cow_record\",\"namespace\":\"hoodie."
+        "hudi_trips_cow\",\"fields\":[{\"name\":\"rowId\",\"type\":[\"null\",\"string\"],"
+        "\"default\":null},{\"name\":\"partitionId\",\"type\":[\"null\",\"string\"],"
+        "\"default\":null},{\"name\":\"preComb\",\"type\":[\"null\",\"long\"],\"default\":"
+        "null},{\"name\":\"name\",\"type\":[\"null\",\"string\"],\"default\":null},{\"name\""
+        ":\"versionId\",\"type\":[\"null\",\"string\"],\"default\":null},{\"name\":"
+        "\"intToLong\",\"type\":[\"null\",\"long\"],\"default\":null},{\"name\":\"newField\","
+        "\"type\":[\"null\",\"string\"],\"default\":null}]}");
+    free(schema);
     /* the five rows the documentation shows (its order is Spark's; sorted here) */
     EXPECT_DUMP(&x,
                 "{\"rowId\":\"row_1\",\"partitionId\":\"part_0\",\"preComb\":0,\"name\":\"bob\","
@@ -450,28 +483,55 @@ Test(evolve_write, reorder_and_add_keeps_the_table_order) {
     tbl_close(&x);
 }
 
-/* The commit's "schema" is the writer schema, in Hudi's Avro form. */
-Test(evolve_write, commit_schema_is_the_writer_schema) {
+/* The documentation's nested case as Hudi 0.15 on Spark 3.5 ran it: a struct field added, list
+ * elements int -> long, map values int -> double, in a table partitioned so that the second
+ * write rewrites one partition's file group and leaves the other's base file as it was. */
+#define NESTED_V1                                                                                  \
+    "id string?, part string?, ts long?, s struct<a int?, b string?>?, l list<int?>?, m "          \
+    "map<int?>?"
+#define NESTED_V2                                                                                  \
+    "id string?, part string?, ts long?, s struct<a int?, b string?, c string?>?, "                \
+    "l list<long?>?, m map<double?>?"
+
+Test(evolve_write, nested_promotions_as_spark_wrote_them) {
     tbl x;
-    tbl_create(&x, "t", "id", NULL, NULL, "id int, a int?");
-    tbl_write_ok(&x, "id int, a long?, z string?", "{\"id\":1,\"a\":1,\"z\":\"q\"}\n",
-                 HUDI_WRITE_INSERT, NULL);
-    hudi_error err = HUDI_ERROR_INIT;
-    hudi_buf json = HUDI_BUF_INIT;
-    hudi_commit_metadata *md = NULL;
-    cr_assert_eq(hudi_tbl_reload(x.t, &err), 0);
-    hudi_instant_list l = {0};
-    cr_assert_eq(hudi_timeline_completed_commits(&l, x.t->timeline, &err), 0);
-    cr_assert_eq(l.count, 1);
-    cr_assert_eq(hudi_timeline_read_commit_json(&json, x.t->timeline, l.items[0], &err), 0);
-    cr_assert_eq(hudi_commit_metadata_parse(&md, json.data, json.len, "c", &err), 0);
-    cr_expect_str_eq(hudi_commit_metadata_extra(md, "schema"),
-                     "{\"type\":\"record\",\"name\":\"t_record\",\"namespace\":\"hoodie.t\","
-                     "\"fields\":[{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"a\",\"type\":["
-                     "\"null\",\"long\"],\"default\":null},{\"name\":\"z\",\"type\":[\"null\","
-                     "\"string\"],\"default\":null}]}");
-    hudi_commit_metadata_free(md);
-    hudi_instant_list_dispose(&l);
-    hudi_buf_dispose(&json);
+    tbl_create(&x, "onwrite_nested", "id", "part", "ts", NESTED_V1);
+    tbl_write_ok(&x, NESTED_V1,
+                 "{\"id\":\"k1\",\"part\":\"p1\",\"ts\":1,\"s\":{\"a\":1,\"b\":\"one\"},"
+                 "\"l\":[1,2],\"m\":{\"x\":1}}\n"
+                 "{\"id\":\"k2\",\"part\":\"p2\",\"ts\":1,\"s\":{\"a\":2,\"b\":\"two\"},"
+                 "\"l\":[],\"m\":{\"y\":2,\"z\":3}}\n"
+                 "{\"id\":\"k3\",\"part\":\"p2\",\"ts\":1,\"s\":null,\"l\":null,\"m\":null}\n",
+                 HUDI_WRITE_UPSERT, NULL);
+    tbl_write_ok(&x, NESTED_V2,
+                 "{\"id\":\"k2\",\"part\":\"p2\",\"ts\":2,\"s\":{\"a\":22,\"b\":\"two\","
+                 "\"c\":\"new\"},\"l\":[4000000000],\"m\":{\"y\":2.5}}\n"
+                 "{\"id\":\"k4\",\"part\":\"p2\",\"ts\":2,\"s\":{\"a\":4,\"b\":\"four\","
+                 "\"c\":null},\"l\":[4,5],\"m\":{\"w\":-1.25}}\n",
+                 HUDI_WRITE_UPSERT, NULL);
+    EXPECT_SCHEMA(&x, NESTED_V2);
+    char *schema = last_commit_extra(&x, "schema");
+    cr_expect_str_eq(
+        schema, "{\"type\":\"record\",\"name\":\"onwrite_nested_record\",\"namespace\":\"hoodie."
+                "onwrite_nested\",\"fields\":[{\"name\":\"id\",\"type\":[\"null\",\"string\"],"
+                "\"default\":null},{\"name\":\"part\",\"type\":[\"null\",\"string\"],\"default\":"
+                "null},{\"name\":\"ts\",\"type\":[\"null\",\"long\"],\"default\":null},{\"name\":"
+                "\"s\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"s\",\"namespace\":"
+                "\"hoodie.onwrite_nested.onwrite_nested_record\",\"fields\":[{\"name\":\"a\","
+                "\"type\":[\"null\",\"int\"],\"default\":null},{\"name\":\"b\",\"type\":[\"null\","
+                "\"string\"],\"default\":null},{\"name\":\"c\",\"type\":[\"null\",\"string\"],"
+                "\"default\":null}]}],\"default\":null},{\"name\":\"l\",\"type\":[\"null\",{"
+                "\"type\":\"array\",\"items\":[\"null\",\"long\"]}],\"default\":null},{\"name\":"
+                "\"m\",\"type\":[\"null\",{\"type\":\"map\",\"values\":[\"null\",\"double\"]}],"
+                "\"default\":null}]}");
+    free(schema);
+    /* the rows Spark reads back; k1 still lives in p1's first base file (int, int, no c) */
+    EXPECT_DUMP(&x, "{\"id\":\"k1\",\"part\":\"p1\",\"ts\":1,\"s\":{\"a\":1,\"b\":\"one\","
+                    "\"c\":null},\"l\":[1,2],\"m\":[{\"key\":\"x\",\"value\":1}]}\n"
+                    "{\"id\":\"k2\",\"part\":\"p2\",\"ts\":2,\"s\":{\"a\":22,\"b\":\"two\","
+                    "\"c\":\"new\"},\"l\":[4000000000],\"m\":[{\"key\":\"y\",\"value\":2.5}]}\n"
+                    "{\"id\":\"k3\",\"part\":\"p2\",\"ts\":1,\"s\":null,\"l\":null,\"m\":null}\n"
+                    "{\"id\":\"k4\",\"part\":\"p2\",\"ts\":2,\"s\":{\"a\":4,\"b\":\"four\","
+                    "\"c\":null},\"l\":[4,5],\"m\":[{\"key\":\"w\",\"value\":-1.25}]}\n");
     tbl_close(&x);
 }
