@@ -479,7 +479,9 @@ int hudi_commit_complete(wctx *c, hudi_error *err) {
     int rc = hudi_commit_metadata_new(&md, err);
     for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++)
         if (c->groups[gi].active) rc = add_stat(md, c, &c->groups[gi], err);
-    if (rc == 0) rc = hudi_commit_metadata_set_extra(md, "schema", c->schema_json.data, err);
+    /* with schema on read Hudi's "schema" carries the meta fields (the InternalSchema's Avro) */
+    const hudi_buf *schema = c->ischema ? &c->file_schema_json : &c->schema_json;
+    if (rc == 0) rc = hudi_commit_metadata_set_extra(md, "schema", schema->data, err);
     if (rc == 0 && c->ischema) rc = save_ischema(c, md, err);
     if (rc == 0)
         rc = hudi_commit_metadata_set_operation(md, hudi_write_operation_name(c->o.op), err);

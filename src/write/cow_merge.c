@@ -279,7 +279,9 @@ static int file_names(fwriter *fw, merge_state *ms, hudi_error *err) {
     if (rc == 0 && hudi_field_copy(&ms->names, &c->file_schema) < 0) rc = hudi_error_oom(err);
     for (int32_t j = 0; rc == 0 && j < c->schema.n_children; j++) {
         hudi_field *slot = &ms->names.children[HUDI_META_FIELD_COUNT + j];
-        int32_t k = find_col(&renamed, slot->name);
+        /* renamed has the query's shape: find the column by its name in the query */
+        int32_t k = find_col(&c->ischema_new.root, slot->name);
+        if (k >= renamed.n_children) k = -1;
         if (k < 0) { /* a column the InternalSchema lacks: not in this file */
             char *none = hudi_strdup("");
             if (!none) {

@@ -535,3 +535,128 @@ Test(evolve_write, nested_promotions_as_spark_wrote_them) {
                     "\"c\":null},\"l\":[4,5],\"m\":[{\"key\":\"w\",\"value\":-1.25}]}\n");
     tbl_close(&x);
 }
+
+/* ---- schema on read ------------------------------------------------------------------------- */
+
+static void alter(tbl *x, const hudi_schema_change *ch) {
+    hudi_alter_options o = {0};
+    hudi_error err = HUDI_ERROR_INIT;
+    char instant[HUDI_INSTANT_TIME_MAX];
+    o.schema_on_read = true;
+    cr_assert_eq(hudi_tbl_alter_schema(x->t, ch, 1, &o, instant, &err), 0, "%s", err.message);
+}
+
+static hudi_ischema latest_ischema(tbl *x) {
+    hudi_ischema s;
+    hudi_error err = HUDI_ERROR_INIT;
+    char *json = last_commit_extra(x, "latest_schema");
+    cr_assert_not_null(json, "no latest_schema");
+    cr_assert_eq(hudi_ischema_parse(&s, json, strlen(json), &err), 0, "%s", err.message);
+    free(json);
+    return s;
+}
+
+static int32_t column_id(const hudi_ischema *s, const char *path) {
+    int32_t id = -1;
+    cr_assert_not_null(hudi_ischema_find_path(s, path, &id), "no column %s", path);
+    return id;
+}
+
+/* A table with an InternalSchema: a write that adds a column and widens another evolves it (new
+ * id, new version = the commit's instant, saved in the history first); a write that changes
+ * nothing keeps the version and writes no history; a rename by ALTER is followed by the merge
+ * (old records read by column id); a column drop the settings allow keeps the column. */
+Test(evolve_write, schema_on_read_reconciles_the_internal_schema) {
+    tbl x;
+    hudi_error err = HUDI_ERROR_INIT;
+    tbl_create(&x, "t", "id", NULL, "ts", "id int, ts long, name string?, n int?");
+    tbl_write_ok(&x, "id int, ts long, name string?, n int?",
+                 "{\"id\":1,\"ts\":1,\"name\":\"one\",\"n\":1}\n"
+                 "{\"id\":2,\"ts\":1,\"name\":\"two\",\"n\":2}\n",
+                 HUDI_WRITE_UPSERT, NULL);
+    hudi_field str;
+    cr_assert_eq(hudi_field_init(&str, "x", HUDI_TYPE_STRING, true), 0);
+    hudi_schema_change add = {HUDI_SCHEMA_ADD,      "note", &str, NULL, NULL,
+                              HUDI_SCHEMA_POS_NONE, NULL,   false};
+    alter(&x, &add);
+    hudi_ischema v1 = latest_ischema(&x);
+
+    /* evolve: extra added, n widened to long */
+    tbl_write_ok(&x, "id int, ts long, name string?, n long?, note string?, extra double?",
+                 "{\"id\":3,\"ts\":1,\"name\":\"three\",\"n\":3000000000,\"note\":\"x\","
+                 "\"extra\":0.5}\n",
+                 HUDI_WRITE_UPSERT, NULL);
+    hudi_instant_list l = {0};
+    cr_assert_eq(hudi_tbl_reload(x.t, &err), 0);
+    cr_assert_eq(hudi_timeline_completed_commits(&l, x.t->timeline, &err), 0);
+    char t3[HUDI_INSTANT_TIME_MAX];
+    snprintf(t3, sizeof(t3), "%s", l.items[l.count - 1]->time);
+    hudi_instant_list_dispose(&l);
+    hudi_ischema v2 = latest_ischema(&x);
+    cr_expect_eq(v2.version_id, hudi_ischema_version_of(t3));
+    cr_expect_eq(v2.max_column_id, v1.max_column_id + 1);
+    cr_expect_eq(column_id(&v2, "extra"), v1.max_column_id + 1);
+    cr_expect_eq(column_id(&v2, "n"), column_id(&v1, "n"));
+    cr_expect_eq(hudi_ischema_find_path(&v2, "n", NULL)->type, HUDI_TYPE_INT64);
+    hudi_ischema_history h = {0};
+    cr_assert_eq(hudi_schema_history_load(&h, x.t, &err), 0, "%s", err.message);
+    cr_assert(h.count >= 2);
+    cr_expect_eq(h.items[0].version_id, v2.version_id, "the new version first in the history");
+    cr_expect_eq(h.items[1].version_id, v1.version_id);
+    hudi_ischema_history_dispose(&h);
+    char *schema = last_commit_extra(&x, "schema");
+    const char *with_meta = "{\"type\":\"record\",\"name\":\"t_record\",\"namespace\":"
+                            "\"hoodie.t\",\"fields\":[{\"name\":\"_hoodie_commit_time\",";
+    cr_expect(strncmp(schema, with_meta, strlen(with_meta)) == 0,
+              "the schema carries the meta fields: %s", schema);
+    free(schema);
+
+    /* unchanged: the version in force is kept and no history file is written */
+    char *before = files(&x);
+    tbl_write_ok(&x, "id int, ts long, name string?, n long?, note string?, extra double?",
+                 "{\"id\":4,\"ts\":1,\"name\":\"four\",\"n\":4,\"note\":null,\"extra\":null}\n",
+                 HUDI_WRITE_UPSERT, NULL);
+    hudi_ischema v3 = latest_ischema(&x);
+    cr_expect_eq(v3.version_id, v2.version_id);
+    char *after = files(&x);
+    for (const char *p = after; (p = strstr(p, ".hoodie/.schema/"));) {
+        const char *e = strchr(p, '\n');
+        char line[256];
+        snprintf(line, sizeof(line), "%.*s\n", (int)(e - p), p);
+        cr_expect(strstr(before, line), "a new history file: %s", line);
+        p = e;
+    }
+    hudi_free(before);
+    hudi_free(after);
+
+    /* rename name -> full_name, then an upsert rewrites the file group: the old records keep
+     * their values under the new name (read by id) */
+    hudi_schema_change ren = {HUDI_SCHEMA_RENAME,   "name", NULL, NULL, "full_name",
+                              HUDI_SCHEMA_POS_NONE, NULL,   false};
+    alter(&x, &ren);
+    tbl_write_ok(&x, "id int, ts long, full_name string?, n long?, note string?, extra double?",
+                 "{\"id\":1,\"ts\":2,\"full_name\":\"ONE\",\"n\":10,\"note\":null,"
+                 "\"extra\":null}\n",
+                 HUDI_WRITE_UPSERT, NULL);
+    EXPECT_SCHEMA(&x, "id int, ts long, full_name string?, n long?, note string?, extra double?");
+    EXPECT_DUMP(
+        &x, "{\"id\":1,\"ts\":2,\"full_name\":\"ONE\",\"n\":10,\"note\":null,\"extra\":null}\n"
+            "{\"id\":2,\"ts\":1,\"full_name\":\"two\",\"n\":2,\"note\":null,\"extra\":null}\n"
+            "{\"id\":3,\"ts\":1,\"full_name\":\"three\",\"n\":3000000000,\"note\":\"x\","
+            "\"extra\":0.5}\n"
+            "{\"id\":4,\"ts\":1,\"full_name\":\"four\",\"n\":4,\"note\":null,\"extra\":null}\n");
+
+    /* a drop the settings allow keeps the column under schema on read */
+    const char *const drop[] = {"hoodie.datasource.write.schema.allow.auto.evolution.column.drop",
+                                "true", NULL};
+    tbl_write_ok(&x, "id int, ts long, full_name string?, n long?, extra double?",
+                 "{\"id\":5,\"ts\":1,\"full_name\":\"five\",\"n\":5,\"extra\":5.5}\n",
+                 HUDI_WRITE_UPSERT, drop);
+    EXPECT_SCHEMA(&x, "id int, ts long, full_name string?, n long?, note string?, extra double?");
+
+    hudi_ischema_dispose(&v1);
+    hudi_ischema_dispose(&v2);
+    hudi_ischema_dispose(&v3);
+    hudi_field_dispose(&str);
+    tbl_close(&x);
+}
