@@ -660,3 +660,16 @@ Test(evolve_write, schema_on_read_reconciles_the_internal_schema) {
     hudi_field_dispose(&str);
     tbl_close(&x);
 }
+
+/* A custom nullable column named like the meta columns is an ordinary column (Hudi's docs). */
+Test(evolve_write, custom_hoodie_column_added) {
+    tbl x;
+    tbl_create(&x, "t", "id", NULL, NULL, "id int, a string?");
+    tbl_write_ok(&x, "id int, a string?", "{\"id\":1,\"a\":\"x\"}\n", HUDI_WRITE_UPSERT, NULL);
+    tbl_write_ok(&x, "id int, a string?, _hoodie_meta_col string?",
+                 "{\"id\":2,\"a\":\"y\",\"_hoodie_meta_col\":\"m\"}\n", HUDI_WRITE_UPSERT, NULL);
+    EXPECT_SCHEMA(&x, "id int, a string?, _hoodie_meta_col string?");
+    EXPECT_DUMP(&x, "{\"id\":1,\"a\":\"x\",\"_hoodie_meta_col\":null}\n"
+                    "{\"id\":2,\"a\":\"y\",\"_hoodie_meta_col\":\"m\"}\n");
+    tbl_close(&x);
+}
