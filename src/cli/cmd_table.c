@@ -615,8 +615,8 @@ static const cli_option_doc write_options[] = {
     {"--instant", "TIME", "commit at this instant (yyyyMMddHHmmssSSS) instead of now"},
     {"--no-clean", NULL, "do not clean old file versions after the commit"},
     {"--props", "K=V,...",
-     "writer settings, e.g. hoodie.write.concurrency.mode=optimistic_concurrency_control "
-     "(at most 64)"},
+     "writer settings, e.g. hoodie.write.concurrency.mode=optimistic_concurrency_control, "
+     "hoodie.write.set.null.for.missing.columns=true (at most 64)"},
 };
 
 static const cli_option_doc clean_options[] = {

@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "schema/evolve.h"
+#include "schema/internal_schema.h"
 #include "schema/schema.h"
 
 /* ---- the promotion chart ------------------------------------------------------------------ */
@@ -27,28 +28,14 @@ static bool same_primitive(const hudi_field *a, const hudi_field *b) {
     }
 }
 
-/* Hudi's type-change matrix (SchemaChangeUtils, docs/formats/schema-evolution.md §2): values of
- * `from` may be rewritten as `to`. Hudi canonicalises an incoming column to the table's type
- * when this holds (int into a long table is written as long). */
+/* Hudi's type-change matrix (SchemaChangeUtils; the one ALTER COLUMN uses,
+ * hudi_schema_type_change_allowed): values of `from` may be rewritten as `to`. Hudi
+ * canonicalises an incoming column to the table's type when this holds (int into a long table
+ * is written as long). Times and timestamps of another unit are not the same type here. */
 static bool converts_to(const hudi_field *from, const hudi_field *to) {
-    hudi_type_id f = from->type, t = to->type;
     if (same_primitive(from, to)) return true;
-    bool number = f == HUDI_TYPE_INT32 || f == HUDI_TYPE_INT64 || f == HUDI_TYPE_FLOAT ||
-                  f == HUDI_TYPE_DOUBLE;
-    switch (t) {
-    case HUDI_TYPE_INT64: return f == HUDI_TYPE_INT32;
-    case HUDI_TYPE_FLOAT: return f == HUDI_TYPE_INT32 || f == HUDI_TYPE_INT64;
-    case HUDI_TYPE_DOUBLE:
-        return f == HUDI_TYPE_INT32 || f == HUDI_TYPE_INT64 || f == HUDI_TYPE_FLOAT;
-    case HUDI_TYPE_DECIMAL:
-        return number || f == HUDI_TYPE_STRING ||
-               (f == HUDI_TYPE_DECIMAL && is_decimal_widening(from, to));
-    case HUDI_TYPE_STRING:
-        return number || f == HUDI_TYPE_DECIMAL || f == HUDI_TYPE_DATE || f == HUDI_TYPE_BINARY;
-    case HUDI_TYPE_DATE: return f == HUDI_TYPE_STRING;
-    case HUDI_TYPE_BINARY: return f == HUDI_TYPE_STRING;
-    default: return false;
-    }
+    if (from->type == to->type && from->type != HUDI_TYPE_DECIMAL) return false;
+    return hudi_schema_type_change_allowed(from, to);
 }
 
 /* Avro's reader/writer compatibility as Hudi extends it: a column of the incoming type can read

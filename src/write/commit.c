@@ -5,7 +5,9 @@
  * commit point, published whole by the storage writer. Also the Avro value helpers used for
  * the rollback, replace and clean instant files. */
 #include <stdio.h>
+#include <strings.h>
 
+#include "schema/evolve.h"
 #include "write/write_int.h"
 
 /* ---- Avro values ---------------------------------------------------------------------------- */
@@ -150,124 +152,143 @@ int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err) {
 
 /* ---- schema --------------------------------------------------------------------------------- */
 
-/* extraMetadata.schema of the newest completed commit that has one (avro-schema.md §5), or NULL. */
-static int latest_commit_schema(hudi_table *t, char **out, hudi_error *err) {
-    hudi_instant_list l = {0};
-    hudi_buf json = HUDI_BUF_INIT;
-    int rc = hudi_timeline_completed_commits(&l, t->timeline, err);
-    *out = NULL;
-    for (size_t i = l.count; rc == 0 && i-- > 0;) {
-        hudi_commit_metadata *md = NULL;
-        hudi_buf_clear(&json);
-        if ((rc = hudi_timeline_read_commit_json(&json, t->timeline, l.items[i], err)) < 0) break;
-        if ((rc = hudi_commit_metadata_parse(&md, json.data, json.len, l.items[i]->file, err)) < 0)
-            break;
-        const char *s = hudi_commit_metadata_extra(md, "schema");
-        if (s && *s && !(*out = hudi_strdup(s))) rc = hudi_error_oom(err);
-        hudi_commit_metadata_free(md);
-        if (*out) break;
-    }
-    hudi_buf_dispose(&json);
-    hudi_instant_list_dispose(&l);
-    return rc;
-}
-
-static bool conforms(const hudi_field *want, const hudi_field *got) {
-    if (want->type != got->type || want->n_children != got->n_children) return false;
-    if ((want->type == HUDI_TYPE_TIMESTAMP || want->type == HUDI_TYPE_TIME) &&
-        want->unit != got->unit)
-        return false;
-    if (want->type == HUDI_TYPE_DECIMAL &&
-        (want->precision != got->precision || want->scale != got->scale))
-        return false;
-    if (want->type == HUDI_TYPE_FIXED_BINARY && want->byte_width != got->byte_width) return false;
-    for (int32_t i = 0; i < want->n_children; i++)
-        if (!conforms(&want->children[i], &got->children[i])) return false;
-    return true;
-}
-
 static int find_child(const hudi_field *st, const char *name) {
     for (int32_t i = 0; st && i < st->n_children; i++)
         if (st->children[i].name && strcmp(st->children[i].name, name) == 0) return i;
     return -1;
 }
 
-/* Matches the batch's columns to the schema's by name; absent nullable columns read as null. */
-static int conform_columns(wctx *c, hudi_error *err) {
-    const hudi_batch *b = c->in;
-    int32_t n = c->schema.n_children;
-    if (!(c->cols = hudi_calloc((size_t)n + 1, sizeof(hudi_array *))) ||
-        !(c->owned_cols = hudi_calloc((size_t)n + 1, sizeof(bool))))
-        return hudi_error_oom(err);
-    if (!b || c->o.op == HUDI_WRITE_DELETE) return 0; /* no incoming records are written */
-    for (int32_t i = 0; i < b->schema->n_children; i++) {
-        const char *name = b->schema->children[i].name;
-        /* _hoodie_is_deleted marks deletes in an upsert; it is data only when the table has it */
-        if (!hudi_is_meta_field(name) && strcmp(name, WRITE_IS_DELETED_FIELD) != 0 &&
-            find_child(&c->schema, name) < 0)
-            return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                  "%s: column %s is not in the table schema (schema evolution "
-                                  "is not supported by the writer yet)",
-                                  c->t->base_path, name);
-    }
-    for (int32_t j = 0; j < n; j++) {
-        const hudi_field *want = &c->schema.children[j];
-        int32_t k = find_child(b->schema, want->name);
-        if (k >= 0) {
-            if (!conforms(want, &b->schema->children[k]) &&
-                hudi_type_can_widen(&b->schema->children[k], want)) {
-                /* Hudi's type promotion: a narrower input column widens to the table's. */
-                int rc = hudi_array_widen(&c->cols[j], b->columns[k], want, err);
-                if (rc < 0) return rc;
-                c->owned_cols[j] = true;
-                continue;
-            }
-            if (!conforms(want, &b->schema->children[k])) {
-                hudi_buf a = HUDI_BUF_INIT, g = HUDI_BUF_INIT;
-                hudi_field_describe(&a, want);
-                hudi_field_describe(&g, &b->schema->children[k]);
-                int rc = hudi_error_set(err, HUDI_EINVAL, "%s: column %s is %s, the table has %s",
-                                        c->t->base_path, want->name, g.data ? g.data : "?",
-                                        a.data ? a.data : "?");
-                hudi_buf_dispose(&a);
-                hudi_buf_dispose(&g);
-                return rc;
-            }
-            c->cols[j] = b->columns[k];
-            continue;
-        }
-        if (!want->nullable)
-            return hudi_error_set(err, HUDI_EINVAL, "%s: the batch lacks non-null column %s",
-                                  c->t->base_path, want->name);
-        int rc = hudi_array_new(&c->cols[j], want, err);
-        c->owned_cols[j] = true;
-        if (rc == 0) rc = hudi_array_append_nulls(c->cols[j], b->num_rows, err);
-        if (rc < 0) return rc;
+/* A writer setting: the write's props first, then hoodie.properties. */
+static bool prop_true(const wctx *c, const char *key) {
+    const char *v = NULL;
+    for (size_t i = 0; c->o.props && c->o.props[i] && c->o.props[i + 1] && !v; i += 2)
+        if (strcmp(c->o.props[i], key) == 0) v = c->o.props[i + 1];
+    if (!v) v = hudi_props_get(&c->t->props, key);
+    return v && strcasecmp(v, "true") == 0;
+}
+
+/* The batch's columns as the deduction sees them: without the meta columns (`hudic table cat`
+ * output writes back) and without _hoodie_is_deleted unless the table has it (it marks deletes
+ * in an upsert and is data only then). */
+static int incoming_schema(wctx *c, const hudi_field *table, hudi_field *out, hudi_error *err) {
+    int rc = hudi_schema_remove_meta_fields(out, c->in->schema, err);
+    if (rc < 0) return rc;
+    int32_t k = find_child(out, WRITE_IS_DELETED_FIELD);
+    if (k >= 0 && table && find_child(table, WRITE_IS_DELETED_FIELD) < 0) {
+        hudi_field_dispose(&out->children[k]);
+        memmove(&out->children[k], &out->children[k + 1],
+                (size_t)(out->n_children - k - 1) * sizeof(hudi_field));
+        out->n_children--;
     }
     return 0;
 }
 
+int hudi_write_project_column(const hudi_projection *p, int32_t i, const hudi_array *src,
+                              int64_t rows, const hudi_field *field, hudi_array **out,
+                              hudi_error *err) {
+    /* The projection may take over the array it converts: give it a copy, since `src` belongs
+     * to the caller (the incoming batch, a scan's batch). */
+    hudi_array *copy = NULL;
+    bool moved = false;
+    int rc = src ? hudi_array_slice(&copy, src, 0, src->length, err) : 0;
+    if (rc == 0) rc = hudi_projection_column(p, i, copy, rows, field, out, &moved, err);
+    if (!moved) hudi_array_free(copy);
+    return rc;
+}
+
+/* The writer's columns from the batch's, by name (the batch is the "file" of a projection onto
+ * the writer schema: one mechanism for incoming and stored data, schema/project.h). A column
+ * stored as the writer has it is borrowed; one of another type is converted (Hudi's promotion
+ * chart: int into a long column, numbers into a string one...); an absent one is null. */
+static int conform_columns(wctx *c, hudi_error *err) {
+    const hudi_batch *b = c->in;
+    int32_t n = c->schema.n_children;
+    hudi_projection *p = NULL;
+    if (!(c->cols = hudi_calloc((size_t)n + 1, sizeof(hudi_array *))) ||
+        !(c->owned_cols = hudi_calloc((size_t)n + 1, sizeof(bool))))
+        return hudi_error_oom(err);
+    if (!b || c->o.op == HUDI_WRITE_DELETE) return 0; /* no incoming records are written */
+    int rc = hudi_projection_new(&p, b->schema, &c->schema, NULL, false, c->t->base_path, err);
+    for (int32_t j = 0; rc == 0 && j < n; j++) {
+        const hudi_field *want = &c->schema.children[j];
+        int32_t k = hudi_projection_source(p, j);
+        if (k >= 0 && hudi_projection_exact(p, j)) {
+            c->cols[j] = b->columns[k];
+            continue;
+        }
+        if (k < 0 && !want->nullable) {
+            rc = hudi_error_set(err, HUDI_EINVAL, "%s: the batch lacks non-null column %s",
+                                c->t->base_path, want->name);
+            break;
+        }
+        rc = hudi_write_project_column(p, j, k >= 0 ? b->columns[k] : NULL, b->num_rows, want,
+                                       &c->cols[j], err);
+        c->owned_cols[j] = c->cols[j] != NULL;
+    }
+    hudi_projection_free(p);
+    return rc;
+}
+
+/* Schema on read (docs/formats/schema-evolution.md §2): the table's InternalSchema reconciled
+ * with the writer schema - new columns get new ids, allowed type changes apply. Hudi keeps
+ * columns a batch lacks under schema on read, so a drop allowed by the write settings keeps
+ * them as null here. */
+static int reconcile_ischema(wctx *c, hudi_error *err) {
+    hudi_field with_meta = {0};
+    bool meta = false; /* compare like with like: the InternalSchema may lack the meta fields */
+    for (int32_t i = 0; i < c->ischema->root.n_children && !meta; i++)
+        meta = c->ischema->root.children[i].name &&
+               strcmp(c->ischema->root.children[i].name,
+                      hudi_meta_field_names[HUDI_META_COMMIT_TIME]) == 0;
+    int rc = meta ? hudi_schema_add_meta_fields(&with_meta, &c->schema, err)
+                  : (hudi_field_copy(&with_meta, &c->schema) < 0 ? hudi_error_oom(err) : 0);
+    if (rc == 0)
+        rc = hudi_ischema_reconcile(&c->ischema_new, &c->ischema_changed, c->ischema, &with_meta,
+                                    hudi_ischema_version_of(c->instant), err);
+    hudi_field_dispose(&with_meta);
+    return rc;
+}
+
 int hudi_commit_resolve_schema(wctx *c, hudi_error *err) {
     hudi_table *t = c->t;
-    hudi_field parsed = {0}, with_meta = {0};
+    hudi_field table = {0}, incoming = {0}, with_meta = {0};
     hudi_buf full = HUDI_BUF_INIT;
-    char *json = NULL;
-    int rc = latest_commit_schema(t, &json, err);
+    bool have_table = false;
+    /* the table schema (Hudi's TableSchemaResolver precedence) and its InternalSchema */
+    int rc = hudi_schema_view_open(&c->sv, t, NULL, err);
     if (rc < 0) goto done;
-    const char *src = json ? json : t->cfg.create_schema;
-    if (src) {
-        if ((rc = hudi_schema_parse_avro(&parsed, src, strlen(src), err)) < 0) goto done;
-    } else if (c->in) {
-        if (hudi_field_copy(&parsed, c->in->schema) < 0) goto oom;
-    } else {
+    c->ischema = hudi_schema_view_ischema(c->sv);
+    const hudi_field *current = hudi_schema_view_table(c->sv);
+    if (current) {
+        if ((rc = hudi_schema_remove_meta_fields(&table, current, err)) < 0) goto done;
+        have_table = true;
+    } else if (!c->in) {
         rc = hudi_error_set(err, HUDI_EINVAL, "%s: the table has no schema yet", t->base_path);
         goto done;
     }
-    if ((rc = hudi_schema_remove_meta_fields(&c->schema, &parsed, err)) < 0) goto done;
+    if (c->in && (c->o.op != HUDI_WRITE_DELETE || !have_table)) {
+        /* the writer schema (Hudi's deduceWriterSchema) */
+        hudi_evolve_options eo = {0};
+        eo.set_null_for_missing = prop_true(c, "hoodie.write.set.null.for.missing.columns");
+        eo.allow_column_drop =
+            prop_true(c, "hoodie.datasource.write.schema.allow.auto.evolution.column.drop");
+        eo.reconcile = prop_true(c, "hoodie.datasource.write.reconcile.schema");
+        if (c->ischema && eo.allow_column_drop) {
+            eo.allow_column_drop = false;
+            eo.set_null_for_missing = true;
+        }
+        if ((rc = incoming_schema(c, have_table ? &table : NULL, &incoming, err)) < 0 ||
+            (rc = hudi_schema_deduce_writer(&c->schema, have_table ? &table : NULL, &incoming, &eo,
+                                            t->base_path, err)) < 0)
+            goto done;
+    } else if (hudi_field_copy(&c->schema, &table) < 0) {
+        goto oom;
+    }
     hudi_schema_record_fullname(&full, t->cfg.name);
     if (hudi_buf_failed(&full)) goto oom;
     hudi_free(c->schema.name);
     if (!(c->schema.name = hudi_strdup(full.data))) goto oom;
+    if (c->ischema && (rc = reconcile_ischema(c, err)) < 0) goto done;
     if ((rc = hudi_schema_write_avro(&c->schema_json, &c->schema, HUDI_AVRO_STYLE_HUDI, err)) < 0 ||
         (rc = hudi_schema_add_meta_fields(&with_meta, &c->schema, err)) < 0 ||
         (rc = hudi_schema_write_avro(&c->file_schema_json, &with_meta, HUDI_AVRO_STYLE_HUDI, err)) <
@@ -280,6 +301,8 @@ int hudi_commit_resolve_schema(wctx *c, hudi_error *err) {
      * contains a null element"); every reader accepts both forms, in one table too. */
     if ((rc = conform_columns(c, err)) < 0) goto done;
     c->precombine_col = -1;
+    c->precombine_wcol =
+        t->cfg.precombine_field ? find_child(&c->schema, t->cfg.precombine_field) : -1;
     c->is_deleted_col = -1;
     if (c->in) {
         if (t->cfg.precombine_field)
@@ -291,8 +314,8 @@ int hudi_commit_resolve_schema(wctx *c, hudi_error *err) {
 oom:
     rc = hudi_error_oom(err);
 done:
-    hudi_free(json);
-    hudi_field_dispose(&parsed);
+    hudi_field_dispose(&table);
+    hudi_field_dispose(&incoming);
     hudi_field_dispose(&with_meta);
     hudi_buf_dispose(&full);
     return rc;
@@ -424,13 +447,42 @@ static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hu
     return hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
 }
 
+/* Schema on read (docs/formats/schema-evolution.md §2, internal-schema.md): the commit carries
+ * the InternalSchema in force as "latest_schema"; when the write changed it (a new version
+ * named by this instant) the history in .hoodie/.schema gets it first, before the commit
+ * point. Unlike Hudi, an unchanged schema does not copy the history file again. */
+static int save_ischema(wctx *c, hudi_commit_metadata *md, hudi_error *err) {
+    hudi_ischema_history h = {0};
+    hudi_buf json = HUDI_BUF_INIT;
+    int rc = 0;
+    if (c->ischema_changed) {
+        /* the instant may have moved since planning (a taken heartbeat) */
+        c->ischema_new.version_id = hudi_ischema_version_of(c->instant);
+        const hudi_ischema *in_force = NULL;
+        if ((rc = hudi_schema_history_load(&h, c->t, err)) == 0)
+            in_force = hudi_ischema_history_search(&h, c->ischema->version_id);
+        if (rc == 0 && (!in_force || in_force->version_id != c->ischema->version_id))
+            rc = hudi_ischema_history_add(&h, c->ischema, err);
+        if (rc == 0) rc = hudi_ischema_history_add(&h, &c->ischema_new, err);
+        if (rc == 0) rc = hudi_schema_history_save(c->t, c->instant, &h, err);
+    }
+    if (rc == 0) rc = hudi_ischema_write(&json, &c->ischema_new, err);
+    if (rc == 0) rc = hudi_commit_metadata_set_extra(md, "latest_schema", json.data, err);
+    hudi_ischema_history_dispose(&h);
+    hudi_buf_dispose(&json);
+    return rc;
+}
+
 int hudi_commit_complete(wctx *c, hudi_error *err) {
     hudi_commit_metadata *md = NULL;
     hudi_buf body = HUDI_BUF_INIT;
     int rc = hudi_commit_metadata_new(&md, err);
     for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++)
         if (c->groups[gi].active) rc = add_stat(md, c, &c->groups[gi], err);
-    if (rc == 0) rc = hudi_commit_metadata_set_extra(md, "schema", c->schema_json.data, err);
+    /* with schema on read Hudi's "schema" carries the meta fields (the InternalSchema's Avro) */
+    const hudi_buf *schema = c->ischema ? &c->file_schema_json : &c->schema_json;
+    if (rc == 0) rc = hudi_commit_metadata_set_extra(md, "schema", schema->data, err);
+    if (rc == 0 && c->ischema) rc = save_ischema(c, md, err);
     if (rc == 0)
         rc = hudi_commit_metadata_set_operation(md, hudi_write_operation_name(c->o.op), err);
     if (c->action == HUDI_ACTION_REPLACECOMMIT) {

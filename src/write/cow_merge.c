@@ -230,13 +230,6 @@ static int find_col(const hudi_field *st, const char *name) {
     return -1;
 }
 
-static bool same_shape(const hudi_field *a, const hudi_field *b) {
-    if (a->type != b->type || a->n_children != b->n_children) return false;
-    for (int32_t i = 0; i < a->n_children; i++)
-        if (!same_shape(&a->children[i], &b->children[i])) return false;
-    return true;
-}
-
 typedef struct run {
     bool from_in;
     int32_t start, len;
@@ -244,9 +237,12 @@ typedef struct run {
 
 typedef struct merge_state {
     int32_t meta_cols[HUDI_META_FIELD_COUNT];
-    int32_t *data_cols; /* per data column: old column, -1 = absent */
-    int32_t old_prec;   /* old column of the ordering field, -1 */
-    hudi_keygen *kg;    /* keys of old rows without meta fields */
+    hudi_projection *proj;   /* the old file's columns as the writer schema's (meta + data) */
+    hudi_field names;        /* schema on read: the file-side names of the columns, by id */
+    const hudi_array **olds; /* per data column, this batch: the old values as the writer's
+                              * type (borrowed or in `owned`), NULL = absent (null) */
+    hudi_array **owned;
+    hudi_keygen *kg; /* keys of old rows without meta fields */
     hudi_array *keys;
     run *runs;
     int64_t n_runs, cap_runs;
@@ -271,44 +267,105 @@ static int push_run(merge_state *ms, bool from_in, int32_t row, hudi_error *err)
     return 0;
 }
 
+/* Schema on read: the names the writer's columns had when the old file was written, found by
+ * column id (hudi_ischema_file_names): a renamed column is read under its old name, a dropped
+ * and re-added one not at all. Meta columns keep their names. */
+static int file_names(fwriter *fw, merge_state *ms, hudi_error *err) {
+    wctx *c = fw->c;
+    const hudi_ischema *file_is = NULL;
+    hudi_field renamed = {0};
+    int rc = hudi_schema_view_file(&file_is, c->sv, fw->g->prev_commit, err);
+    if (rc == 0) rc = hudi_ischema_file_names(&renamed, &c->ischema_new, file_is, err);
+    if (rc == 0 && hudi_field_copy(&ms->names, &c->file_schema) < 0) rc = hudi_error_oom(err);
+    for (int32_t j = 0; rc == 0 && j < c->schema.n_children; j++) {
+        hudi_field *slot = &ms->names.children[HUDI_META_FIELD_COUNT + j];
+        /* renamed has the query's shape: find the column by its name in the query */
+        int32_t k = find_col(&c->ischema_new.root, slot->name);
+        if (k >= renamed.n_children) k = -1;
+        if (k < 0) { /* a column the InternalSchema lacks: not in this file */
+            char *none = hudi_strdup("");
+            if (!none) {
+                rc = hudi_error_oom(err);
+                break;
+            }
+            hudi_free(slot->name);
+            slot->name = none;
+            continue;
+        }
+        hudi_field copy;
+        if (hudi_field_copy(&copy, &renamed.children[k]) < 0) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        hudi_field_dispose(slot);
+        *slot = copy;
+    }
+    hudi_field_dispose(&renamed);
+    return rc;
+}
+
 static int setup_merge(fwriter *fw, merge_state *ms, const hudi_field *fs, hudi_error *err) {
     wctx *c = fw->c;
+    int32_t n = c->schema.n_children;
+    int rc;
     for (int k = 0; k < HUDI_META_FIELD_COUNT; k++)
         ms->meta_cols[k] = find_col(fs, hudi_meta_field_names[k]);
-    if (!(ms->data_cols = hudi_calloc((size_t)c->schema.n_children + 1, sizeof(int32_t))))
+    if (!(ms->olds = hudi_calloc((size_t)n + 1, sizeof(*ms->olds))) ||
+        !(ms->owned = hudi_calloc((size_t)n + 1, sizeof(*ms->owned))))
         return hudi_error_oom(err);
-    for (int32_t j = 0; j < c->schema.n_children; j++) {
-        const hudi_field *want = &c->file_schema.children[HUDI_META_FIELD_COUNT + j];
-        int32_t k = find_col(fs, want->name);
-        if (k >= 0 && !same_shape(&fs->children[k], want))
-            return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                  "%s: column %s changed type (schema evolution is not "
-                                  "supported by the writer yet)",
-                                  fw->g->old->path, want->name);
-        ms->data_cols[j] = k;
-    }
-    const char *pc = c->t->cfg.precombine_field;
-    ms->old_prec = pc ? find_col(fs, pc) : -1;
+    /* Old records are read as the writer schema: by name (by id with schema on read), older
+     * types converted (an int column of a table now long), columns the file lacks null. */
+    if (c->ischema && (rc = file_names(fw, ms, err)) < 0) return rc;
+    if ((rc = hudi_projection_new(&ms->proj, fs, &c->file_schema, c->ischema ? &ms->names : NULL,
+                                  false, fw->g->old->path, err)) < 0)
+        return rc;
     if (!c->t->cfg.populate_meta_fields || ms->meta_cols[HUDI_META_RECORD_KEY] < 0) {
-        int rc = hudi_index_key_keygen(&ms->kg, &c->t->cfg, fs, err);
-        if (rc < 0 || (rc = hudi_array_new(&ms->keys, &c->key_field, err)) < 0) return rc;
+        if ((rc = hudi_index_key_keygen(&ms->kg, &c->t->cfg, fs, err)) < 0 ||
+            (rc = hudi_array_new(&ms->keys, &c->key_field, err)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static void release_olds(wctx *c, merge_state *ms) {
+    for (int32_t j = 0; ms->owned && j < c->schema.n_children; j++) {
+        hudi_array_free(ms->owned[j]);
+        ms->owned[j] = NULL;
+        ms->olds[j] = NULL;
+    }
+}
+
+/* This batch's old values of every data column, as the writer's types. */
+static int project_olds(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_error *err) {
+    wctx *c = fw->c;
+    for (int32_t j = 0; j < c->schema.n_children; j++) {
+        int32_t q = HUDI_META_FIELD_COUNT + j;
+        int32_t k = hudi_projection_source(ms->proj, q);
+        if (k < 0) continue; /* null */
+        if (hudi_projection_exact(ms->proj, q)) {
+            ms->olds[j] = b->columns[k];
+            continue;
+        }
+        int rc = hudi_write_project_column(ms->proj, q, b->columns[k], b->num_rows,
+                                           &c->file_schema.children[q], &ms->owned[j], err);
+        if (rc < 0) return rc;
+        ms->olds[j] = ms->owned[j];
     }
     return 0;
 }
 
 /* The fate of old row i whose key has incoming row r: true = write a record (incoming data
  * unless `old_wins`), false = delete. */
-static bool merge_decide(fwriter *fw, const merge_state *ms, const hudi_batch *b, int64_t i,
-                         int32_t r, bool *old_wins) {
+static bool merge_decide(fwriter *fw, const merge_state *ms, int64_t i, int32_t r, bool *old_wins) {
     wctx *c = fw->c;
     *old_wins = false;
     if (c->o.op == HUDI_WRITE_DELETE) return false;
     /* DefaultHoodieRecordPayload: the stored record stays when its ordering value is greater
      * (even against a delete); OverwriteWithLatestAvroPayload: the incoming record wins. */
-    if (!c->o.latest_wins && c->precombine_col >= 0 && ms->old_prec >= 0 &&
-        hudi_array_is_valid(b->columns[ms->old_prec], i) &&
-        hudi_plan_cmp_values(b->columns[ms->old_prec], i, c->in->columns[c->precombine_col], r) >
-            0) {
+    int32_t p = c->precombine_wcol;
+    const hudi_array *old = p >= 0 ? ms->olds[p] : NULL;
+    if (!c->o.latest_wins && c->precombine_col >= 0 && old && hudi_array_is_valid(old, i) &&
+        hudi_plan_cmp_values(old, i, c->cols[p], r) > 0) {
         *old_wins = true;
         return true;
     }
@@ -327,6 +384,7 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
         keys = b->columns[ms->meta_cols[HUDI_META_RECORD_KEY]];
     }
     ms->n_runs = 0;
+    if ((rc = project_olds(fw, ms, b, err)) < 0) return rc;
     for (int64_t i = 0; i < b->num_rows; i++) {
         hudi_slice k = hudi_array_is_valid(keys, i) ? wstr(keys, i) : HUDI_SLICE("", 0);
         int32_t r = hudi_wkeys_find(&c->idx, k.data, k.len, g->part);
@@ -339,7 +397,7 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
             continue;
         }
         c->done[r] = true;
-        if (!merge_decide(fw, ms, b, i, r, &old_wins)) {
+        if (!merge_decide(fw, ms, i, r, &old_wins)) {
             g->num_deletes++;
             continue;
         }
@@ -356,9 +414,8 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
             const run *x = &ms->runs[u];
             if (x->from_in)
                 rc = hudi_array_append_range(dst, c->cols[j], x->start, x->len, err);
-            else if (ms->data_cols[j] >= 0)
-                rc = hudi_array_append_range(dst, b->columns[ms->data_cols[j]], x->start, x->len,
-                                             err);
+            else if (ms->olds[j])
+                rc = hudi_array_append_range(dst, ms->olds[j], x->start, x->len, err);
             else
                 rc = hudi_array_append_nulls(dst, x->len, err);
             if (rc < 0) return rc;
@@ -381,14 +438,20 @@ static int merge_old(fwriter *fw, hudi_error *err) {
     for (;;) {
         hudi_batch *b = NULL;
         if ((rc = hudi_pq_scan_next(scan, &b, err)) < 0 || !b) break;
-        if ((rc = merge_batch(fw, &ms, b, err)) < 0) break;
+        rc = merge_batch(fw, &ms, b, err);
+        release_olds(fw->c, &ms);
+        if (rc < 0) break;
     }
 done:
     hudi_pq_scan_free(scan);
     hudi_pq_close(pf);
     hudi_keygen_free(ms.kg);
     hudi_array_free(ms.keys);
-    hudi_free(ms.data_cols);
+    release_olds(fw->c, &ms);
+    hudi_free(ms.olds);
+    hudi_free(ms.owned);
+    hudi_projection_free(ms.proj);
+    hudi_field_dispose(&ms.names);
     hudi_free(ms.runs);
     return rc;
 }

@@ -69,6 +69,8 @@ static void ctx_dispose(wctx *c) {
     hudi_free(c->owned_cols);
     hudi_field_dispose(&c->schema);
     hudi_field_dispose(&c->file_schema);
+    hudi_ischema_dispose(&c->ischema_new);
+    hudi_schema_view_free(c->sv);
     hudi_buf_dispose(&c->schema_json);
     hudi_buf_dispose(&c->file_schema_json);
 }

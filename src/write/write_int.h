@@ -10,7 +10,9 @@
 
 #include "format/avro/avro.h"
 #include "format/parquet/parquet.h"
+#include "schema/project.h"
 #include "schema/schema.h"
+#include "table/schema_view.h"
 #include "table/txn.h"
 #include "write/bloom.h"
 #include "write/keygen.h"
@@ -90,7 +92,13 @@ typedef struct wctx {
     hudi_buf file_schema_json; /* parquet.avro.schema */
     hudi_array **cols;         /* per data column: the caller's array (borrowed) or owned nulls */
     bool *owned_cols;
-    int32_t precombine_col; /* in `in`, -1 */
+    int32_t precombine_col;  /* in `in`, -1 */
+    int32_t precombine_wcol; /* in `schema` (and cols), -1 */
+    /* schema on read: the table's InternalSchema (owned by sv) and the writer's, reconciled */
+    hudi_schema_view *sv;
+    const hudi_ischema *ischema; /* NULL: the table has none */
+    hudi_ischema ischema_new;
+    bool ischema_changed;
     int32_t is_deleted_col; /* in `in`, -1 */
     /* keys and partitions */
     hudi_keygen *kg;
@@ -148,6 +156,11 @@ int hudi_take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, i
 
 /* commit.c */
 int hudi_commit_resolve_schema(wctx *c, hudi_error *err);
+/* Query column i of projection p built from `src` (a column of the projection's "file", not
+ * given up; NULL = absent, `rows` nulls) as a new array of `field` in *out. */
+int hudi_write_project_column(const hudi_projection *p, int32_t i, const hudi_array *src,
+                              int64_t rows, const hudi_field *field, hudi_array **out,
+                              hudi_error *err);
 int hudi_commit_estimate_record_size(wctx *c, hudi_error *err);
 int hudi_commit_write_requested(wctx *c, hudi_error *err);
 int hudi_commit_write_inflight(wctx *c, hudi_error *err);

@@ -523,3 +523,98 @@ def test_table_cat_missing_base_file(tmp_path):
     assert code == 0, err
     assert sorted(json.loads(l)["id"] for l in out.splitlines()) == [3, 4]
     assert err.startswith("hudic: warning: ") and victim[0] in err and instant in err, err
+
+
+# ---- tables: schema evolution on write ------------------------------------------------------
+
+def test_table_write_evolves_the_schema(tmp_path):
+    """`hudic table write` with Parquet input whose columns differ from the table's (the
+    documentation's walk-through: a column added, int widened to long): the table takes the
+    writer schema and reads back every row; a batch lacking a column is refused unless
+    --props hoodie.write.set.null.for.missing.columns=true; a refused write (bytes into an
+    int column) exits 1 with one line naming the table, the column and both types, and
+    leaves every file of the table as it was."""
+    import subprocess
+
+    import pyarrow as pa
+
+    from support import HUDIC
+    if not HUDIC or not os.access(HUDIC, os.X_OK):
+        pytest.skip("hudic binary not found (set HUDIC)")
+
+    def hudic(*args):
+        cp = subprocess.run([HUDIC, *args], capture_output=True, text=True, timeout=120)
+        return cp.returncode, cp.stdout, cp.stderr
+
+    def files(root):
+        return sorted(os.path.relpath(os.path.join(d, f), root)
+                      for d, _, fs in os.walk(root) for f in fs)
+
+    table = str(tmp_path / "hudi_trips_cow")
+    v1 = str(tmp_path / "v1.parquet")
+    pq.write_table(pa.table({
+        "rowId": ["row_1", "row_2", "row_3"], "partitionId": ["part_0"] * 3,
+        "preComb": pa.array([0, 0, 0], pa.int64()), "name": ["bob", "john", "tom"],
+        "versionId": ["v_0"] * 3, "intToLong": pa.array([0, 0, 0], pa.int32())}), v1)
+    code, out, err = hudic("table", "create", "--name", "hudi_trips_cow", "--key", "rowId",
+                           "--partition", "partitionId", "--precombine", "preComb",
+                           "--schema-from", v1, table)
+    assert code == 0, err
+    code, out, err = hudic("table", "write", "--op", "upsert", "--input", v1, table)
+    assert code == 0, err
+
+    v2 = str(tmp_path / "v2.parquet")
+    pq.write_table(pa.table({
+        "rowId": ["row_2", "row_5", "row_9"], "partitionId": ["part_0"] * 3,
+        "preComb": pa.array([5, 5, 5], pa.int64()), "name": ["john", "maroon", "michael"],
+        "versionId": ["v_3", "v_2", "v_2"], "intToLong": pa.array([3, 2, 2], pa.int64()),
+        "newField": ["newField_1"] * 3}), v2)
+    code, out, err = hudic("table", "write", "--op", "upsert", "--input", v2, table)
+    assert code == 0, err
+    code, out, err = hudic("table", "cat", "--columns",
+                           "rowId,partitionId,preComb,name,versionId,intToLong,newField", table)
+    assert code == 0, err
+    got = sorted((json.loads(l) for l in out.splitlines()), key=lambda r: r["rowId"])
+    assert got == [
+        {"rowId": "row_1", "partitionId": "part_0", "preComb": 0, "name": "bob",
+         "versionId": "v_0", "intToLong": 0, "newField": None},
+        {"rowId": "row_2", "partitionId": "part_0", "preComb": 5, "name": "john",
+         "versionId": "v_3", "intToLong": 3, "newField": "newField_1"},
+        {"rowId": "row_3", "partitionId": "part_0", "preComb": 0, "name": "tom",
+         "versionId": "v_0", "intToLong": 0, "newField": None},
+        {"rowId": "row_5", "partitionId": "part_0", "preComb": 5, "name": "maroon",
+         "versionId": "v_2", "intToLong": 2, "newField": "newField_1"},
+        {"rowId": "row_9", "partitionId": "part_0", "preComb": 5, "name": "michael",
+         "versionId": "v_2", "intToLong": 2, "newField": "newField_1"}], got
+
+    # refused: bytes into the int... now long column; nothing changes
+    bad_in = str(tmp_path / "bad.parquet")
+    pq.write_table(pa.table({
+        "rowId": ["row_7"], "partitionId": ["part_0"], "preComb": pa.array([1], pa.int64()),
+        "name": ["x"], "versionId": ["v"], "intToLong": pa.array([b"\x01"], pa.binary()),
+        "newField": ["n"]}), bad_in)
+    before = files(table)
+    code, out, err = hudic("table", "write", "--op", "upsert", "--input", bad_in, table)
+    assert code == 1 and out == "", (code, out, err)
+    line = err.strip()
+    assert "\n" not in line and line.startswith("hudic: ") and table in line, err
+    assert "not compatible" in line and "'hudi_trips_cow_record.intToLong'" in line, err
+    assert "'bytes'" in line and "'long'" in line, err
+    assert files(table) == before
+
+    # a batch without newField: refused, then written as null when asked
+    short = str(tmp_path / "short.parquet")
+    pq.write_table(pa.table({
+        "rowId": ["row_1"], "partitionId": ["part_0"], "preComb": pa.array([9], pa.int64()),
+        "name": ["bobby"], "versionId": ["v_9"], "intToLong": pa.array([1], pa.int32())}), short)
+    code, out, err = hudic("table", "write", "--op", "upsert", "--input", short, table)
+    assert code == 1 and "missing field" in err and "hudi_trips_cow_record.newField" in err, err
+    assert files(table) == before
+    code, out, err = hudic("table", "write", "--op", "upsert", "--props",
+                           "hoodie.write.set.null.for.missing.columns=true", "--input", short,
+                           table)
+    assert code == 0, err
+    code, out, err = hudic("table", "cat", "--columns", "rowId,intToLong,newField", table)
+    rows = {json.loads(l)["rowId"]: json.loads(l) for l in out.splitlines()}
+    assert rows["row_1"] == {"rowId": "row_1", "intToLong": 1, "newField": None}, rows
+    assert rows["row_2"]["newField"] == "newField_1", rows
