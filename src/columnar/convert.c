@@ -51,6 +51,8 @@ bool hudi_type_can_convert(const hudi_field *from, const hudi_field *to) {
     case HUDI_TYPE_FLOAT: return is_int(a);
     case HUDI_TYPE_DOUBLE: return is_int(a) || a == HUDI_TYPE_FLOAT;
     case HUDI_TYPE_DECIMAL:
+        if (to->precision < 1 || to->precision > 38 || to->scale < 0 || to->scale > 38)
+            return false;
         if (a == HUDI_TYPE_DECIMAL) return decimal_widens(from, to);
         return is_int(a) || a == HUDI_TYPE_FLOAT || a == HUDI_TYPE_DOUBLE || a == HUDI_TYPE_STRING;
     case HUDI_TYPE_STRING:

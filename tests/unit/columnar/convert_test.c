@@ -120,6 +120,8 @@ Test(convert, decimal_to_decimal_follows_the_alter_rule) {
     hudi_field ts_ms = leaf(HUDI_TYPE_TIMESTAMP), ts_us = leaf(HUDI_TYPE_TIMESTAMP);
     ts_ms.unit = HUDI_UNIT_MILLIS;
     cr_assert_not(hudi_type_can_convert(&ts_ms, &ts_us));
+    hudi_field d39 = dec(39, 0), i32 = leaf(HUDI_TYPE_INT32);
+    cr_assert_not(hudi_type_can_convert(&i32, &d39)); /* beyond 128-bit decimals */
     hudi_field list = leaf(HUDI_TYPE_LIST);
     cr_assert_not(hudi_type_can_convert(&list, &list)); /* only primitives */
 }
