@@ -820,16 +820,31 @@ static void to_number(conv *c) {
         }
         return;
     }
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = int_at(a, i);
-        switch (t) {
-        case HUDI_TYPE_INT16: ((int16_t *)w->values)[i] = (int16_t)v; break;
-        case HUDI_TYPE_INT32: ((int32_t *)w->values)[i] = (int32_t)v; break;
-        case HUDI_TYPE_INT64: ((int64_t *)w->values)[i] = v; break;
-        case HUDI_TYPE_FLOAT: ((float *)w->values)[i] = (float)v; break;
-        default: ((double *)w->values)[i] = (double)v; break;
-        }
+    /* one loop per (from, to) pair: no per-row type switch */
+#define CAST_LOOP(SRC, DST)                                                                        \
+    do {                                                                                           \
+        const SRC *src_ = a->values;                                                               \
+        DST *dst_ = w->values;                                                                     \
+        for (int64_t i = 0; i < n; i++) dst_[i] = (DST)src_[i];                                    \
+    } while (0)
+#define FROM_INT(DST)                                                                              \
+    do {                                                                                           \
+        switch (a->field->type) {                                                                  \
+        case HUDI_TYPE_INT8: CAST_LOOP(int8_t, DST); break;                                        \
+        case HUDI_TYPE_INT16: CAST_LOOP(int16_t, DST); break;                                      \
+        case HUDI_TYPE_INT32: CAST_LOOP(int32_t, DST); break;                                      \
+        default: CAST_LOOP(int64_t, DST); break;                                                   \
+        }                                                                                          \
+    } while (0)
+    switch (t) {
+    case HUDI_TYPE_INT16: FROM_INT(int16_t); break;
+    case HUDI_TYPE_INT32: FROM_INT(int32_t); break;
+    case HUDI_TYPE_INT64: FROM_INT(int64_t); break;
+    case HUDI_TYPE_FLOAT: FROM_INT(float); break;
+    default: FROM_INT(double); break;
     }
+#undef FROM_INT
+#undef CAST_LOOP
 }
 
 int hudi_array_convert(hudi_array **out, const hudi_array *a, const hudi_field *to, bool lenient,
