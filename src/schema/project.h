@@ -38,7 +38,10 @@ bool hudi_projection_exact(const hudi_projection *p, int32_t i);
 /* Builds query column `i` from `src`, the array of file column hudi_projection_source(p, i) as
  * read (NULL when the source is -1; then `rows` null values): `*out` is `src` itself when exact
  * (re-pointed at the query field; `*moved` = true, the caller gives up src), else a new array.
- * `query_field` is the query's child i (the field the result points at). */
+ * `query_field` is the query's child i (the field the result points at). A non-exact column
+ * reuses src's parts too (struct validity, list offsets, unchanged children), so `*moved` is
+ * true whenever src was taken over: always for a non-NULL src past the argument checks, failures
+ * included (src is then freed here). */
 int hudi_projection_column(const hudi_projection *p, int32_t i, hudi_array *src, int64_t rows,
                            const hudi_field *query_field, hudi_array **out, bool *moved,
                            hudi_error *err);
