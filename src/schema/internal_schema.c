@@ -532,8 +532,8 @@ static int parse_fields(jctx *c, json_t *obj, hudi_field *f) {
         if (!json_is_object(fj)) return jbad(c, "field %zu is not an object", i);
         json_t *name = json_object_get(fj, "name");
         if (!json_is_string(name)) return jbad(c, "field %zu has no \"name\"", i);
-        int32_t id;
-        bool optional;
+        int32_t id = 0;
+        bool optional = false;
         int rc;
         json_t *doc = json_object_get(fj, "doc");
         if (doc && !json_is_string(doc) && !json_is_null(doc))
@@ -562,8 +562,8 @@ static int parse_type(jctx *c, json_t *j, hudi_field *f) {
         if (!strcmp(ts, "record")) {
             rc = parse_fields(c, j, f);
         } else if (!strcmp(ts, "array")) {
-            int32_t id;
-            bool opt;
+            int32_t id = 0;
+            bool opt = false;
             json_t *e = json_object_get(j, "element");
             f->type = HUDI_TYPE_LIST;
             if ((rc = get_id(c, j, "element_id", &id)) == 0 &&
@@ -576,8 +576,8 @@ static int parse_type(jctx *c, json_t *j, hudi_field *f) {
                     rc = parse_child(c, e, &f->children[0], "element", id, opt, NULL);
             }
         } else if (!strcmp(ts, "map")) {
-            int32_t kid, vid;
-            bool opt;
+            int32_t kid = 0, vid = 0;
+            bool opt = false;
             json_t *k = json_object_get(j, "key"), *v = json_object_get(j, "value");
             f->type = HUDI_TYPE_MAP;
             if ((rc = get_id(c, j, "key_id", &kid)) == 0 &&
