@@ -6,7 +6,7 @@
  *   table schema   "schema" of the newest completed commit/deltacommit/replacecommit <= as_of
  *                  whose operationType can change the schema (not CLUSTER, COMPACT, INDEX,
  *                  LOG_COMPACT) and whose "schema" is not empty; else hoodie.table.create.schema;
- *                  else none. Meta fields in front when the table populates them.
+ *                  else none. Meta fields in front (always, as Hudi's resolver adds them).
  *   InternalSchema "latest_schema" of that commit. Hudi returns none when that commit lacks it
  *                  (a writer without schema on read wrote last) and then reads by name, which
  *                  reads renamed columns as null; hudic instead takes the current history's
@@ -64,17 +64,14 @@ static int read_commit(hudi_commit_metadata **out, const hudi_timeline *tl, cons
     return rc;
 }
 
-/* Parses an Avro table schema and puts the meta fields in front when the table populates them
- * (keeping _hoodie_operation after them when the schema has it). */
+/* Parses an Avro table schema and puts the meta fields in front (keeping _hoodie_operation
+ * after them when the schema has it). Hudi adds them whether or not the table populates them:
+ * its files always have the columns, null when not populated. */
 static int table_schema_from_avro(hudi_field *out, const hudi_table *t, const char *json,
                                   const char *what, hudi_error *err) {
     hudi_field parsed = {0};
     int rc = hudi_schema_parse_avro(&parsed, json, strlen(json), err);
-    if (rc < 0) return hudi_error_wrap(err, "%s: %s", t->base_path, what), rc;
-    if (!t->cfg.populate_meta_fields) {
-        *out = parsed;
-        return 0;
-    }
+    if (rc < 0) return hudi_error_wrap(err, "%s: the schema JSON of %s", t->base_path, what), rc;
     int32_t op = -1;
     for (int32_t i = 0; i < parsed.n_children; i++)
         if (parsed.children[i].name &&
@@ -136,7 +133,9 @@ static int ischema_from_history(hudi_schema_view *v, int64_t version, const char
     hudi_field parsed = {0}, writer = {0};
     bool changed = false;
     if ((rc = hudi_schema_parse_avro(&parsed, avro, strlen(avro), err)) < 0)
-        return hudi_error_wrap(err, "%s: commit %s: schema", v->t->base_path, v->instant), rc;
+        return hudi_error_wrap(err, "%s: the schema JSON of commit %s", v->t->base_path,
+                               v->instant),
+               rc;
     /* Compare like with like: the InternalSchema may or may not carry the meta fields. */
     if (has_meta_commit_time(&s->root))
         rc = hudi_schema_add_meta_fields(&writer, &parsed, err);
@@ -181,7 +180,9 @@ int hudi_schema_view_open(hudi_schema_view **out, hudi_table *t, const char *as_
         break;
     }
     if (avro) {
-        if ((rc = table_schema_from_avro(&v->table, t, avro, v->instant, err)) < 0) goto fail;
+        char what[HUDI_INSTANT_TIME_MAX + 8];
+        snprintf(what, sizeof(what), "commit %s", v->instant);
+        if ((rc = table_schema_from_avro(&v->table, t, avro, what, err)) < 0) goto fail;
         v->has_table = true;
     } else if (t->cfg.create_schema && *t->cfg.create_schema) {
         if ((rc = table_schema_from_avro(&v->table, t, t->cfg.create_schema,
@@ -192,7 +193,8 @@ int hudi_schema_view_open(hudi_schema_view **out, hudi_table *t, const char *as_
     const char *latest = avro ? hudi_commit_metadata_extra(md, META_LATEST_SCHEMA_KEY) : NULL;
     if (latest && *latest) {
         if ((rc = hudi_ischema_parse(&v->ischema, latest, strlen(latest), err)) < 0) {
-            hudi_error_wrap(err, "%s: commit %s: latest_schema", t->base_path, v->instant);
+            hudi_error_wrap(err, "%s: the latest_schema JSON of commit %s", t->base_path,
+                            v->instant);
             goto fail;
         }
         v->has_ischema = v->ischema.version_id >= 0;
@@ -256,7 +258,8 @@ static int resolve_file(hudi_ischema *out, hudi_schema_view *v, const char *inst
         if (latest && *latest) {
             rc = hudi_ischema_parse(out, latest, strlen(latest), err);
             if (rc < 0)
-                hudi_error_wrap(err, "%s: commit %s: latest_schema", v->t->base_path, instant);
+                hudi_error_wrap(err, "%s: the latest_schema JSON of commit %s", v->t->base_path,
+                                instant);
             if (rc < 0 || out->version_id >= 0) goto done;
             hudi_ischema_dispose(out);
         }
@@ -270,7 +273,7 @@ static int resolve_file(hudi_ischema *out, hudi_schema_view *v, const char *inst
     if (avro && *avro) {
         hudi_field parsed = {0}, with_meta = {0};
         if ((rc = hudi_schema_parse_avro(&parsed, avro, strlen(avro), err)) < 0) {
-            hudi_error_wrap(err, "%s: commit %s: schema", v->t->base_path, instant);
+            hudi_error_wrap(err, "%s: the schema JSON of commit %s", v->t->base_path, instant);
             goto done;
         }
         /* InternalSchemaCache converts the Avro schema with the meta fields added. */

@@ -5,7 +5,8 @@
  * commit metadata of the latest completed commit, deltacommit or replacecommit at or before it
  * whose operation can change the schema (not cluster, compact, index, log_compact) and whose
  * "schema" is not empty; else hoodie.table.create.schema; else none (the caller falls back to a
- * data file's footer). The meta fields are put in front when the table populates them.
+ * data file's footer). The meta fields are put in front, also when the table does not populate
+ * them (Hudi's resolver always adds them; its files have the columns, null).
  *
  * With schema on read (the table has an InternalSchema: a completed commit carries
  * "latest_schema", or .hoodie/.schema has a history file of a completed instant) the query's
@@ -29,8 +30,7 @@ int hudi_schema_view_open(hudi_schema_view **out, hudi_table *t, const char *as_
                           hudi_error *err);
 void hudi_schema_view_free(hudi_schema_view *v); /* NULL-safe */
 
-/* The table schema (a STRUCT named by the record full name, meta fields in front when the table
- * populates them), or NULL when the table records none (no commit with a schema, no create
+/* The table schema (a STRUCT named by the record full name, meta fields in front), or NULL when the table records none (no commit with a schema, no create
  * schema). Owned by the view. */
 const hudi_field *hudi_schema_view_table(const hudi_schema_view *v);
 /* The instant whose commit metadata gave the table schema, or NULL (create schema / none). */
