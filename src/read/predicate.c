@@ -258,3 +258,87 @@ done:
 void hudi_predicate_dispose(hudi_predicate *p) {
     if (p) hudi_buf_dispose(&p->bytes);
 }
+
+static int cmp3(int64_t a, int64_t b) { return (a > b) - (a < b); }
+
+static bool op_holds(hudi_cmp_op op, int c) {
+    switch (op) {
+    case HUDI_CMP_EQ: return c == 0;
+    case HUDI_CMP_NE: return c != 0;
+    case HUDI_CMP_LT: return c < 0;
+    case HUDI_CMP_LE: return c <= 0;
+    case HUDI_CMP_GT: return c > 0;
+    case HUDI_CMP_GE: return c >= 0;
+    default: return false;
+    }
+}
+
+int hudi_predicate_eval(const hudi_array *a, hudi_cmp_op op, const hudi_value *value, uint8_t *keep,
+                        hudi_error *err) {
+    const hudi_field *f = a->field;
+    if (op == HUDI_CMP_IS_NULL || op == HUDI_CMP_IS_NOT_NULL) {
+        for (int64_t i = 0; i < a->length; i++)
+            if (hudi_array_is_valid(a, i) == (op == HUDI_CMP_IS_NULL)) keep[i] = 0;
+        return 0;
+    }
+    for (int64_t i = 0; i < a->length; i++) {
+        if (!keep[i]) continue;
+        if (value->is_null || !hudi_array_is_valid(a, i)) {
+            keep[i] = 0;
+            continue;
+        }
+        int c;
+        switch (f->type) {
+        case HUDI_TYPE_BOOL: c = cmp3(hudi_bit_get(a->values, i), value->i64 != 0); break;
+        case HUDI_TYPE_INT8: c = cmp3(((const int8_t *)a->values)[i], value->i64); break;
+        case HUDI_TYPE_INT16: c = cmp3(((const int16_t *)a->values)[i], value->i64); break;
+        case HUDI_TYPE_INT32:
+        case HUDI_TYPE_DATE: c = cmp3(((const int32_t *)a->values)[i], value->i64); break;
+        case HUDI_TYPE_TIME:
+            c = hudi_type_width(f) == 4 ? cmp3(((const int32_t *)a->values)[i], value->i64)
+                                        : cmp3(((const int64_t *)a->values)[i], value->i64);
+            break;
+        case HUDI_TYPE_INT64:
+        case HUDI_TYPE_TIMESTAMP: c = cmp3(((const int64_t *)a->values)[i], value->i64); break;
+        case HUDI_TYPE_FLOAT:
+        case HUDI_TYPE_DOUBLE: {
+            double x = f->type == HUDI_TYPE_FLOAT ? ((const float *)a->values)[i]
+                                                  : ((const double *)a->values)[i];
+            if (x != x || value->f64 != value->f64) { /* NaN compares false, except != */
+                if (op != HUDI_CMP_NE) keep[i] = 0;
+                continue;
+            }
+            c = (x > value->f64) - (x < value->f64);
+            break;
+        }
+        case HUDI_TYPE_DECIMAL: {
+            __int128 x;
+            memcpy(&x, (const uint8_t *)a->values + i * 16, 16);
+            c = (x > value->dec) - (x < value->dec);
+            break;
+        }
+        case HUDI_TYPE_STRING:
+        case HUDI_TYPE_BINARY:
+        case HUDI_TYPE_FIXED_BINARY: {
+            const uint8_t *d;
+            size_t len;
+            if (f->type == HUDI_TYPE_FIXED_BINARY) {
+                d = (const uint8_t *)a->values + i * f->byte_width;
+                len = (size_t)f->byte_width;
+            } else {
+                d = a->data + a->offsets[i];
+                len = (size_t)(a->offsets[i + 1] - a->offsets[i]);
+            }
+            size_t m = HUDI_MIN(len, value->bytes.len);
+            c = m ? memcmp(d, value->bytes.data, m) : 0;
+            c = c ? (c < 0 ? -1 : 1) : (len > value->bytes.len) - (len < value->bytes.len);
+            break;
+        }
+        default:
+            return hudi_error_set(err, HUDI_EUNSUPPORTED, "cannot filter on column %s (%s)",
+                                  f->name ? f->name : "", hudi_type_name(f->type));
+        }
+        if (!op_holds(op, c)) keep[i] = 0;
+    }
+    return 0;
+}

@@ -1,7 +1,10 @@
 /* read.c - snapshot, time-travel and incremental reads of copy-on-write tables (docs/formats/
  * timeline.md §5, file-names.md §7). The file list comes from the file-system view as of the query
- * instant; each base file is scanned with the Parquet layer and its batches are conformed to
- * the output schema by column name. Incremental reads take the file groups written by the
+ * instant, the table schema from the schema view (docs/formats/schema-evolution.md §1); each base
+ * file is scanned with the Parquet layer through a projection onto the scan's columns (by name,
+ * or by column id with an InternalSchema; schema-evolution.md §4). Predicates on columns a file
+ * stores as the query has them go to the Parquet scan; the others filter the converted
+ * columns. Incremental reads take the file groups written by the
  * commits in (begin, end], read their slices as of `end`, and keep the rows whose
  * _hoodie_commit_time lies in the range. Read-optimized reads take the base file of every
  * latest slice and ignore its log files (merge-on-read tables). */
@@ -10,7 +13,9 @@
 
 #include "read/predicate.h"
 #include "read/read.h"
+#include "schema/project.h"
 #include "schema/schema.h"
+#include "table/schema_view.h"
 
 #define META_COMMIT_TIME "_hoodie_commit_time"
 
@@ -21,7 +26,8 @@ typedef struct read_file {
 
 /* A predicate the reader applies: the text filter or one of hudi_reader_open_preds's. */
 typedef struct read_pred {
-    char *column; /* owned */
+    char *column;     /* owned */
+    int32_t scan_col; /* its column in the reader's scan schema */
     hudi_cmp_op op;
     hudi_value value; /* its bytes point into `bytes` */
     hudi_buf bytes;
@@ -40,10 +46,20 @@ struct hudi_reader {
     char as_of[HUDI_INSTANT_TIME_MAX];
     read_file *files; /* the files to read (n_files), then the pruned ones (to n_all) */
     size_t n_files, n_all, next_file;
-    hudi_field schema; /* output STRUCT */
+    hudi_schema_view *sv;   /* the schemas as of the query instant */
+    hudi_field full;        /* the table schema of the query (every column) */
+    const hudi_ischema *is; /* the query's InternalSchema (borrowed from sv); NULL = by name */
+    int32_t *full_is;       /* with `is`: full column -> is->root child, -1 = not in it */
+    hudi_field schema;      /* output STRUCT */
+    hudi_field scan_schema; /* the output columns, then the predicate-only columns */
+    int32_t *scan_full;     /* scan column -> full column */
     hudi_pq_file *pf;
     hudi_pq_scan *scan;
-    int32_t *map; /* output column -> batch column of the current scan, -1 = absent */
+    hudi_projection *proj; /* the current file's columns as scan_schema */
+    bool *post;            /* per predicate: filtered after conversion in the current file */
+    bool post_any;
+    int32_t *map;      /* scan column -> batch column of the current scan, -1 = absent */
+    hudi_array **conv; /* scan columns of the current batch */
     hudi_batch *out;
     hudi_batch *in; /* last batch taken from the scan */
     hudi_read_stats stats;
@@ -149,28 +165,6 @@ static int find_child(const hudi_field *st, const char *name) {
     return -1;
 }
 
-/* The schema of a query that sees no base file (no commit yet, or time travel to before the
- * first one): hoodie.table.create.schema with the meta fields in front when the table
- * populates them, as Hudi resolves it; an empty struct when the table has no create schema.
- * Only the column names matter here: there are no rows to conform. */
-static int create_schema(hudi_field *out, hudi_table *t, hudi_error *err) {
-    const char *json = t->cfg.create_schema;
-    hudi_field avro = {0};
-    int rc;
-    if (!json || !*json)
-        return hudi_field_init(out, "schema", HUDI_TYPE_STRUCT, false) < 0 ? hudi_error_oom(err)
-                                                                           : 0;
-    if ((rc = hudi_schema_parse_avro(&avro, json, strlen(json), err)) < 0)
-        return hudi_error_wrap(err, "%s: hoodie.table.create.schema", t->base_path), rc;
-    if (t->cfg.populate_meta_fields) {
-        rc = hudi_schema_add_meta_fields(out, &avro, err);
-        hudi_field_dispose(&avro);
-        return rc;
-    }
-    *out = avro;
-    return 0;
-}
-
 /* Hudi's table schema is an Avro schema, which has no 8- or 16-bit integers: Spark's bulk
  * insert stores byte/short columns as INT(8)/INT(16) while its other write paths store int, so
  * the table type of such a column is int and every file's values widen to it. */
@@ -179,13 +173,21 @@ static void widen_small_ints(hudi_field *f) {
     for (int32_t i = 0; i < f->n_children; i++) widen_small_ints(&f->children[i]);
 }
 
-/* The table schema: that of the newest base file (the latest writer's schema). */
+static void clear_ids(hudi_field *f) {
+    f->field_id = -1;
+    for (int32_t i = 0; i < f->n_children; i++) clear_ids(&f->children[i]);
+}
+
+/* A table that records no schema (no commit "schema", no create schema): that of the newest
+ * base file (the latest writer's), or no column at all when there is no file. */
 static int newest_file_schema(hudi_field *out, hudi_table *t, const read_file *files, size_t n,
                               hudi_error *err) {
     const read_file *newest = NULL;
     for (size_t i = 0; i < n; i++)
         if (!newest || strcmp(files[i].info.instant, newest->info.instant) > 0) newest = &files[i];
-    if (!newest) return create_schema(out, t, err);
+    if (!newest)
+        return hudi_field_init(out, "schema", HUDI_TYPE_STRUCT, false) < 0 ? hudi_error_oom(err)
+                                                                           : 0;
     hudi_pq_file *pf = NULL;
     int rc = hudi_pq_open(&pf, t->fs, newest->base->path, NULL, err);
     if (rc < 0) return rc;
@@ -193,6 +195,50 @@ static int newest_file_schema(hudi_field *out, hudi_table *t, const read_file *f
     hudi_pq_close(pf);
     if (rc == 0) widen_small_ints(out);
     return rc;
+}
+
+/* The table schema from the query's InternalSchema: its columns (meta fields in front when it
+ * lacks them), named like the table schema's record. */
+static int ischema_table_schema(hudi_reader *r, const hudi_field *avro, hudi_error *err) {
+    const hudi_field *root = &r->is->root;
+    int rc = 0;
+    if (!hudi_schema_has_meta_fields(root))
+        rc = hudi_schema_add_meta_fields(&r->full, root, err);
+    else if (hudi_field_copy(&r->full, root) < 0)
+        rc = hudi_error_oom(err);
+    if (rc < 0) return rc;
+    clear_ids(&r->full);
+    const char *name = avro && avro->name ? avro->name : r->full.name ? r->full.name : "schema";
+    char *copy = hudi_strdup(name);
+    if (!copy) return hudi_error_oom(err);
+    hudi_free(r->full.name);
+    r->full.name = copy;
+    if (!(r->full_is = hudi_calloc((size_t)r->full.n_children + 1, sizeof(int32_t))))
+        return hudi_error_oom(err);
+    for (int32_t j = 0; j < r->full.n_children; j++) {
+        r->full_is[j] = -1;
+        for (int32_t k = 0; k < root->n_children && r->full_is[j] < 0; k++)
+            if (root->children[k].name &&
+                strcmp(root->children[k].name, r->full.children[j].name) == 0)
+                r->full_is[j] = k;
+    }
+    return 0;
+}
+
+/* The table schema of the query (docs/formats/schema-evolution.md §1): the InternalSchema's when
+ * the table has one, else the schema its commits record (or its create schema), else the newest
+ * base file's. */
+static int table_schema(hudi_reader *r, hudi_error *err) {
+    int rc = hudi_schema_view_open(&r->sv, r->t, r->as_of[0] ? r->as_of : NULL, err);
+    if (rc < 0) return rc;
+    const hudi_field *avro = hudi_schema_view_table(r->sv);
+    if ((r->is = hudi_schema_view_ischema(r->sv))) return ischema_table_schema(r, avro, err);
+    if (avro) {
+        if (hudi_field_copy(&r->full, avro) < 0) return hudi_error_oom(err);
+        widen_small_ints(&r->full);
+        return 0;
+    }
+    return newest_file_schema(&r->full, r->t, r->files, r->n_files, err);
 }
 
 /* ---- partition pruning -------------------------------------------------------------------- */
@@ -347,23 +393,42 @@ const hudi_read_file_info *hudi_reader_file(const hudi_reader *r, size_t i) {
 const char *hudi_reader_warning(const hudi_reader *r) { return r->warning; }
 int64_t hudi_reader_files_missing(const hudi_reader *r) { return r->files_missing; }
 
-static int project_schema(hudi_reader *r, const hudi_field *full, hudi_error *err) {
+/* The output schema (the selected columns, by query name) and the scan schema: the output
+ * columns, then the predicate columns not among them; every predicate gets its scan column. */
+static int project_schema(hudi_reader *r, hudi_error *err) {
+    const hudi_field *full = &r->full;
     int32_t n = r->columns ? r->n_columns : full->n_children;
-    if (hudi_field_init(&r->schema, full->name ? full->name : "schema", HUDI_TYPE_STRUCT, false) <
-            0 ||
-        hudi_field_set_children(&r->schema, n) < 0)
+    if (!(r->scan_full = hudi_calloc((size_t)(n + r->n_preds) + 1, sizeof(int32_t))))
         return hudi_error_oom(err);
     for (int32_t i = 0; i < n; i++) {
         int32_t src = i;
-        if (r->columns) {
-            src = find_child(full, r->columns[i]);
-            if (src < 0)
-                return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s",
-                                      r->t->base_path, r->columns[i]);
-        }
-        if (hudi_field_copy(&r->schema.children[i], &full->children[src]) < 0)
-            return hudi_error_oom(err);
+        if (r->columns && (src = find_child(full, r->columns[i])) < 0)
+            return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s", r->t->base_path,
+                                  r->columns[i]);
+        r->scan_full[i] = src;
     }
+    int32_t n_scan = n;
+    for (int32_t p = 0; p < r->n_preds; p++) {
+        int32_t c = find_child(full, r->preds[p].column), k = 0;
+        while (k < n_scan && r->scan_full[k] != c) k++;
+        if (k == n_scan) r->scan_full[n_scan++] = c;
+        r->preds[p].scan_col = k;
+    }
+    const char *name = full->name ? full->name : "schema";
+    if (hudi_field_init(&r->schema, name, HUDI_TYPE_STRUCT, false) < 0 ||
+        hudi_field_set_children(&r->schema, n) < 0 ||
+        hudi_field_init(&r->scan_schema, name, HUDI_TYPE_STRUCT, false) < 0 ||
+        hudi_field_set_children(&r->scan_schema, n_scan) < 0)
+        return hudi_error_oom(err);
+    for (int32_t i = 0; i < n_scan; i++)
+        if ((i < n &&
+             hudi_field_copy(&r->schema.children[i], &full->children[r->scan_full[i]]) < 0) ||
+            hudi_field_copy(&r->scan_schema.children[i], &full->children[r->scan_full[i]]) < 0)
+            return hudi_error_oom(err);
+    if (!(r->map = hudi_calloc((size_t)n_scan + 1, sizeof(int32_t))) ||
+        !(r->conv = hudi_calloc((size_t)n_scan + 1, sizeof(hudi_array *))) ||
+        !(r->post = hudi_calloc((size_t)r->n_preds + 1, sizeof(bool))))
+        return hudi_error_oom(err);
     return 0;
 }
 
@@ -443,7 +508,6 @@ int hudi_reader_open(hudi_reader **out, hudi_table *t, const hudi_scan_options *
 int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_options *opts,
                            const hudi_read_predicate *preds, int32_t n_preds, hudi_error *err) {
     hudi_reader *r = hudi_calloc(1, sizeof(*r));
-    hudi_field full = {0};
     int rc;
     *out = NULL;
     if (!r) return hudi_error_oom(err);
@@ -480,28 +544,29 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
     snprintf(r->as_of, sizeof(r->as_of), "%s", hudi_fs_view_as_of(r->view));
     if ((rc = check_missing(r, err)) < 0) goto fail;
     if ((rc = collect_files(r, err)) < 0) goto fail;
-    if ((rc = newest_file_schema(&full, t, r->files, r->n_files, err)) < 0) goto fail;
-    if ((rc = check_preds(r, &full, err)) < 0) goto fail;
-    if (opts->filter && (rc = parse_filter(r, opts->filter, &full, err)) < 0) goto fail;
-    if ((rc = prune_partitions(r, &full, err)) < 0) goto fail;
-    if ((rc = project_schema(r, &full, err)) < 0) goto fail;
+    if ((rc = table_schema(r, err)) < 0) goto fail;
+    if ((rc = check_preds(r, &r->full, err)) < 0) goto fail;
+    if (opts->filter && (rc = parse_filter(r, opts->filter, &r->full, err)) < 0) goto fail;
+    if ((rc = prune_partitions(r, &r->full, err)) < 0) goto fail;
+    if ((rc = project_schema(r, err)) < 0) goto fail;
     r->columns = NULL; /* borrowed only while opening */
     if ((rc = hudi_batch_new(&r->out, &r->schema, err)) < 0) goto fail;
-    if (!(r->map = hudi_calloc((size_t)r->schema.n_children + 1, sizeof(int32_t)))) {
-        rc = hudi_error_oom(err);
-        goto fail;
-    }
-    hudi_field_dispose(&full);
     *out = r;
     return 0;
 fail:
-    hudi_field_dispose(&full);
     hudi_reader_free(r);
     return rc;
 }
 
 const hudi_field *hudi_reader_schema(const hudi_reader *r) { return &r->schema; }
 const char *hudi_reader_as_of(const hudi_reader *r) { return r->as_of; }
+
+static void free_conv(hudi_reader *r) {
+    for (int32_t i = 0; r->conv && i < r->scan_schema.n_children; i++) {
+        hudi_array_free(r->conv[i]);
+        r->conv[i] = NULL;
+    }
+}
 
 static void close_file(hudi_reader *r) {
     if (r->scan) {
@@ -511,56 +576,74 @@ static void close_file(hudi_reader *r) {
         r->stats.rows_read += st->rows_read;
         r->stats.rows_returned += st->rows_returned;
     }
+    free_conv(r);
     hudi_batch_free(r->in);
     r->in = NULL;
     hudi_pq_scan_free(r->scan);
     r->scan = NULL;
+    hudi_projection_free(r->proj);
+    r->proj = NULL;
     hudi_pq_close(r->pf);
     r->pf = NULL;
 }
 
-/* Points every array of a moved batch column at the output schema's fields (same shape). */
-static int rebind(hudi_array **slot, const hudi_field *f, const char *file, hudi_error *err) {
-    hudi_array *a = *slot;
-    if (a->field->type != f->type && hudi_type_can_widen(a->field, f)) {
-        /* Hudi's type promotion: older files keep the narrower type (Spark's bulk insert
-         * writes byte/short columns as 8/16-bit integers, its upserts as int). */
-        hudi_array *w = NULL;
-        int rc = hudi_array_widen(&w, a, f, err);
-        if (rc < 0) return rc;
-        hudi_array_free(a);
-        *slot = w;
-        return 0;
+/* The file-side names of the scan columns for a file written by `instant` (schema on read):
+ * hudi_ischema_file_names of the query's and the file's InternalSchemas, picked per scan column;
+ * a column the InternalSchema lacks (meta fields it does not list) keeps its own name. */
+static int file_names(hudi_field *out, hudi_reader *r, const char *instant, hudi_error *err) {
+    const hudi_ischema *fis = NULL;
+    hudi_field all = {0};
+    int rc = hudi_schema_view_file(&fis, r->sv, instant, err);
+    if (rc == 0) rc = hudi_ischema_file_names(&all, r->is, fis, err);
+    if (rc < 0) return rc;
+    int32_t n = r->scan_schema.n_children;
+    if (hudi_field_init(out, r->scan_schema.name, HUDI_TYPE_STRUCT, false) < 0 ||
+        hudi_field_set_children(out, n) < 0)
+        rc = hudi_error_oom(err);
+    for (int32_t i = 0; rc == 0 && i < n; i++) {
+        int32_t k = r->full_is[r->scan_full[i]];
+        const hudi_field *src =
+            k >= 0 && k < all.n_children ? &all.children[k] : &r->scan_schema.children[i];
+        if (hudi_field_copy(&out->children[i], src) < 0) rc = hudi_error_oom(err);
     }
-    if (a->field->type != f->type || a->n_children != f->n_children)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "%s: column %s has type %s here and %s in the table schema "
-                              "(schema evolution across files is not supported yet)",
-                              file, f->name ? f->name : "", hudi_type_name(a->field->type),
-                              hudi_type_name(f->type));
-    a->field = f;
-    for (int32_t i = 0; i < a->n_children; i++) {
-        int rc = rebind(&a->children[i], &f->children[i], file, err);
-        if (rc < 0) return rc;
-    }
-    return 0;
+    hudi_field_dispose(&all);
+    return rc;
 }
 
-/* The Parquet predicates for file `pf` (schema `fs`): the reader's predicates mapped to the
- * file's columns, and the incremental range on _hoodie_commit_time. Sets *skip when no row of
- * the file can match (a predicate other than IS NULL on a column the file lacks: all null).
- * `preds` has room for n_preds + 2 entries. */
-static int file_preds(const hudi_reader *r, const hudi_field *fs, const char *path,
-                      hudi_pq_predicate *preds, int32_t *n_out, bool *skip, hudi_error *err) {
+/* How file `rf` (footer schema `fs`) is read as the scan schema: by name, or by column id when
+ * the table has an InternalSchema. */
+static int file_projection(hudi_projection **out, hudi_reader *r, const hudi_field *fs,
+                           const read_file *rf, hudi_error *err) {
+    hudi_field names = {0};
+    int rc = 0;
+    if (r->is) rc = file_names(&names, r, rf->info.instant, err);
+    if (rc == 0)
+        rc = hudi_projection_new(out, fs, &r->scan_schema, r->is ? &names : NULL, false,
+                                 rf->info.path, err);
+    hudi_field_dispose(&names);
+    return rc;
+}
+
+/* The Parquet predicates for a file (schema `fs`, projection `p`): each reader predicate whose
+ * column the file stores as the query has it goes to the scan (statistics, page index, row
+ * filter) on the file's column; one on a converted column is not shown the file's statistics
+ * and is applied after conversion (post[i]); the incremental range on _hoodie_commit_time is
+ * added. Sets *skip when no row of the file can match (a predicate other than IS NULL on a
+ * column the file lacks: all null). `preds` has room for n_preds + 2 entries. */
+static int file_preds(const hudi_reader *r, const hudi_projection *p, const hudi_field *fs,
+                      const char *path, hudi_pq_predicate *preds, int32_t *n_out, bool *post,
+                      bool *skip, hudi_error *err) {
     int32_t n = 0;
     *skip = false;
     for (int32_t i = 0; i < r->n_preds; i++) {
-        int32_t c = find_child(fs, r->preds[i].column);
-        if (c < 0) {
+        int32_t sc = r->preds[i].scan_col, c = hudi_projection_source(p, sc);
+        post[i] = false;
+        if (c < 0)
             *skip |= r->preds[i].op != HUDI_CMP_IS_NULL; /* absent = all null */
-        } else {
+        else if (hudi_projection_exact(p, sc))
             preds[n++] = (hudi_pq_predicate){c, r->preds[i].op, r->preds[i].value};
-        }
+        else
+            post[i] = true;
     }
     if (r->incremental) {
         int32_t c = find_child(fs, META_COMMIT_TIME);
@@ -579,6 +662,15 @@ static int file_preds(const hudi_reader *r, const hudi_field *fs, const char *pa
     return 0;
 }
 
+/* Adds file column `c` to the columns to read (once); returns its batch index or -1. */
+static int32_t add_col(int32_t *cols, int32_t *n_cols, int32_t max, int32_t c) {
+    for (int32_t k = 0; k < *n_cols; k++)
+        if (cols[k] == c) return k;
+    if (*n_cols >= max) return -1;
+    cols[*n_cols] = c;
+    return (*n_cols)++;
+}
+
 /* Opens the next file with the projection (+ filter columns) and predicates. Returns 1 when a
  * file was opened, 0 when there are no more, or skips files that cannot match. */
 static int open_next_file(hudi_reader *r, hudi_error *err) {
@@ -588,36 +680,35 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
         if (rc < 0) return rc;
         r->stats.files_opened++;
         const hudi_field *fs = hudi_pq_schema(r->pf);
-        int32_t cols[1024], n_cols = 0;
+        if ((rc = file_projection(&r->proj, r, fs, rf, err)) < 0) return rc;
+        int32_t cols[1024], n_cols = 0, max = (int32_t)HUDI_ARRAY_LEN(cols);
         hudi_pq_predicate *preds = hudi_calloc((size_t)r->n_preds + 2, sizeof(*preds));
         int32_t n_preds = 0;
         bool skip = false;
         if (!preds) return hudi_error_oom(err);
-        for (int32_t i = 0; i < r->schema.n_children; i++) {
-            int32_t c = find_child(fs, r->schema.children[i].name);
-            r->map[i] = -1;
-            if (c < 0) continue;
-            if (n_cols >= (int32_t)HUDI_ARRAY_LEN(cols)) {
+        for (int32_t i = 0; i < r->scan_schema.n_children; i++) {
+            int32_t c = hudi_projection_source(r->proj, i);
+            r->map[i] = c < 0 ? -1 : add_col(cols, &n_cols, max, c);
+            if (c >= 0 && r->map[i] < 0) {
                 hudi_free(preds);
                 return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: more than 1024 columns",
                                       rf->info.path);
             }
-            r->map[i] = n_cols;
-            cols[n_cols++] = c;
         }
-        if ((rc = file_preds(r, fs, rf->info.path, preds, &n_preds, &skip, err)) < 0) {
+        if ((rc = file_preds(r, r->proj, fs, rf->info.path, preds, &n_preds, r->post, &skip, err)) <
+            0) {
             hudi_free(preds);
             return rc;
         }
+        r->post_any = false;
+        for (int32_t p = 0; p < r->n_preds; p++) r->post_any |= r->post[p];
         /* Filtered columns must be read; extra ones are dropped when conforming. */
-        for (int32_t p = 0; p < n_preds; p++) {
-            bool have = false;
-            for (int32_t k = 0; k < n_cols; k++) have |= cols[k] == preds[p].column;
-            if (!have && n_cols < (int32_t)HUDI_ARRAY_LEN(cols)) cols[n_cols++] = preds[p].column;
-        }
+        for (int32_t p = 0; p < n_preds; p++) add_col(cols, &n_cols, max, preds[p].column);
         if (skip) {
             hudi_free(preds);
             r->stats.files_skipped++;
+            hudi_projection_free(r->proj);
+            r->proj = NULL;
             hudi_pq_close(r->pf);
             r->pf = NULL;
             continue;
@@ -647,16 +738,20 @@ int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
     const read_file *rf = &r->files[i];
     hudi_pq_file *pf = NULL;
     hudi_pq_scan *scan = NULL;
+    hudi_projection *proj = NULL;
     int rc = hudi_pq_open(&pf, r->t->fs, rf->info.path, NULL, err);
     if (rc < 0) return rc;
     hudi_pq_predicate *preds = hudi_calloc((size_t)r->n_preds + 2, sizeof(*preds));
+    bool *post = hudi_calloc((size_t)r->n_preds + 1, sizeof(bool));
     int32_t n_preds = 0;
     bool skip = false;
-    if (!preds) {
+    if (!preds || !post) {
         rc = hudi_error_oom(err);
         goto done;
     }
-    if ((rc = file_preds(r, hudi_pq_schema(pf), rf->info.path, preds, &n_preds, &skip, err)) < 0)
+    if ((rc = file_projection(&proj, r, hudi_pq_schema(pf), rf, err)) < 0) goto done;
+    if ((rc = file_preds(r, proj, hudi_pq_schema(pf), rf->info.path, preds, &n_preds, post, &skip,
+                         err)) < 0)
         goto done;
     *row_groups = hudi_pq_num_row_groups(pf);
     if (skip) {
@@ -673,8 +768,49 @@ int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
     *row_groups_skipped = hudi_pq_scan_get_stats(scan)->row_groups_skipped;
 done:
     hudi_pq_scan_free(scan);
+    hudi_projection_free(proj);
     hudi_free(preds);
+    hudi_free(post);
     hudi_pq_close(pf);
+    return rc;
+}
+
+/* Keeps the rows of the converted scan columns that satisfy the predicates the scan could not
+ * apply (post); *rows is updated. */
+static int post_filter(hudi_reader *r, int64_t *rows, hudi_error *err) {
+    uint8_t *keep = hudi_malloc((size_t)*rows + 1);
+    int rc = 0;
+    if (!keep) return hudi_error_oom(err);
+    memset(keep, 1, (size_t)*rows);
+    for (int32_t p = 0; rc == 0 && p < r->n_preds; p++)
+        if (r->post[p])
+            rc = hudi_predicate_eval(r->conv[r->preds[p].scan_col], r->preds[p].op,
+                                     &r->preds[p].value, keep, err);
+    int64_t kept = 0;
+    for (int64_t i = 0; i < *rows; i++) kept += keep[i];
+    r->stats.rows_returned -= *rows - kept; /* the scan counts them returned */
+    for (int32_t c = 0; rc == 0 && kept < *rows && c < r->scan_schema.n_children; c++) {
+        hudi_array *old = r->conv[c], *fresh = NULL;
+        rc = hudi_array_new(&fresh, old->field, err);
+        for (int64_t i = 0; rc == 0 && i < *rows;) {
+            if (!keep[i]) {
+                i++;
+                continue;
+            }
+            int64_t j = i;
+            while (j < *rows && keep[j]) j++;
+            rc = hudi_array_append_range(fresh, old, i, j - i, err);
+            i = j;
+        }
+        if (rc < 0) {
+            hudi_array_free(fresh);
+            break;
+        }
+        r->conv[c] = fresh;
+        hudi_array_free(old);
+    }
+    hudi_free(keep);
+    if (rc == 0) *rows = kept;
     return rc;
 }
 
@@ -693,25 +829,30 @@ int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
         }
         hudi_batch_free(r->in);
         r->in = hudi_pq_scan_take_batch(r->scan);
-        /* Move the matching arrays into the output batch; fill absent columns with nulls. */
+        /* Every scan column as the query has it: read, renamed, converted or all null. */
+        int64_t rows = r->in->num_rows;
+        int32_t n_out = r->schema.n_children;
+        free_conv(r);
+        for (int32_t i = 0; i < r->scan_schema.n_children; i++) {
+            hudi_array *src = r->map[i] >= 0 ? r->in->columns[r->map[i]] : NULL;
+            const hudi_field *qf = i < n_out ? &r->schema.children[i] : &r->scan_schema.children[i];
+            bool moved = false;
+            rc = hudi_projection_column(r->proj, i, src, rows, qf, &r->conv[i], &moved, err);
+            if (moved) r->in->columns[r->map[i]] = NULL; /* taken over, also on failure */
+            if (rc < 0) return rc;
+        }
+        if (r->post_any) {
+            if ((rc = post_filter(r, &rows, err)) < 0) return rc;
+            if (rows == 0) continue;
+        }
         hudi_batch *o = r->out;
         for (int32_t i = 0; i < o->n_columns; i++) {
             hudi_array_free(o->columns[i]);
-            o->columns[i] = NULL;
-            if (r->map[i] >= 0) {
-                o->columns[i] = r->in->columns[r->map[i]];
-                r->in->columns[r->map[i]] = NULL;
-                if ((rc = rebind(&o->columns[i], &r->schema.children[i], hudi_pq_path(r->pf),
-                                 err)) < 0)
-                    return rc;
-            } else {
-                if ((rc = hudi_array_new(&o->columns[i], &r->schema.children[i], err)) < 0)
-                    return rc;
-                if ((rc = hudi_array_append_nulls(o->columns[i], r->in->num_rows, err)) < 0)
-                    return rc;
-            }
+            o->columns[i] = r->conv[i];
+            r->conv[i] = NULL;
         }
-        o->num_rows = r->in->num_rows;
+        free_conv(r);
+        o->num_rows = rows;
         *out = o;
         return 0;
     }
@@ -722,9 +863,16 @@ void hudi_reader_free(hudi_reader *r) {
     close_file(r);
     hudi_batch_free(r->out);
     hudi_field_dispose(&r->schema);
+    hudi_field_dispose(&r->scan_schema);
+    hudi_field_dispose(&r->full);
+    hudi_schema_view_free(r->sv);
     hudi_fs_view_free(r->view);
     hudi_free(r->files);
     hudi_free(r->map);
+    hudi_free(r->conv);
+    hudi_free(r->post);
+    hudi_free(r->scan_full);
+    hudi_free(r->full_is);
     hudi_free(r->begin);
     hudi_free(r->end);
     hudi_free(r->warning);

@@ -1,10 +1,11 @@
 /* read.h - reading Hudi tables: snapshot, time travel (as of an instant) and incremental
  * (changes in (begin, end]) queries over copy-on-write tables, as columnar batches.
  *
- * A reader resolves the file slices to read from the file-system view, then scans each base
- * file with the Parquet layer (projection, statistics and page-index skipping, row filters)
- * and conforms every batch to one output schema: columns matched by name, columns a file
- * lacks filled with nulls. */
+ * A reader resolves the file slices to read from the file-system view and the table schema
+ * as of the query (table/schema_view.h), then scans each base file with the Parquet layer
+ * (projection, statistics and page-index skipping, row filters) and reads its columns as the
+ * table schema's (schema/project.h): matched by name, or by column id when the table has an
+ * InternalSchema, converted from the file's types, columns a file lacks filled with nulls. */
 #ifndef HUDI_READ_H
 #define HUDI_READ_H
 
@@ -30,7 +31,9 @@ typedef struct hudi_reader hudi_reader;
 
 /* The full table schema for the query `opts` (as of its as_of, or of `end` when incremental;
  * its columns and filter are ignored): a STRUCT field the caller disposes with
- * hudi_field_dispose. Used to convert filter constants before hudi_reader_open. */
+ * hudi_field_dispose. Used to convert filter constants before hudi_reader_open. It is the
+ * schema the timeline records (docs/formats/schema-evolution.md §1), or the newest base file's
+ * footer when the table records none. */
 int hudi_read_table_schema(hudi_field *out, hudi_table *t, const hudi_scan_options *opts,
                            hudi_error *err);
 
@@ -38,9 +41,10 @@ int hudi_reader_open(hudi_reader **out, hudi_table *t, const hudi_scan_options *
                      hudi_error *err);
 
 /* A predicate on a top-level column of the table schema (hudi_read_table_schema): `column` op
- * `value`, the value already in that column's type (hudi_value of format/parquet/parquet.h:
- * i64 for integers, booleans, dates, times and timestamps in the column's unit, f64, dec,
- * bytes); IS [NOT] NULL ignore the value. The reader copies everything. */
+ * `value`, the value already in that column's type (the table's: a file that stores the column
+ * in another type is filtered after conversion, its statistics unused) (hudi_value of
+ * format/parquet/parquet.h: i64 for integers, booleans, dates, times and timestamps in the column's
+ * unit, f64, dec, bytes); IS [NOT] NULL ignore the value. The reader copies everything. */
 typedef struct hudi_read_predicate {
     const char *column;
     hudi_cmp_op op;
