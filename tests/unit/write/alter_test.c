@@ -710,10 +710,15 @@ Test(alter, crash_at_every_storage_call_leaves_the_table_as_before) {
         hudi_tbl_free(ft);
         hudi_fs_free(faulty);
 
-        char *data_now = wt_dump_path(fs, base, NULL);
-        cr_assert_str_eq(data_now, data_before, "fault at call %lld", (long long)n);
         bool has = false;
         char *schema_now = table_schema_text(fs, base, &has);
+        /* the rows are the same, their name column read as label once the rename committed */
+        hudi_table *dt = NULL;
+        cr_assert_eq(hudi_tbl_open(&dt, fs, base, &err), 0, "%s", err.message);
+        char *data_now =
+            wt_dump_named(dt, NULL, strstr(schema_now, "\"label\"") ? "label" : "name");
+        hudi_tbl_free(dt);
+        cr_assert_str_eq(data_now, data_before, "fault at call %lld", (long long)n);
         if (!tripped || rc == 0) { /* not tripped, or only after the commit point */
             cr_assert_eq(rc, 0, "%s", err.message);
             cr_assert_str_neq(schema_now, schema_before);

@@ -112,8 +112,10 @@ static int cmp_line(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char *wt_dump(hudi_table *t, const char *as_of) {
-    static const char *const cols[] = {"id", "name", "ts", "part"};
+char *wt_dump(hudi_table *t, const char *as_of) { return wt_dump_named(t, as_of, "name"); }
+
+char *wt_dump_named(hudi_table *t, const char *as_of, const char *name_col) {
+    const char *const cols[] = {"id", name_col, "ts", "part"};
     hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
     hudi_reader *r = NULL;
     hudi_error err = HUDI_ERROR_INIT;

@@ -36,6 +36,8 @@ hudi_table *wt_create(hudi_fs *fs, const char *base, const char *keys, const cha
 const char *wt_write(hudi_table *t, const hudi_batch *b, hudi_write_operation op);
 /* "id|name|ts|part" lines, sorted, of the table as of `as_of` (NULL = latest); malloc'ed. */
 char *wt_dump(hudi_table *t, const char *as_of);
+/* The same with the name column read under another name (after a RENAME COLUMN). */
+char *wt_dump_named(hudi_table *t, const char *as_of, const char *name_col);
 /* Same from a freshly opened table on `fs`. */
 char *wt_dump_path(hudi_fs *fs, const char *base, const char *as_of);
 /* Number of lines of a dump. */
