@@ -95,7 +95,7 @@ bool hudi_schema_promote(const hudi_field *incoming, const hudi_field *table, hu
     verdict v = judge(incoming, table);
     if (v == REFUSE) return false;
     const hudi_field *src = v == TAKE_TABLE ? table : incoming;
-    if (copy_as(out, src, table, table->nullable || incoming->nullable) < 0) {
+    if (copy_as(out, src, table, table->nullable) < 0) {
         memset(out, 0, sizeof(*out));
         return false;
     }
@@ -262,7 +262,10 @@ static int merge_struct(ectx *x, hudi_field *out, const hudi_field *t, const hud
 
 /* One column present in both; x->path names it. */
 static int merge_field(ectx *x, hudi_field *out, const hudi_field *t, const hudi_field *s) {
-    bool nullable = t->nullable || s->nullable;
+    /* NOT NULL is the table's: a batch typed nullable (Spark and Parquet sources type every
+     * column so) does not relax it; nulls in it fail the write (Hudi's datasource would make
+     * the column nullable; ALTER COLUMN ... DROP NOT NULL does that here). */
+    bool nullable = t->nullable;
     const char *path = x->path.data;
     if (t->type != s->type && (hudi_type_is_nested(t->type) || hudi_type_is_nested(s->type)))
         return refuse_type(x, s, t, path);

@@ -19,7 +19,8 @@ typedef struct hudi_evolve_options {
  *   - columns of both: the incoming type if it is wider by Hudi's promotion chart (the table
  *     widens: int -> long -> float -> double -> string, bytes <-> string, decimal widening,
  *     recursively in structs, list elements and map values), else the table type (the batch is
- *     converted); nullable if either is;
+ *     converted); nullable as in the table (a nullable batch column does not relax NOT NULL:
+ *     Hudi's datasource would; nulls in it fail the write);
  *   - columns new in the batch (root or nested, maps and lists included): appended after the
  *     table's columns of their struct, in the batch's order (the table's order is kept: Hudi
  *     0.15 would take the batch's order); a non-nullable one is refused (Hudi: no default
@@ -40,7 +41,7 @@ int hudi_schema_deduce_writer(hudi_field *out, const hudi_field *table, const hu
 /* Hudi's promotion chart for one primitive pair of table-schema types (Arrow-only types such
  * as int8 normalised first, hudi_schema_from_parquet): the table type after writing `incoming`
  * into a column of type `table` (a copy of one of them in *out, with the table column's name
- * and comment, nullable if either is), or false (*out zeroed) when the chart says X or memory
+ * and comment and nullability), or false (*out zeroed) when the chart says X or memory
  * ran out. */
 bool hudi_schema_promote(const hudi_field *incoming, const hudi_field *table, hudi_field *out);
 

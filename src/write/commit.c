@@ -186,8 +186,8 @@ static int incoming_schema(wctx *c, const hudi_field *table, hudi_field *out, hu
 int hudi_write_project_column(const hudi_projection *p, int32_t i, const hudi_array *src,
                               int64_t rows, const hudi_field *field, hudi_array **out,
                               hudi_error *err) {
-    /* The projection may take over the array it converts: give it a copy, since `src` belongs
-     * to the caller (the incoming batch, a scan's batch). */
+    /* The projection takes over the array it is given (schema/project.h): give it a copy, since
+     * `src` belongs to its owner (the incoming batch, a scan's batch). */
     hudi_array *copy = NULL;
     bool moved = false;
     int rc = src ? hudi_array_slice(&copy, src, 0, src->length, err) : 0;

@@ -163,7 +163,7 @@ Test(evolve, boolean_fixed_and_null_types) {
         snprintf(in, sizeof(in), "b %s", others[i]);
         EXPECT_REFUSED(in, "b boolean", NONE, "incoming type 'boolean'", "not compatible");
     }
-    EXPECT_SCHEMA("b boolean", "b boolean?", NONE, "b boolean?");
+    EXPECT_SCHEMA("b boolean?", "b boolean", NONE, "b boolean?");
     EXPECT_SCHEMA("f fixed(4)", "f fixed(4)", NONE, "f fixed(4)");
     EXPECT_REFUSED("f fixed(4)", "f fixed(8)", NONE, "fixed[8]", "fixed[4]", "not compatible");
     EXPECT_REFUSED("f fixed(4)", "f bytes", NONE, "not compatible");
@@ -188,10 +188,11 @@ Test(evolve, arrow_only_types_take_their_table_form) {
 
 /* ---- nullability, added and missing columns ------------------------------------------------ */
 
-Test(evolve, nullability_is_the_wider_of_both) {
-    EXPECT_SCHEMA("a int, b int?", "a int?, b int", NONE, "a int?, b int?");
-    EXPECT_SCHEMA("a int, b int?", "a long?, b long", NONE, "a long?, b long?");
-    EXPECT_SCHEMA("s struct<x int>", "s struct<x int?>?", NONE, "s struct<x int?>?");
+Test(evolve, nullability_is_the_tables) {
+    EXPECT_SCHEMA("a int, b int?", "a int?, b int", NONE, "a int, b int?");
+    EXPECT_SCHEMA("a int, b int?", "a long?, b long", NONE, "a long, b long?");
+    EXPECT_SCHEMA("s struct<x int>", "s struct<x int?>?", NONE, "s struct<x int>");
+    EXPECT_SCHEMA("l list<int>?", "l list<long?>", NONE, "l list<long>?");
 }
 
 Test(evolve, nullable_root_column_added_at_the_end) {
@@ -240,7 +241,7 @@ Test(evolve, nested_promotions) {
                   "s struct<x long, y long>?");
     EXPECT_SCHEMA("l list<int?>?", "l list<long?>?", NONE, "l list<long?>?");
     EXPECT_SCHEMA("l list<long?>?", "l list<int?>?", NONE, "l list<long?>?");
-    EXPECT_SCHEMA("l list<int>?", "l list<int?>?", NONE, "l list<int?>?");
+    EXPECT_SCHEMA("l list<int>?", "l list<int?>?", NONE, "l list<int>?");
     EXPECT_SCHEMA("m map<int?>?", "m map<double?>?", NONE, "m map<double?>?");
     EXPECT_SCHEMA("m map<double?>?", "m map<float?>?", NONE, "m map<double?>?");
     EXPECT_SCHEMA("m map<string?>?", "m map<bytes?>?", NONE, "m map<string?>?");
