@@ -305,10 +305,18 @@ def generate(spark, out, name):
         "describe": describe,
         "rows": rows,
     }
-    with open(path + ".expected.json", "w") as f:
-        json.dump(doc, f, indent=1, sort_keys=False)
-        f.write("\n")
+    write_expected(path + ".expected.json", doc)
     return doc
+
+
+def write_expected(fname, doc):
+    """The document as JSON with "rows" last and one row per line (JSON Lines inside JSON), so
+    that tests in C read the rows with the library's JSON Lines parser."""
+    head = {k: v for k, v in doc.items() if k != "rows"}
+    text = json.dumps(head, indent=1)
+    lines = [json.dumps(r) for r in doc["rows"]]
+    with open(fname, "w") as f:
+        f.write(text[:-2] + ',\n "rows": [\n' + ",\n".join(lines) + "\n ]\n}\n")
 
 
 def main(argv):
