@@ -481,11 +481,15 @@ static int common(hudi_arena *arena, const hudi_field *a, const hudi_field *b, h
 
 int hudi_sql_common_type(hudi_arena *arena, const hudi_field *a, const hudi_field *b,
                          hudi_field *out, hudi_error *err) {
-    int rc = common(arena, a, b, out);
+    /* `out` may be `a` or `b` (callers fold a list of types into one): build the result aside,
+     * since common() reads its inputs' children while it fills its output. */
+    hudi_field t;
+    int rc = common(arena, a, b, &t);
     if (rc == HUDI_ENOMEM) return hudi_error_oom(err);
     if (rc < 0)
         return hudi_error_set(err, HUDI_ESQL, "incompatible types %s and %s",
                               hudi_sql_type_str(arena, a), hudi_sql_type_str(arena, b));
+    *out = t;
     out->name = NULL;
     out->nullable = true;
     return 0;

@@ -42,6 +42,9 @@ SELECT DATE '2024-02-29', TIMESTAMP '2024-01-01 10:00:00.123', CAST('2024-1-5' A
 SELECT CAST(1.0E10 AS STRING), CAST(0.1 AS DOUBLE), CAST(12.5 AS DECIMAL(5, 2)), CAST(1e20 AS INT), CAST(3.99 AS INT);
 SELECT round(2.5), round(-2.5), round(3.14159, 2), abs(-3);
 EXPLAIN SELECT x FROM VALUES (1), (2) AS t(x) WHERE x > 1;
+-- rows of struct values get one struct type (its field names kept), also in CASE and coalesce
+SELECT * FROM VALUES (1, named_struct('a', 1, 'b', 'x')), (2, named_struct('a', 2, 'b', 'y')) AS t(id, s);
+SELECT CASE WHEN 1 > 2 THEN named_struct('a', 1) ELSE named_struct('a', 2) END, coalesce(NULL, named_struct('a', 3), named_struct('a', 4));
 -- errors: unknown column, unknown function, syntax, type
 SELECT nope FROM VALUES (1) AS t(x);
 SELECT no_such_function(1);
