@@ -30,8 +30,8 @@ int hudi_schema_view_open(hudi_schema_view **out, hudi_table *t, const char *as_
                           hudi_error *err);
 void hudi_schema_view_free(hudi_schema_view *v); /* NULL-safe */
 
-/* The table schema (a STRUCT named by the record full name, meta fields in front), or NULL when the table records none (no commit with a schema, no create
- * schema). Owned by the view. */
+/* The table schema (a STRUCT named by the record full name, meta fields in front), or NULL
+ * when the table records none (no commit with a schema, no create schema). Owned by the view. */
 const hudi_field *hudi_schema_view_table(const hudi_schema_view *v);
 /* The instant whose commit metadata gave the table schema, or NULL (create schema / none). */
 const char *hudi_schema_view_instant(const hudi_schema_view *v);

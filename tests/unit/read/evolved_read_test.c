@@ -446,8 +446,7 @@ Test(evolved_read, renamed_and_retyped_column_filters_after_conversion) {
                                "{\"id\":3,\"total\":7.5,\"note\":\"x\"}\n");
     hudi_free(res.rows);
     q.filter = "total > 7.2";
-    check(t, &q,
-          "{\"id\":2,\"total\":8,\"note\":null}\n{\"id\":3,\"total\":7.5,\"note\":\"x\"}\n");
+    check(t, &q, "{\"id\":2,\"total\":8,\"note\":null}\n{\"id\":3,\"total\":7.5,\"note\":\"x\"}\n");
     /* a predicate-only column (not selected) */
     static const char *const id_only[] = {"id"};
     query p = {id_only, 1, NULL, NULL, "total <= 7", NULL, 0};
