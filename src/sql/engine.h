@@ -267,6 +267,11 @@ int hudi_sql_scan_as_of(hudi_sql_ctx *ctx, hudi_table *t, const char *text,
  * schema as of `as_of` (meta columns included), or a Parquet table's declared or discovered
  * columns plus partition columns. */
 int hudi_sql_scan_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error *err);
+/* `in` (a Hudi table's STRUCT) with its top-level partition columns (`partition_fields`,
+ * comma separated; NULL or "" = none) moved after the other columns, in that order: the column
+ * order of the table in Spark's catalog, which SQL shows. `out` is a new tree. */
+int hudi_sql_partition_columns_last(hudi_field *out, const hudi_field *in,
+                                    const char *partition_fields, hudi_error *err);
 typedef struct hudi_sql_plan hudi_sql_plan;
 struct hudi_sql_plan {
     hudi_sql_plan_kind kind;

@@ -858,11 +858,60 @@ static int hudi_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error 
         if ((rc = hudi_schema_add_meta_fields(&withmeta, &full, err)) < 0) goto done;
         src = &withmeta;
     }
-    rc = arena_field_copy(ctx->arena, &spec->table_schema, src, err);
+    hudi_field ordered = {0};
+    if ((rc = hudi_sql_partition_columns_last(&ordered, src, spec->table->cfg.partition_fields,
+                                              err)) < 0)
+        goto done;
+    rc = arena_field_copy(ctx->arena, &spec->table_schema, &ordered, err);
+    hudi_field_dispose(&ordered);
 done:
     hudi_field_dispose(&full);
     hudi_field_dispose(&withmeta);
     return rc;
+}
+
+/* Spark's catalog lists a table's partition columns after its data columns, in the order of
+ * the partition fields; Hudi's schema keeps them where the writer put them (a DataFrame
+ * write: anywhere; ADD COLUMNS under schema on read: the new column after them). SQL sees
+ * Spark's order: SELECT *, DESCRIBE and INSERT's column positions. */
+int hudi_sql_partition_columns_last(hudi_field *out, const hudi_field *in,
+                                    const char *partition_fields, hudi_error *err) {
+    if (hudi_field_copy(out, in) < 0) return hudi_error_oom(err);
+    if (!partition_fields || !*partition_fields) return 0;
+    int32_t n = out->n_children, w = 0;
+    hudi_field *tmp = hudi_calloc((size_t)n + 1, sizeof(hudi_field));
+    bool *is_part = hudi_calloc((size_t)n + 1, sizeof(bool));
+    if (!tmp || !is_part) {
+        hudi_free(tmp);
+        hudi_free(is_part);
+        hudi_field_dispose(out);
+        return hudi_error_oom(err);
+    }
+    /* data columns in order, then each partition field in the order of the property */
+    for (const char *p = partition_fields; *p;) {
+        size_t len = strcspn(p, ",");
+        for (int32_t i = 0; i < n; i++)
+            if (!is_part[i] && strlen(out->children[i].name) == len &&
+                strncmp(out->children[i].name, p, len) == 0)
+                is_part[i] = true;
+        p += len + (p[len] == ',');
+    }
+    for (int32_t i = 0; i < n; i++)
+        if (!is_part[i]) tmp[w++] = out->children[i];
+    for (const char *p = partition_fields; *p;) {
+        size_t len = strcspn(p, ",");
+        for (int32_t i = 0; i < n; i++)
+            if (is_part[i] && strlen(out->children[i].name) == len &&
+                strncmp(out->children[i].name, p, len) == 0) {
+                tmp[w++] = out->children[i];
+                is_part[i] = false; /* taken */
+            }
+        p += len + (p[len] == ',');
+    }
+    memcpy(out->children, tmp, (size_t)n * sizeof(hudi_field));
+    hudi_free(tmp);
+    hudi_free(is_part);
+    return 0;
 }
 
 int hudi_sql_scan_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error *err) {

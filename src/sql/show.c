@@ -134,12 +134,15 @@ static int table_columns(hudi_sql_session *s, hudi_sql_result *r, const hudi_cat
         if (tbl) *tbl = t;
         hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
         hudi_field full = {0};
+        hudi_field withmeta = {0};
         if ((rc = hudi_read_table_schema(&full, t, &so, err)) < 0) return rc;
-        if (hudi_schema_has_meta_fields(&full)) {
-            *out = full;
-            return 0;
+        if (!hudi_schema_has_meta_fields(&full)) {
+            rc = hudi_schema_add_meta_fields(&withmeta, &full, err);
+            hudi_field_dispose(&full);
+            if (rc < 0) return rc;
+            full = withmeta;
         }
-        rc = hudi_schema_add_meta_fields(out, &full, err);
+        rc = hudi_sql_partition_columns_last(out, &full, t->cfg.partition_fields, err);
         hudi_field_dispose(&full);
         return rc;
     }
