@@ -45,7 +45,7 @@ expect() { # expect WHAT FIXED-STRING: the demo's output must contain the string
 }
 # Every step ran (scripts/demo prints "hudic-sql> STATEMENT" or "$ hudic ARGS" before each).
 for step in "CREATE TABLE trips" "INSERT INTO trips" "UPDATE trips" "MERGE INTO trips" \
-    "EXPLAIN SELECT" "CREATE TABLE spark_table"; do
+    "EXPLAIN SELECT" "ALTER TABLE trips RENAME COLUMN" "CREATE TABLE spark_table"; do
     expect "statement $step" "hudic-sql> $step"
 done
 for step in "table info" "parquet schema" "parquet cat"; do
@@ -58,6 +58,9 @@ expect "merge insert" "│ t5     │ rider-J │  17.85 │ chennai       │"
 expect "time travel" "│ t2     │   27.7 │"
 expect "aggregate" "│ chennai       │      2 │     26.0 │"
 expect "partition pruning" "partitions: 1 of 3 read"
+# Schema evolution: the renamed column keeps its values, the added one reads null in old rows.
+expect "renamed column" "│ t1     │ rider-A    │   25.0 │   NULL │ san_francisco │"
+expect "added column" "│ t6     │ rider-K    │   21.5 │    3.5 │ chennai       │"
 # The table written by Apache Hudi on Spark (tests/data/hudi-rs), registered by location.
 expect "Spark-written table" "│   1 │ Alice  │ false    │   12345.67890 │"
 expect "table info" "hoodie.table.recordkey.fields = uuid"
