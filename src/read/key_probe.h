@@ -8,7 +8,8 @@
  * non-partitioned key generator (docs/formats/keys.md §2, §4, §7) with meta fields populated;
  * string fields are their bytes, integer fields their decimal text. For every other table a
  * probe stays inactive and skips nothing. A probe only ever skips files: the rows of the files
- * read are still filtered by the predicates themselves. */
+ * read are still filtered by the predicates themselves. The footer describes the base file
+ * alone: a reader that merges log files into a slice must not skip the slice by it. */
 #ifndef HUDI_READ_KEY_PROBE_H
 #define HUDI_READ_KEY_PROBE_H
 
