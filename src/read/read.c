@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "read/key_probe.h"
 #include "read/predicate.h"
 #include "read/read.h"
 #include "schema/project.h"
@@ -65,6 +66,7 @@ struct hudi_reader {
     hudi_read_stats stats;
     int64_t files_missing; /* committed base files missing (ignore_missing_files) */
     char *warning;         /* what was skipped for them; NULL = nothing */
+    hudi_key_probe keys;   /* record keys wanted by the predicates (key_probe.h) */
 };
 
 static int cmp_read_file(const void *a, const void *b) {
@@ -548,6 +550,11 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
     if ((rc = check_preds(r, &r->full, err)) < 0) goto fail;
     if (opts->filter && (rc = parse_filter(r, opts->filter, &r->full, err)) < 0) goto fail;
     if ((rc = prune_partitions(r, &r->full, err)) < 0) goto fail;
+    if ((rc = hudi_key_probe_init(&r->keys, &t->cfg, &r->full, err)) < 0) goto fail;
+    for (int32_t i = 0; i < r->n_preds && rc == 0; i++)
+        if (r->preds[i].op == HUDI_CMP_EQ)
+            rc = hudi_key_probe_add(&r->keys, r->preds[i].column, &r->preds[i].value, 1, err);
+    if (rc < 0) goto fail;
     if ((rc = project_schema(r, err)) < 0) goto fail;
     r->columns = NULL; /* borrowed only while opening */
     if ((rc = hudi_batch_new(&r->out, &r->schema, err)) < 0) goto fail;
@@ -679,6 +686,12 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
         int rc = hudi_pq_open(&r->pf, r->t->fs, rf->info.path, NULL, err);
         if (rc < 0) return rc;
         r->stats.files_opened++;
+        if (hudi_key_probe_file(&r->keys, r->pf)) {
+            r->stats.files_skipped_keys++;
+            hudi_pq_close(r->pf);
+            r->pf = NULL;
+            continue;
+        }
         const hudi_field *fs = hudi_pq_schema(r->pf);
         if ((rc = file_projection(&r->proj, r, fs, rf, err)) < 0) return rc;
         int32_t cols[1024], n_cols = 0, max = (int32_t)HUDI_ARRAY_LEN(cols);
@@ -731,9 +744,15 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
     return 0;
 }
 
+int hudi_reader_want_keys(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,
+                          hudi_error *err) {
+    return hudi_key_probe_add(&r->keys, column, values, n, err);
+}
+
 int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
-                           int64_t *row_groups_skipped, hudi_error *err) {
+                           int64_t *row_groups_skipped, bool *by_keys, hudi_error *err) {
     *row_groups = *row_groups_skipped = 0;
+    if (by_keys) *by_keys = false;
     if (i >= r->n_all) return hudi_error_set(err, HUDI_EINVAL, "file %zu out of range", i);
     const read_file *rf = &r->files[i];
     hudi_pq_file *pf = NULL;
@@ -754,6 +773,10 @@ int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
                          err)) < 0)
         goto done;
     *row_groups = hudi_pq_num_row_groups(pf);
+    if (hudi_key_probe_file(&r->keys, pf)) {
+        if (by_keys) *by_keys = true;
+        skip = true;
+    }
     if (skip) {
         *row_groups_skipped = *row_groups;
         goto done;
@@ -876,6 +899,7 @@ void hudi_reader_free(hudi_reader *r) {
     hudi_free(r->begin);
     hudi_free(r->end);
     hudi_free(r->warning);
+    hudi_key_probe_dispose(&r->keys);
     for (int32_t i = 0; i < r->n_preds; i++) {
         hudi_free(r->preds[i].column);
         hudi_buf_dispose(&r->preds[i].bytes);

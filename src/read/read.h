@@ -72,17 +72,31 @@ size_t hudi_reader_file_count(const hudi_reader *r);
 const hudi_read_file_info *hudi_reader_file(const hudi_reader *r, size_t i);
 /* Opens only the footer of file `i` and says how many of its row groups the predicates skip
  * by statistics (all of them when a predicate column is absent from the file and the
- * predicate is not IS NULL): what a read would skip, known before reading. */
+ * predicate is not IS NULL, or when the file's record key range and bloom filter exclude
+ * every key wanted: then *by_keys is set, when given): what a read would skip, known before
+ * reading. */
 int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
-                           int64_t *row_groups_skipped, hudi_error *err);
+                           int64_t *row_groups_skipped, bool *by_keys, hudi_error *err);
+
+/* Record-key probing (read/key_probe.h). Predicates `_hoodie_record_key = 'k'`, or `=` on the
+ * record key field of a table whose keys are that field's value (one key field, simple or
+ * non-partitioned key generator, meta fields populated), make the reader test each base
+ * file's footer - min/max record key, then Hudi's bloom filter - and skip a file that holds
+ * none of the keys without reading a page. This call adds such a restriction for an IN list
+ * (`column` IN `values`, n of them, in the column's type), which the predicates cannot say;
+ * the caller still filters the rows. Ignored for any other column; call before the first
+ * hudi_reader_next. */
+int hudi_reader_want_keys(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,
+                          hudi_error *err);
 
 /* What a reader did so far (files are counted when opened, row groups and rows when a file
  * has been read to its end or the reader moved on). */
 typedef struct hudi_read_stats {
-    int64_t files_total;   /* base files of the query before pruning */
-    int64_t files_pruned;  /* left out by partition values (never opened) */
-    int64_t files_opened;  /* footers read */
-    int64_t files_skipped; /* opened, but no row group can match (statistics, absent column) */
+    int64_t files_total;        /* base files of the query before pruning */
+    int64_t files_pruned;       /* left out by partition values (never opened) */
+    int64_t files_opened;       /* footers read */
+    int64_t files_skipped;      /* opened, but no row group can match (statistics, absent column) */
+    int64_t files_skipped_keys; /* footer read, no wanted record key (key range, bloom filter) */
     int64_t row_groups_total, row_groups_skipped;
     int64_t rows_read;     /* rows decoded from the kept row groups and pages */
     int64_t rows_returned; /* rows that satisfied the predicates */

@@ -1596,7 +1596,7 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
         hudi_buf_printf(out, "partitions: %lld of %lld read\n", (long long)parts_read,
                         (long long)parts);
     int64_t files_read = 0, files_pruned = 0, files_skipped = 0, rgs = 0, rgs_skipped = 0;
-    int64_t cur_n = 0;
+    int64_t files_bloom = 0, cur_n = 0;
     const char *cur = NULL; /* the partition whose skipped files are being counted */
     shown = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
@@ -1606,7 +1606,12 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
             continue;
         }
         int64_t total = 0, skipped = 0;
-        if ((rc = hudi_reader_probe_file(r, i, &total, &skipped, err)) < 0) break;
+        bool by_keys = false;
+        if ((rc = hudi_reader_probe_file(r, i, &total, &skipped, &by_keys, err)) < 0) break;
+        if (by_keys) { /* no wanted record key: key range or bloom filter (read/key_probe.h) */
+            files_bloom++;
+            continue;
+        }
         rgs += total;
         rgs_skipped += skipped;
         if (total > 0 && skipped == total) {
@@ -1628,10 +1633,11 @@ static int explain_hudi(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec *sp
         if (none)
             hudi_buf_puts(out, "no row can match: a pushed filter needs a value in a column "
                                "this table leaves null\n");
-        hudi_buf_printf(out,
-                        "files: %lld total, %lld pruned by partition, %lld skipped by "
-                        "statistics, %lld to read\n",
-                        (long long)n, (long long)files_pruned, (long long)files_skipped,
+        hudi_buf_printf(out, "files: %lld total, %lld pruned by partition, ", (long long)n,
+                        (long long)files_pruned);
+        if (files_bloom > 0)
+            hudi_buf_printf(out, "%lld skipped by bloom filter, ", (long long)files_bloom);
+        hudi_buf_printf(out, "%lld skipped by statistics, %lld to read\n", (long long)files_skipped,
                         (long long)files_read);
         if (spec->n_pushdown > 0)
             hudi_buf_printf(out, "row groups: %lld of %lld skipped by statistics\n",

@@ -14,7 +14,7 @@
 #include "schema/schema.h"
 #include "table/schema_view.h"
 #include "table/txn.h"
-#include "write/bloom.h"
+#include "table/bloom.h"
 #include "write/keygen.h"
 #include "write/write.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "write/bloom.h"
+#include "table/bloom.h"
 
 #define CHECK(x)                                                                                   \
     do {                                                                                           \

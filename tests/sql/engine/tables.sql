@@ -31,6 +31,7 @@ SHOW TABLES;
 SHOW PARTITIONS trips;
 DESCRIBE trips;
 EXPLAIN SELECT rider FROM trips WHERE city = 'chennai' AND fare > 1;
+EXPLAIN SELECT rider FROM trips WHERE uuid = 'u2';
 INSERT OVERWRITE trips SELECT 'u9', 'rider-Z', 1.0D, 1L, 'chennai';
 SELECT uuid, city FROM trips;
 -- errors

@@ -333,7 +333,8 @@ Test(evolved_read, widened_column_converts_and_filters_exactly) {
     int n_old = 0, n_new = 0;
     for (size_t i = 0; i < hudi_reader_file_count(r); i++) {
         int64_t groups = 0, skipped = 0;
-        cr_assert_eq(hudi_reader_probe_file(r, i, &groups, &skipped, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_reader_probe_file(r, i, &groups, &skipped, NULL, &err), 0, "%s",
+                     err.message);
         cr_assert_gt(groups, 0);
         /* the first insert wrote ids 1-4 */
         hudi_pq_file *pf = NULL;
@@ -354,7 +355,8 @@ Test(evolved_read, widened_column_converts_and_filters_exactly) {
     cr_assert_eq(hudi_reader_open(&r, t, &o, &err), 0, "%s", err.message);
     for (size_t i = 0; i < hudi_reader_file_count(r); i++) {
         int64_t groups = 0, skipped = 0;
-        cr_assert_eq(hudi_reader_probe_file(r, i, &groups, &skipped, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_reader_probe_file(r, i, &groups, &skipped, NULL, &err), 0, "%s",
+                     err.message);
         cr_assert_eq(skipped, groups, "statistics of an unchanged column still skip");
     }
     hudi_reader_free(r);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "write/bloom.h"
+#include "table/bloom.h"
 #include "write_fixtures.h"
 
 Test(bloom, murmur_vectors_from_spec) {

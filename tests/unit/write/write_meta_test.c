@@ -11,7 +11,7 @@
 #include "format/avro/avro.h"
 #include "format/parquet/meta.h"
 #include "support.h"
-#include "write/bloom.h"
+#include "table/bloom.h"
 #include "wt_util.h"
 
 static const char *const P1[] = {"p"};

@@ -8,7 +8,7 @@
  * DYNAMIC_V0 = the same 13-byte header (no bits) | int32 nr | int32 currentNbRecord |
  *   int32 rows | rows x standard filter.
  * Invariant: every row has exactly ceil(V/8) bytes and the bits past V are zero. */
-#include "write/bloom.h"
+#include "table/bloom.h"
 
 #include <math.h>
 

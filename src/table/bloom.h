@@ -4,8 +4,8 @@
  * writes them and stored as standard Base64 in the Parquet footer of every base file.
  *
  * Not Parquet's split-block bloom filter (format/parquet/bloom.h): a different structure. */
-#ifndef HUDI_WRITE_BLOOM_H
-#define HUDI_WRITE_BLOOM_H
+#ifndef HUDI_TABLE_BLOOM_H
+#define HUDI_TABLE_BLOOM_H
 
 #include "columnar/columnar.h"
 #include "format/parquet/parquet.h"
