@@ -81,7 +81,8 @@ def main():
         objs = {}
         for layer, code in (("base", "int hudi_table_thing(void);\n"
                                      "int hudi_base_thing(void) { return hudi_table_thing(); }\n"),
-                            ("table", "int hudi_table_thing(void) { return 1; }\n")):
+                            ("table", "int hudi_table_thing(void) { return 1; }\n"),
+                            ("columnar", "int hudi_columnar_thing(void) { return 2; }\n")):
             c = os.path.join(tmp, f"{layer}_obj.c")
             with open(c, "w") as f:
                 f.write(code)
@@ -99,10 +100,9 @@ def main():
         with open(layers) as f:
             text = f.read()
         with open(stale, "w") as f:
-            f.write(text.replace("table    uses base storage format",
-                                 "table    uses base storage columnar format"))
+            f.write(text.replace("columnar uses base\n", "columnar uses base storage\n"))
         rc, out = run(fresh_tree("stale"), stale, manifest)
-        expect(rc, out, 1, "'table uses columnar' is stale")
+        expect(rc, out, 1, "'columnar uses storage' is stale")
 
         # A `uses` naming a layer above (or unknown) is refused in layers.txt itself.
         with open(layers, "a") as f:
