@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "sql/ddl_int.h"
+#include "table/schema_view.h"
 #include "write/write.h"
 
 static int oom(hudi_error *err) { return hudi_error_oom(err); }
@@ -272,6 +273,202 @@ static int show_commit_files(hudi_sql_session *s, hudi_sql_result *r, const proc
     HUDI_UNUSED(p);
     if (rc < 0) return rc;
     return hudi_sql_rows_finish(&w, err);
+}
+
+/* ---- show_schema_history (hudic's own) ----------------------------------------------------- */
+
+static void type_text(hudi_buf *b, const hudi_field *f) {
+    switch (f->type) {
+    case HUDI_TYPE_DECIMAL: hudi_buf_printf(b, "decimal(%d,%d)", f->precision, f->scale); break;
+    case HUDI_TYPE_BOOL: hudi_buf_puts(b, "boolean"); break;
+    case HUDI_TYPE_INT32: hudi_buf_puts(b, "int"); break;
+    case HUDI_TYPE_INT64: hudi_buf_puts(b, "long"); break;
+    case HUDI_TYPE_STRUCT: hudi_buf_puts(b, "struct"); break;
+    case HUDI_TYPE_LIST: hudi_buf_puts(b, "array"); break;
+    case HUDI_TYPE_FIXED_BINARY:
+        if (f->hint == HUDI_HINT_UUID)
+            hudi_buf_puts(b, "uuid");
+        else
+            hudi_buf_printf(b, "fixed[%d]", f->byte_width);
+        break;
+    default: hudi_buf_puts(b, hudi_type_name(f->type)); break;
+    }
+}
+
+static bool same_type(const hudi_field *a, const hudi_field *b) {
+    return a->type == b->type && a->precision == b->precision && a->scale == b->scale &&
+           a->byte_width == b->byte_width && a->hint == b->hint;
+}
+
+static bool same_text(const char *a, const char *b) {
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The id of the sibling before (dir -1) or after (dir 1) child `i` of `parent` among the
+ * siblings whose ids `other` also has; -1 when none. */
+static int32_t common_neighbour(const hudi_field *parent, int32_t i, int dir,
+                                const hudi_ischema *other) {
+    for (int32_t j = i + dir; j >= 0 && j < parent->n_children; j += dir) {
+        int32_t id = parent->children[j].field_id;
+        if (id >= 0 && hudi_ischema_find_id(other, id, NULL)) return id;
+    }
+    return -1;
+}
+
+static int32_t child_index(const hudi_field *parent, int32_t id) {
+    for (int32_t j = 0; j < parent->n_children; j++)
+        if (parent->children[j].field_id == id) return j;
+    return -1;
+}
+
+/* The parent of the column with id `id` in `s` (a struct, list or map entry), or NULL. */
+static const hudi_field *parent_of(const hudi_field *f, int32_t id) {
+    for (int32_t j = 0; j < f->n_children; j++) {
+        if (f->children[j].field_id == id) return f;
+        const hudi_field *p = parent_of(&f->children[j], id);
+        if (p) return p;
+    }
+    return NULL;
+}
+
+static void sep(hudi_buf *b) {
+    if (b->len) hudi_buf_puts(b, "; ");
+}
+
+/* Appends to `b` what changed from `old` for every column of `nw` under `f` (depth first). */
+static void describe_new(hudi_buf *b, const hudi_ischema *old, const hudi_ischema *nw,
+                         const hudi_field *f) {
+    int32_t last_moved = -1;
+    for (int32_t i = 0; i < f->n_children; i++) {
+        const hudi_field *c = &f->children[i];
+        if (c->field_id >= 0) {
+            hudi_buf path = HUDI_BUF_INIT, opath = HUDI_BUF_INIT;
+            hudi_ischema_find_id(nw, c->field_id, &path);
+            const hudi_field *o = hudi_ischema_find_id(old, c->field_id, &opath);
+            if (!o) {
+                sep(b);
+                hudi_buf_printf(b, "added %s (id %d)", path.data ? path.data : c->name,
+                                (int)c->field_id);
+            } else {
+                if (strcmp(o->name, c->name) != 0) {
+                    sep(b);
+                    hudi_buf_printf(b, "renamed %s to %s", opath.data ? opath.data : o->name,
+                                    c->name);
+                }
+                if (!same_type(o, c) && !hudi_type_is_nested(c->type)) {
+                    sep(b);
+                    hudi_buf_printf(b, "%s: ", path.data ? path.data : c->name);
+                    type_text(b, o);
+                    hudi_buf_puts(b, " -> ");
+                    type_text(b, c);
+                }
+                if (!same_text(o->comment, c->comment)) {
+                    sep(b);
+                    hudi_buf_printf(b, "comment of %s", path.data ? path.data : c->name);
+                }
+                if (c->nullable && !o->nullable) {
+                    sep(b);
+                    hudi_buf_printf(b, "optional: %s", path.data ? path.data : c->name);
+                }
+                /* moved: both of its neighbours among the columns the two versions share
+                 * differ (a move changes them; its old and new neighbours keep one each) - but
+                 * not the column a just-moved one was put in front of (a swap is one move) */
+                const hudi_field *op = parent_of(&old->root, c->field_id);
+                int32_t oi = op ? child_index(op, c->field_id) : -1;
+                if (f->type == HUDI_TYPE_STRUCT && oi >= 0) {
+                    int32_t prev = common_neighbour(f, i, -1, old);
+                    int32_t old_next = common_neighbour(op, oi, 1, nw);
+                    if (prev != common_neighbour(op, oi, -1, nw) &&
+                        common_neighbour(f, i, 1, old) != old_next &&
+                        !(prev >= 0 && prev == last_moved && old_next == prev)) {
+                        sep(b);
+                        hudi_buf_printf(b, "moved %s", path.data ? path.data : c->name);
+                        last_moved = c->field_id;
+                    }
+                }
+            }
+            hudi_buf_dispose(&path);
+            hudi_buf_dispose(&opath);
+        }
+        describe_new(b, old, nw, c);
+    }
+}
+
+static void describe_dropped(hudi_buf *b, const hudi_ischema *old, const hudi_ischema *nw,
+                             const hudi_field *f) {
+    for (int32_t i = 0; i < f->n_children; i++) {
+        const hudi_field *c = &f->children[i];
+        if (c->field_id >= 0 && !hudi_ischema_find_id(nw, c->field_id, NULL)) {
+            hudi_buf path = HUDI_BUF_INIT;
+            hudi_ischema_find_id(old, c->field_id, &path);
+            sep(b);
+            hudi_buf_printf(b, "dropped %s", path.data ? path.data : c->name);
+            hudi_buf_dispose(&path);
+            continue; /* its nested columns went with it */
+        }
+        describe_dropped(b, old, nw, c);
+    }
+}
+
+static int show_schema_history(hudi_sql_session *s, hudi_sql_result *r, const proc *p,
+                               const args *a, hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 1, &t, err);
+    if (rc < 0) return rc;
+    int64_t limit = arg_int(a, 2, 100);
+    hudi_ischema_history h = {0};
+    hudi_ischema current = {0};
+    if ((rc = hudi_schema_history_load(&h, t, err)) < 0) return rc;
+    if (h.count == 0) {
+        /* schema on write: the table schema of the latest commit, ids as Hudi would give */
+        hudi_schema_view *v = NULL;
+        if ((rc = hudi_schema_view_open(&v, t, NULL, err)) < 0) return rc;
+        const hudi_field *ts = hudi_schema_view_table(v);
+        if (ts) rc = hudi_ischema_from_field(&current, ts, 0, err);
+        hudi_schema_view_free(v);
+        if (rc < 0) return rc;
+    }
+    hudi_sql_rows w;
+    const char *cols[] = {"version_id", "max_column_id", "column_count", "changes", "schema"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING, HUDI_TYPE_INT32, HUDI_TYPE_INT32, HUDI_TYPE_STRING,
+                               HUDI_TYPE_STRING};
+    if ((rc = hudi_sql_rows_begin(&w, r, 5, cols, ty, err)) < 0) goto out;
+    size_t n = h.count ? h.count : (current.root.type == HUDI_TYPE_STRUCT ? 1 : 0);
+    for (size_t i = 0; i < n && (int64_t)i < limit; i++) {
+        const hudi_ischema *cur = h.count ? &h.items[i] : &current;
+        hudi_buf json = HUDI_BUF_INIT, changes = HUDI_BUF_INIT;
+        char ver[32];
+        snprintf(ver, sizeof(ver), "%lld", (long long)cur->version_id);
+        if ((rc = hudi_ischema_write(&json, cur, err)) == 0) {
+            if (!h.count) {
+                hudi_buf_puts(&changes, "no schema history (schema on write)");
+            } else if (i + 1 < h.count) {
+                describe_new(&changes, &h.items[i + 1], cur, &cur->root);
+                describe_dropped(&changes, &h.items[i + 1], cur, &h.items[i + 1].root);
+            }
+            if (hudi_buf_failed(&changes)) rc = oom(err);
+        }
+        if (rc == 0) {
+            hudi_sql_rows_str(&w, 0, h.count ? ver : "");
+            hudi_sql_rows_i64(&w, 1, cur->max_column_id);
+            hudi_sql_rows_i64(&w, 2, cur->root.n_children);
+            hudi_sql_rows_str(&w, 3, changes.data ? changes.data : "");
+            hudi_sql_rows_str(&w, 4, json.data ? json.data : "");
+            hudi_sql_rows_end(&w);
+        }
+        hudi_buf_dispose(&json);
+        hudi_buf_dispose(&changes);
+        if (rc < 0) break;
+    }
+    if (rc < 0)
+        hudi_sql_rows_abort(&w);
+    else
+        rc = hudi_sql_rows_finish(&w, err);
+out:
+    hudi_ischema_history_dispose(&h);
+    hudi_ischema_dispose(&current);
+    HUDI_UNUSED(p);
+    return rc;
 }
 
 /* ---- show_table_properties --------------------------------------------------------------- */
@@ -668,6 +865,11 @@ static const proc procs[] = {
      show_savepoints,
      {{"table", P_STR, false, NULL}, {"path", P_STR, false, NULL}},
      "savepoint_time string"},
+    {"show_schema_history",
+     show_schema_history,
+     {{"table", P_STR, false, NULL}, {"path", P_STR, false, NULL}, {"limit", P_INT, false, "100"}},
+     "version_id string, max_column_id integer, column_count integer, changes string, schema "
+     "string"},
     {"show_table_properties",
      show_table_properties,
      {{"table", P_STR, false, NULL},

@@ -163,3 +163,12 @@ INSERT INTO f13 VALUES (2, 'b', 2000, 'nc');
 SELECT id, name, ts, new_col FROM f13 ORDER BY id;
 ALTER TABLE f13 RENAME COLUMN name TO label;
 SELECT id, label, new_col FROM f13 ORDER BY id;
+-- hudic's show_schema_history: each InternalSchema version, newest first, with what changed
+CALL show_schema_history(table => 'plain');
+CALL show_schema_history(table => 'f1');
+CALL show_schema_history(table => 'f2');
+CALL show_schema_history(table => 'f4', limit => 2);
+CALL show_schema_history(table => 'f7');
+CALL show_schema_history(table => 'h0');
+CALL show_schema_history(table => 'table1');
+CALL show_schema_history(table => 'f3', limit => 1);
