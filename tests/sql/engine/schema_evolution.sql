@@ -172,3 +172,4 @@ CALL show_schema_history(table => 'f7');
 CALL show_schema_history(table => 'h0');
 CALL show_schema_history(table => 'table1');
 CALL show_schema_history(table => 'f3', limit => 1);
+CALL show_schema_history(table => 'no_such_table');
