@@ -33,10 +33,4 @@ int hudi_value_parse(hudi_value *out, hudi_buf *bytes, const char *text, bool qu
                      const hudi_field *f, hudi_error *err);
 void hudi_predicate_dispose(hudi_predicate *p);
 
-/* Clears keep[i] for the rows of `a` (a primitive column) that do not satisfy `op value`, the
- * value in a's type (NULL values satisfy only IS NULL; NaN only !=): the reader's exact filter
- * for predicates it could not give the Parquet scan (a column converted from the file's type). */
-int hudi_predicate_eval(const hudi_array *a, hudi_cmp_op op, const hudi_value *value, uint8_t *keep,
-                        hudi_error *err);
-
 #endif

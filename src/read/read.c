@@ -807,8 +807,8 @@ static int post_filter(hudi_reader *r, int64_t *rows, hudi_error *err) {
     memset(keep, 1, (size_t)*rows);
     for (int32_t p = 0; rc == 0 && p < r->n_preds; p++)
         if (r->post[p])
-            rc = hudi_predicate_eval(r->conv[r->preds[p].scan_col], r->preds[p].op,
-                                     &r->preds[p].value, keep, err);
+            rc = hudi_pq_eval_predicate(r->conv[r->preds[p].scan_col], r->preds[p].op,
+                                        &r->preds[p].value, keep, err);
     int64_t kept = 0;
     for (int64_t i = 0; i < *rows; i++) kept += keep[i];
     r->stats.rows_returned -= *rows - kept; /* the scan counts them returned */

@@ -460,7 +460,7 @@ typedef struct wctx {
 
 /* JSON string as Jackson writes it: short escapes for \b \t \n \f \r, \u00XX for the other
  * control characters, everything else (UTF-8 included) verbatim. */
-static void put_json_str(hudi_buf *b, const char *s) {
+void hudi_schema_put_json_string(hudi_buf *b, const char *s) {
     static const char hex[] = "0123456789ABCDEF";
     hudi_buf_putc(b, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -487,12 +487,12 @@ static void put_json_str(hudi_buf *b, const char *s) {
 /* Avro's writeName: the namespace only when it differs from the enclosing one. */
 static void put_name(hudi_buf *b, const char *name, const char *ns, const char *enclosing) {
     hudi_buf_puts(b, ",\"name\":");
-    put_json_str(b, name);
+    hudi_schema_put_json_string(b, name);
     const char *e = enclosing ? enclosing : "";
     if (ns && *ns) {
         if (strcmp(ns, e)) {
             hudi_buf_puts(b, ",\"namespace\":");
-            put_json_str(b, ns);
+            hudi_schema_put_json_string(b, ns);
         }
     } else if (*e) {
         hudi_buf_puts(b, ",\"namespace\":\"\"");
@@ -518,7 +518,7 @@ static int write_record(wctx *w, const hudi_field *f, const char *name, const ch
     put_name(w->out, name, ns, enclosing);
     if (doc) {
         hudi_buf_puts(w->out, ",\"doc\":");
-        put_json_str(w->out, doc);
+        hudi_schema_put_json_string(w->out, doc);
     }
     hudi_buf_puts(w->out, ",\"fields\":[");
     for (int32_t i = 0; i < f->n_children && rc == 0; i++) {
@@ -530,12 +530,12 @@ static int write_record(wctx *w, const hudi_field *f, const char *name, const ch
         size_t saved = w->path.len;
         hudi_buf_printf(&w->path, "%s%s", saved ? "." : "", c->name);
         hudi_buf_puts(w->out, i ? ",{\"name\":" : "{\"name\":");
-        put_json_str(w->out, c->name);
+        hudi_schema_put_json_string(w->out, c->name);
         hudi_buf_puts(w->out, ",\"type\":");
         rc = write_type(w, c, c->name, full.data, ns ? ns : "");
         if (c->comment) {
             hudi_buf_puts(w->out, ",\"doc\":");
-            put_json_str(w->out, c->comment);
+            hudi_schema_put_json_string(w->out, c->comment);
         }
         if ((c->nullable && w->style == HUDI_AVRO_STYLE_HUDI) || c->type == HUDI_TYPE_NULL)
             hudi_buf_puts(w->out, ",\"default\":null");

@@ -259,29 +259,6 @@ int hudi_ischema_from_field(hudi_ischema *out, const hudi_field *root, int64_t v
 
 /* A JSON string as Jackson's generator writes it: short escapes for \b \t \n \f \r, \u00XX for
  * other control characters, everything else (UTF-8 included) verbatim. */
-static void put_str(hudi_buf *b, const char *s) {
-    static const char hex[] = "0123456789ABCDEF";
-    hudi_buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': hudi_buf_puts(b, "\\\""); break;
-        case '\\': hudi_buf_puts(b, "\\\\"); break;
-        case '\b': hudi_buf_puts(b, "\\b"); break;
-        case '\t': hudi_buf_puts(b, "\\t"); break;
-        case '\n': hudi_buf_puts(b, "\\n"); break;
-        case '\f': hudi_buf_puts(b, "\\f"); break;
-        case '\r': hudi_buf_puts(b, "\\r"); break;
-        default:
-            if (*p < 0x20) {
-                char e[7] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15], 0};
-                hudi_buf_puts(b, e);
-            } else {
-                hudi_buf_putc(b, (char)*p);
-            }
-        }
-    }
-    hudi_buf_putc(b, '"');
-}
 
 /* The name of a primitive in the JSON (internal-schema.md §2), written to `b`; false when the
  * model has no such primitive. */
@@ -326,13 +303,13 @@ static int write_fields(wctx *w, const hudi_field *rec) {
     for (int32_t i = 0; i < rec->n_children; i++) {
         const hudi_field *c = &rec->children[i];
         hudi_buf_printf(w->out, "%s{\"id\":%d,\"name\":", i ? "," : "", (int)c->field_id);
-        put_str(w->out, c->name ? c->name : "");
+        hudi_schema_put_json_string(w->out, c->name ? c->name : "");
         hudi_buf_printf(w->out, ",\"optional\":%s,\"type\":", c->nullable ? "true" : "false");
         int rc = write_type(w, c);
         if (rc < 0) return rc;
         if (c->comment) {
             hudi_buf_puts(w->out, ",\"doc\":");
-            put_str(w->out, c->comment);
+            hudi_schema_put_json_string(w->out, c->comment);
         }
         hudi_buf_putc(w->out, '}');
     }

@@ -54,6 +54,11 @@ typedef enum hudi_avro_style {
 int hudi_schema_write_avro(hudi_buf *out, const hudi_field *root, hudi_avro_style style,
                            hudi_error *err);
 
+/** Appends `s` as a JSON string the way Jackson and Avro's Schema.toString write it: quotes,
+ *  backslash and the control characters escaped (\b \t \n \f \r, others \u00XX), the rest
+ *  (UTF-8 included) as is. */
+void hudi_schema_put_json_string(hudi_buf *b, const char *s);
+
 /** Appends Hudi's record full name "hoodie.<table>.<table>_record" (avro-schema.md §4). */
 void hudi_schema_record_fullname(hudi_buf *out, const char *table_name);
 

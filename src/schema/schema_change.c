@@ -483,20 +483,29 @@ static int do_nullability(actx *c, const hudi_schema_change *ch, bool nullable) 
     return 0;
 }
 
-static int do_rename(actx *c, const hudi_schema_change *ch) {
-    loc l;
+/* The existing, non-meta, unprotected column a RENAME or DROP (`stmt`, `verb`) targets, found
+ * into *l; schema on read only. */
+static int key_safe_target(actx *c, const hudi_schema_change *ch, const char *stmt,
+                           const char *missing, const char *verb, loc *l) {
     int rc;
-    if (!c->rules->schema_on_read) return no_sor(c, "RENAME COLUMN", ch->path);
-    if ((rc = find_existing(c, ch->path, "RENAME COLUMN", "cannot update a missing column: ", &l)) <
-            0 ||
+    if (!c->rules->schema_on_read) return no_sor(c, stmt, ch->path);
+    if ((rc = find_existing(c, ch->path, stmt, missing, l)) < 0 ||
         (rc = check_meta(c, ch->path)) < 0)
         return rc;
     if (is_protected(c, ch->path))
         return fail(c, HUDI_EINVAL,
-                    "cannot rename %s: cannot support apply changes for "
+                    "cannot %s %s: cannot support apply changes for "
                     "primaryKey/CombineKey/partitionKey (it is a record key, precombine or "
                     "partition column)",
-                    ch->path);
+                    verb, ch->path);
+    return 0;
+}
+
+static int do_rename(actx *c, const hudi_schema_change *ch) {
+    loc l;
+    int rc =
+        key_safe_target(c, ch, "RENAME COLUMN", "cannot update a missing column: ", "rename", &l);
+    if (rc < 0) return rc;
     if (is_element_or_entry(&l))
         return fail(c, HUDI_EINVAL,
                     "cannot rename %s: a list element and a map key or value keep their names",
@@ -525,18 +534,8 @@ static int do_rename(actx *c, const hudi_schema_change *ch) {
 
 static int do_drop(actx *c, const hudi_schema_change *ch) {
     loc l;
-    int rc;
-    if (!c->rules->schema_on_read) return no_sor(c, "DROP COLUMN", ch->path);
-    if ((rc = find_existing(c, ch->path, "DROP COLUMN", "cannot delete missing columns: ", &l)) <
-            0 ||
-        (rc = check_meta(c, ch->path)) < 0)
-        return rc;
-    if (is_protected(c, ch->path))
-        return fail(c, HUDI_EINVAL,
-                    "cannot drop %s: cannot support apply changes for "
-                    "primaryKey/CombineKey/partitionKey (it is a record key, precombine or "
-                    "partition column)",
-                    ch->path);
+    int rc = key_safe_target(c, ch, "DROP COLUMN", "cannot delete missing columns: ", "drop", &l);
+    if (rc < 0) return rc;
     if (l.owner->type == HUDI_TYPE_LIST)
         return fail(c, HUDI_EINVAL, "cannot drop %s: cannot delete element from arrayType: %.*s",
                     ch->path, (int)l.parent_len, ch->path);

@@ -88,6 +88,13 @@ typedef struct hudi_pq_predicate {
     hudi_value value; /* already converted to the column's type */
 } hudi_pq_predicate;
 
+/* Clears keep[i] for the rows of `a` (a primitive column) that fail `op` `value` (the value in
+ * the column's type; NULL never matches a comparison; NaN only matches !=). EUNSUPPORTED for a
+ * nested column. The row filter of Parquet scans, for callers that filter batches of their own
+ * (values converted after reading). */
+int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
+                           uint8_t *keep, hudi_error *err);
+
 typedef struct hudi_pq_scan_options {
     int version;            /* HUDI_PQ_SCAN_OPTIONS_VERSION */
     const int32_t *columns; /* top-level column indices to read; NULL = all */

@@ -138,9 +138,9 @@ static bool apply_op(hudi_cmp_op op, int c) {
     }
 }
 
-/* Clears keep[i] for rows of `a` that fail `p`. */
-static int eval_predicate(const hudi_array *a, const hudi_pq_predicate *p, uint8_t *keep,
-                          hudi_error *err) {
+int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
+                           uint8_t *keep, hudi_error *err) {
+    const hudi_pq_predicate pred = {0, op, *value}, *p = &pred;
     int64_t n = a->length;
     const hudi_field *f = a->field;
     if (p->op == HUDI_CMP_IS_NULL || p->op == HUDI_CMP_IS_NOT_NULL) {
@@ -227,8 +227,8 @@ static int eval_predicate(const hudi_array *a, const hudi_pq_predicate *p, uint8
             break;
         }
         default:
-            return hudi_error_set(err, HUDI_EUNSUPPORTED, "cannot filter on a %s column",
-                                  hudi_type_name(f->type));
+            return hudi_error_set(err, HUDI_EUNSUPPORTED, "cannot filter on column %s (%s)",
+                                  f->name ? f->name : "", hudi_type_name(f->type));
         }
         if (!apply_op(p->op, c)) keep[i] = 0;
     }
@@ -275,7 +275,7 @@ int hudi_pq_scan_filter_batch(hudi_pq_scan *s, hudi_batch *b, hudi_error *err) {
                                 "%s: a filtered column must be among the columns read", s->f->path);
             break;
         }
-        rc = eval_predicate(b->columns[col], p, keep, err);
+        rc = hudi_pq_eval_predicate(b->columns[col], p->op, &p->value, keep, err);
     }
     int64_t kept = 0;
     for (int64_t i = 0; i < b->num_rows; i++) kept += keep[i];
