@@ -21,8 +21,7 @@ static bool is_int(hudi_type_id t) {
            t == HUDI_TYPE_INT64;
 }
 
-/* Same type, parameters included. */
-static bool same_type(const hudi_field *a, const hudi_field *b) {
+bool hudi_type_same(const hudi_field *a, const hudi_field *b) {
     if (a->type != b->type) return false;
     switch (a->type) {
     case HUDI_TYPE_DECIMAL: return a->precision == b->precision && a->scale == b->scale;
@@ -43,7 +42,7 @@ static bool decimal_widens(const hudi_field *from, const hudi_field *to) {
 bool hudi_type_can_convert(const hudi_field *from, const hudi_field *to) {
     hudi_type_id a = from->type, b = to->type;
     if (hudi_type_is_nested(a) || hudi_type_is_nested(b)) return false;
-    if (same_type(from, to)) return true;
+    if (hudi_type_same(from, to)) return true;
     switch (b) {
     case HUDI_TYPE_INT16:
     case HUDI_TYPE_INT32:
@@ -862,7 +861,7 @@ int hudi_array_convert(hudi_array **out, const hudi_array *a, const hudi_field *
         hudi_buf_dispose(&t);
         return rc;
     }
-    if (same_type(from, to)) {
+    if (hudi_type_same(from, to)) {
         int rc = hudi_array_slice(out, a, 0, a->length, err);
         if (rc == 0) (*out)->field = to;
         return rc;

@@ -21,6 +21,10 @@
 
 #include "columnar/columnar.h"
 
+/* Whether two primitive fields have the same type, parameters included (decimal precision and
+ * scale, time unit and UTC-ness, fixed width); names and nullability aside. */
+bool hudi_type_same(const hudi_field *a, const hudi_field *b);
+
 /* Whether values of `from` convert to `to` by the rules above (same type: true). */
 bool hudi_type_can_convert(const hudi_field *from, const hudi_field *to);
 

@@ -38,17 +38,6 @@ static void node_dispose(pnode *n) {
     hudi_free(n->children);
 }
 
-static bool same_primitive(const hudi_field *a, const hudi_field *b) {
-    if (a->type != b->type) return false;
-    switch (a->type) {
-    case HUDI_TYPE_DECIMAL: return a->precision == b->precision && a->scale == b->scale;
-    case HUDI_TYPE_TIME:
-    case HUDI_TYPE_TIMESTAMP: return a->unit == b->unit && a->utc == b->utc;
-    case HUDI_TYPE_FIXED_BINARY: return a->byte_width == b->byte_width;
-    default: return true;
-    }
-}
-
 static int type_error(plan_ctx *c, const hudi_field *file, const hudi_field *query) {
     hudi_buf f = HUDI_BUF_INIT, q = HUDI_BUF_INIT;
     hudi_field_describe(&f, file);
@@ -118,7 +107,7 @@ static int plan(plan_ctx *c, pnode *n, const hudi_field *file, const hudi_field 
         return type_error(c, file, query);
     if (!nested) {
         if (!hudi_type_can_convert(file, query)) return type_error(c, file, query);
-        n->same = n->exact = same_primitive(file, query);
+        n->same = n->exact = hudi_type_same(file, query);
         return 0;
     }
     int32_t nc = qt == HUDI_TYPE_STRUCT ? query->n_children : 1;
