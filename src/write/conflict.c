@@ -3,7 +3,10 @@
  * candidates are the commits completed since this write started (every completed
  * commit/deltacommit/replacecommit that was not completed in the timeline the write planned
  * on); a candidate conflicts when it wrote or replaced a file group (partition, file id) this
- * write also wrote or replaced. The later committer fails with HUDI_ECONFLICT. */
+ * write also wrote or replaced. The later committer fails with HUDI_ECONFLICT. A candidate that
+ * changed the table schema conflicts too (an ALTER_SCHEMA commit always; any other when the
+ * table schema or InternalSchema as of now differs from the one the write started from):
+ * committing would lose that schema version. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -61,6 +64,13 @@ static int conflict(const wctx *c, const hudi_instant *other, const hudi_commit_
                           file_id, part, c->instant);
 }
 
+static int schema_conflict(const wctx *c, const char *other, hudi_error *err) {
+    return hudi_error_set(err, HUDI_ECONFLICT,
+                          "%s: the table schema changed at %s while this write (instant %s) ran; "
+                          "the write was rolled back and can be retried",
+                          c->t->base_path, other ? other : "?", c->instant);
+}
+
 static int check_one(const wctx *c, const hudi_instant *other, hudi_error *err) {
     hudi_buf json = HUDI_BUF_INIT;
     hudi_commit_metadata *md = NULL;
@@ -78,8 +88,39 @@ static int check_one(const wctx *c, const hudi_instant *other, hudi_error *err) 
             if (mine(c, r->partition_path, r->file_ids[i]))
                 rc = conflict(c, other, md, r->partition_path, r->file_ids[i], err);
     }
+    if (rc == 0 && md->operation_type && strcmp(md->operation_type, "ALTER_SCHEMA") == 0)
+        rc = schema_conflict(c, other->time, err);
     hudi_commit_metadata_free(md);
     hudi_buf_dispose(&json);
+    return rc;
+}
+
+/* Canonical JSON of a table schema and an InternalSchema (either may be NULL). */
+static int schema_text(hudi_buf *out, const hudi_field *table, const hudi_ischema *is,
+                       hudi_error *err) {
+    int rc = 0;
+    if (table) rc = hudi_schema_write_avro(out, table, HUDI_AVRO_STYLE_HUDI, err);
+    hudi_buf_puts(out, "\n");
+    if (rc == 0 && is) rc = hudi_ischema_write(out, is, err);
+    if (rc == 0 && hudi_buf_failed(out)) rc = hudi_error_oom(err);
+    return rc;
+}
+
+/* The table schema and InternalSchema as of now (the reloaded timeline) against those the write
+ * resolved when it started. */
+static int check_schema(const wctx *c, hudi_error *err) {
+    hudi_schema_view *now = NULL;
+    hudi_buf a = HUDI_BUF_INIT, b = HUDI_BUF_INIT;
+    int rc = hudi_schema_view_open(&now, c->t, NULL, err);
+    if (rc == 0 && c->sv)
+        rc = schema_text(&a, hudi_schema_view_table(c->sv), hudi_schema_view_ischema(c->sv), err);
+    if (rc == 0)
+        rc = schema_text(&b, hudi_schema_view_table(now), hudi_schema_view_ischema(now), err);
+    if (rc == 0 && c->sv && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0))
+        rc = schema_conflict(c, hudi_schema_view_instant(now), err);
+    hudi_buf_dispose(&a);
+    hudi_buf_dispose(&b);
+    hudi_schema_view_free(now);
     return rc;
 }
 
@@ -98,8 +139,13 @@ int hudi_occ_check(wctx *c, const hudi_occ_snapshot *s, hudi_error *err) {
                               c->t->base_path, c->instant);
     hudi_instant_list l = {0};
     int rc = hudi_timeline_completed_commits(&l, tl, err);
+    bool any = false;
     for (size_t i = 0; rc == 0 && i < l.count; i++)
-        if (!was_done(s, l.items[i]->time)) rc = check_one(c, l.items[i], err);
+        if (!was_done(s, l.items[i]->time)) {
+            any = true;
+            rc = check_one(c, l.items[i], err);
+        }
     hudi_instant_list_dispose(&l);
+    if (rc == 0 && any) rc = check_schema(c, err);
     return rc;
 }

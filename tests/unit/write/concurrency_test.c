@@ -558,3 +558,137 @@ Test(concurrency, occ_commit_path_fails_at_every_call, .timeout = 120) {
     }
     cr_assert_gt(failures, 20);
 }
+
+/* ---- schema races: an ALTER or a schema-changing write while an OCC write runs ---------- */
+
+typedef struct alter_mid {
+    fixture *f;
+    bool schema_on_read;
+    const char *column;
+    char instant[HUDI_INSTANT_TIME_MAX];
+    int rc;
+    hudi_error err;
+} alter_mid;
+
+static void alter_add(void *payload) {
+    alter_mid *a = payload;
+    hudi_table *t = open_tbl(a->f);
+    hudi_field dbl = {0};
+    hudi_field_init(&dbl, "x", HUDI_TYPE_DOUBLE, true);
+    hudi_schema_change add = {HUDI_SCHEMA_ADD, a->column, &dbl, NULL, NULL, 0, NULL, false};
+    hudi_alter_options o = {0};
+    o.schema_on_read = a->schema_on_read;
+    a->rc = hudi_tbl_alter_schema(t, &add, 1, &o, a->instant, &a->err);
+    hudi_field_dispose(&dbl);
+    hudi_tbl_free(t);
+}
+
+/* Data files (name ends .parquet) under partition directory `part`. */
+static size_t data_files(fixture *f, const char *part) {
+    char dir[600];
+    snprintf(dir, sizeof(dir), "%s/%s", f->base, part);
+    hudi_dir_listing l = {0};
+    cr_assert_eq(hudi_fs_list(f->fs, dir, &l, NULL), 0);
+    size_t n = 0;
+    for (size_t i = 0; i < l.count; i++) {
+        size_t len = strlen(l.entries[i].name);
+        n += len > 8 && !strcmp(l.entries[i].name + len - 8, ".parquet");
+    }
+    hudi_dir_listing_dispose(&l);
+    return n;
+}
+
+static bool table_has_column(hudi_table *t, const char *name) {
+    hudi_schema_view *v = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_reload(t, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_schema_view_open(&v, t, NULL, &err), 0, "%s", err.message);
+    const hudi_field *s = hudi_schema_view_table(v);
+    bool found = false;
+    for (int32_t i = 0; s && i < s->n_children; i++) found |= !strcmp(s->children[i].name, name);
+    hudi_schema_view_free(v);
+    return found;
+}
+
+static void occ_alter_mid_write(bool schema_on_read) {
+    fixture f;
+    setup(&f, WT_LOCAL, true);
+    size_t files_a = data_files(&f, "a"), files_b = data_files(&f, "b");
+    char *before = wt_dump(f.t, NULL);
+    alter_mid a = {&f, schema_on_read, "score", "", 0, HUDI_ERROR_INIT};
+    hudi_batch *outer =
+        wt_batch(&f.s, (wt_row[]){{0, "x", 5, "a", false}, {2, "x", 5, "a", false}}, 2);
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    o.props = OCC;
+    o.before_commit = alter_add;
+    o.payload = &a;
+    hudi_error err = HUDI_ERROR_INIT;
+    int rc = hudi_tbl_write(f.t, outer, &o, NULL, &err);
+    cr_assert_eq(a.rc, 0, "%s", a.err.message);
+    cr_assert_eq(rc, HUDI_ECONFLICT, "%d %s", rc, err.message);
+    char want[128];
+    snprintf(want, sizeof(want), "the table schema changed at %s while this write", a.instant);
+    cr_assert(strstr(err.message, want), "%s", err.message);
+    cr_assert_null(strchr(err.message, '\n'));
+    /* rolled back: nothing pending, its files gone, rows as before; the ALTER's schema stays */
+    cr_assert_eq(count_state(f.t, HUDI_ACTION_COMMIT, true), 0);
+    cr_assert_eq(count_state(f.t, HUDI_ACTION_ROLLBACK, false), 1);
+    cr_assert_eq(data_files(&f, "a"), files_a);
+    cr_assert_eq(data_files(&f, "b"), files_b);
+    cr_assert(table_has_column(f.t, "score"));
+    char *after = wt_dump(f.t, NULL);
+    cr_assert_eq(wt_lines(after), wt_lines(before));
+    cr_assert_eq(ts_of(after, 0), 1);
+    /* a retry sees the ALTER and commits with it (the batch lacks the new column) */
+    static const char *const retry[] = {OCC_PROPS, "hoodie.write.set.null.for.missing.columns",
+                                        "true", NULL};
+    o.props = retry;
+    o.before_commit = NULL;
+    cr_assert_eq(hudi_tbl_write(f.t, outer, &o, NULL, &err), 0, "%s", err.message);
+    cr_assert(table_has_column(f.t, "score"));
+    free(after);
+    after = wt_dump(f.t, NULL);
+    cr_assert_eq(ts_of(after, 0), 5);
+    free(before);
+    free(after);
+    hudi_batch_free(outer);
+    teardown(&f, WT_LOCAL);
+}
+
+Test(concurrency, occ_alter_during_write_conflicts) { occ_alter_mid_write(false); }
+Test(concurrency, occ_alter_during_write_conflicts_schema_on_read) { occ_alter_mid_write(true); }
+
+/* Two ALTERs one after the other from two table handles (the second opened before the first
+ * committed): both schema versions are in the history and the table has both columns. */
+Test(concurrency, two_alters_keep_both_versions) {
+    fixture f;
+    setup(&f, WT_LOCAL, true);
+    hudi_table *other = open_tbl(&f);
+    alter_mid a1 = {&f, true, "c1", "", 0, HUDI_ERROR_INIT};
+    alter_mid a2 = {&f, true, "c2", "", 0, HUDI_ERROR_INIT};
+    alter_add(&a1);
+    cr_assert_eq(a1.rc, 0, "%s", a1.err.message);
+    hudi_field dbl = {0};
+    hudi_field_init(&dbl, "x", HUDI_TYPE_DOUBLE, true);
+    hudi_schema_change add = {HUDI_SCHEMA_ADD, "c2", &dbl, NULL, NULL, 0, NULL, false};
+    hudi_alter_options ao = {0};
+    ao.schema_on_read = true;
+    a2.rc = hudi_tbl_alter_schema(other, &add, 1, &ao, a2.instant, &a2.err);
+    cr_assert_eq(a2.rc, 0, "%s", a2.err.message);
+    cr_assert(table_has_column(f.t, "c1"));
+    cr_assert(table_has_column(f.t, "c2"));
+    hudi_ischema_history h = {0};
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_reload(f.t, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_schema_history_load(&h, f.t, &err), 0, "%s", err.message);
+    cr_assert_not_null(hudi_ischema_history_search(&h, hudi_ischema_version_of(a1.instant)));
+    cr_assert_not_null(hudi_ischema_history_search(&h, hudi_ischema_version_of(a2.instant)));
+    cr_assert_eq(hudi_ischema_history_search(&h, hudi_ischema_version_of(a1.instant))->version_id,
+                 hudi_ischema_version_of(a1.instant));
+    cr_assert_eq(hudi_ischema_history_search(&h, hudi_ischema_version_of(a2.instant))->version_id,
+                 hudi_ischema_version_of(a2.instant));
+    hudi_ischema_history_dispose(&h);
+    hudi_field_dispose(&dbl);
+    hudi_tbl_free(other);
+    teardown(&f, WT_LOCAL);
+}
