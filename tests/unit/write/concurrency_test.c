@@ -568,6 +568,7 @@ typedef struct alter_mid {
     char instant[HUDI_INSTANT_TIME_MAX];
     int rc;
     hudi_error err;
+    const char *const *props; /* the ALTER's (lock wait) */
 } alter_mid;
 
 static void alter_add(void *payload) {
@@ -578,6 +579,7 @@ static void alter_add(void *payload) {
     hudi_schema_change add = {HUDI_SCHEMA_ADD, a->column, &dbl, NULL, NULL, 0, NULL, false};
     hudi_alter_options o = {0};
     o.schema_on_read = a->schema_on_read;
+    o.props = a->props;
     a->rc = hudi_tbl_alter_schema(t, &add, 1, &o, a->instant, &a->err);
     hudi_field_dispose(&dbl);
     hudi_tbl_free(t);
@@ -615,7 +617,7 @@ static void occ_alter_mid_write(bool schema_on_read) {
     setup(&f, WT_LOCAL, true);
     size_t files_a = data_files(&f, "a"), files_b = data_files(&f, "b");
     char *before = wt_dump(f.t, NULL);
-    alter_mid a = {&f, schema_on_read, "score", "", 0, HUDI_ERROR_INIT};
+    alter_mid a = {&f, schema_on_read, "score", "", 0, HUDI_ERROR_INIT, NULL};
     hudi_batch *outer =
         wt_batch(&f.s, (wt_row[]){{0, "x", 5, "a", false}, {2, "x", 5, "a", false}}, 2);
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
@@ -664,8 +666,8 @@ Test(concurrency, two_alters_keep_both_versions) {
     fixture f;
     setup(&f, WT_LOCAL, true);
     hudi_table *other = open_tbl(&f);
-    alter_mid a1 = {&f, true, "c1", "", 0, HUDI_ERROR_INIT};
-    alter_mid a2 = {&f, true, "c2", "", 0, HUDI_ERROR_INIT};
+    alter_mid a1 = {&f, true, "c1", "", 0, HUDI_ERROR_INIT, NULL};
+    alter_mid a2 = {&f, true, "c2", "", 0, HUDI_ERROR_INIT, NULL};
     alter_add(&a1);
     cr_assert_eq(a1.rc, 0, "%s", a1.err.message);
     hudi_field dbl = {0};
@@ -690,5 +692,53 @@ Test(concurrency, two_alters_keep_both_versions) {
     hudi_ischema_history_dispose(&h);
     hudi_field_dispose(&dbl);
     hudi_tbl_free(other);
+    teardown(&f, WT_LOCAL);
+}
+
+/* Single writer: the lock is held through the whole write, so an ALTER cannot slip in. */
+Test(concurrency, single_writer_alter_mid_write_is_locked_out) {
+    fixture f;
+    setup(&f, WT_LOCAL, true);
+    static const char *const wait[] = {"hoodie.write.lock.wait_time_ms", "100", NULL};
+    alter_mid a = {&f, false, "score", "", 0, HUDI_ERROR_INIT, wait};
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(upsert(f.t, &f.s, 0, 5, 2, NULL, alter_add, &a, &err), 0, "%s", err.message);
+    cr_assert_eq(a.rc, HUDI_ELOCKED, "%d %s", a.rc, a.err.message);
+    cr_assert_not(table_has_column(f.t, "score"));
+    teardown(&f, WT_LOCAL);
+}
+
+/* With an InternalSchema (schema on read after an ALTER), a concurrent write that changes no
+ * schema and touches other file groups still lets the OCC write commit. */
+Test(concurrency, occ_disjoint_writes_with_internal_schema_both_commit) {
+    fixture f;
+    setup(&f, WT_LOCAL, true);
+    alter_mid a = {&f, true, "score", "", 0, HUDI_ERROR_INIT, NULL};
+    alter_add(&a);
+    cr_assert_eq(a.rc, 0, "%s", a.err.message);
+    static const char *const props[] = {OCC_PROPS, "hoodie.write.set.null.for.missing.columns",
+                                        "true", NULL};
+    hudi_batch *nb =
+        wt_batch(&f.s, (wt_row[]){{13, "y", 7, "b", false}, {21, "y", 7, "b", false}}, 2);
+    hudi_batch *outer =
+        wt_batch(&f.s, (wt_row[]){{0, "x", 5, "a", false}, {2, "x", 5, "a", false}}, 2);
+    nested n = {&f, props, 0, 0, HUDI_ERROR_INIT, NULL, false};
+    n.batch = nb;
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    o.props = props;
+    o.before_commit = nested_write;
+    o.payload = &n;
+    hudi_error err = HUDI_ERROR_INIT;
+    int rc = hudi_tbl_write(f.t, outer, &o, NULL, &err);
+    cr_assert_eq(n.rc, 0, "%s", n.err.message);
+    cr_assert_eq(rc, 0, "%s", err.message);
+    char *d = wt_dump(f.t, NULL);
+    cr_assert_eq(ts_of(d, 0), 5);
+    cr_assert_eq(ts_of(d, 13), 7);
+    free(d);
+    cr_assert(table_has_column(f.t, "score"));
+    cr_assert_eq(count_state(f.t, HUDI_ACTION_ROLLBACK, false), 0);
+    hudi_batch_free(nb);
+    hudi_batch_free(outer);
     teardown(&f, WT_LOCAL);
 }
