@@ -673,3 +673,97 @@ Test(evolve_write, custom_hoodie_column_added) {
                     "{\"id\":2,\"a\":\"y\",\"_hoodie_meta_col\":\"m\"}\n");
     tbl_close(&x);
 }
+
+/* A schema-evolving write under schema on read fails at every storage call in turn (the base
+ * files, the commit, the InternalSchema history file): the table reads as before - rows and
+ * schema - or, once the commit is complete, as after; the history never lacks the version the
+ * timeline names; and the next write (the same batch again) succeeds. */
+Test(evolve_write, evolving_write_fails_at_every_storage_call, .timeout = 120) {
+    static const char *const v1 = "id int, ts long, name string?, n int?";
+    static const char *const v2 = "id int, ts long, name string?, n long?, note string?, "
+                                  "extra double?";
+    static const char *const row3 = "{\"id\":3,\"ts\":1,\"name\":\"three\",\"n\":3000000000,"
+                                    "\"note\":\"x\",\"extra\":0.5}\n";
+    hudi_field str;
+    cr_assert_eq(hudi_field_init(&str, "x", HUDI_TYPE_STRING, true), 0);
+    hudi_schema_change add = {HUDI_SCHEMA_ADD,      "note", &str, NULL, NULL,
+                              HUDI_SCHEMA_POS_NONE, NULL,   false};
+    int tripped_runs = 0;
+    for (int64_t n = 1; n < 1000; n++) {
+        tbl x;
+        hudi_error err = HUDI_ERROR_INIT;
+        tbl_create(&x, "t", "id", NULL, "ts", v1);
+        tbl_write_ok(&x, v1,
+                     "{\"id\":1,\"ts\":1,\"name\":\"one\",\"n\":1}\n"
+                     "{\"id\":2,\"ts\":1,\"name\":\"two\",\"n\":2}\n",
+                     HUDI_WRITE_UPSERT, NULL);
+        alter(&x, &add);
+        char *rows_before = dump(&x);
+        char *schema_before = table_schema(&x);
+
+        hudi_fs *faulty = NULL;
+        cr_assert_eq(hudi_fs_faulty_new(&faulty, x.fs, (hudi_fault_plan){n, -1, true}, NULL), 0);
+        hudi_table *ft = NULL;
+        int rc = hudi_tbl_open(&ft, faulty, x.base, &err);
+        if (rc == 0) {
+            hudi_field s = spec_record("in", v2);
+            hudi_batch *b = rows(&s, row3);
+            hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+            hudi_table_write_result res;
+            o.op = HUDI_WRITE_UPSERT;
+            o.use_bloom_index = false;
+            rc = hudi_tbl_write(ft, b, &o, &res, &err);
+            hudi_batch_free(b);
+            hudi_field_dispose(&s);
+        }
+        bool tripped = hudi_fs_faulty_tripped(faulty);
+        hudi_tbl_free(ft);
+        hudi_fs_free(faulty);
+
+        char *rows_now = dump(&x);
+        char *schema_now = table_schema(&x);
+        bool evolved = strcmp(schema_now, schema_before) != 0;
+        if (!tripped || rc == 0) {
+            cr_assert_eq(rc, 0, "%s", err.message);
+            cr_assert(evolved, "call %lld: the write succeeded without the new schema",
+                      (long long)n);
+        }
+        if (evolved) { /* committed: the new row and the new schema */
+            cr_assert_str_eq(schema_now, v2, "call %lld", (long long)n);
+            cr_assert(strstr(rows_now, "\"three\""), "call %lld: %s", (long long)n, rows_now);
+        } else { /* not committed: exactly as before */
+            cr_assert_str_eq(rows_now, rows_before, "call %lld", (long long)n);
+        }
+        /* the version the timeline names is in the history */
+        hudi_ischema cur = latest_ischema(&x);
+        hudi_ischema_history h = {0};
+        cr_assert_eq(hudi_schema_history_load(&h, x.t, &err), 0, "call %lld: %s", (long long)n,
+                     err.message);
+        bool found = false;
+        for (size_t k = 0; k < h.count; k++) found |= h.items[k].version_id == cur.version_id;
+        cr_assert(found, "call %lld: version %lld missing from the history", (long long)n,
+                  (long long)cur.version_id);
+        hudi_ischema_history_dispose(&h);
+        hudi_ischema_dispose(&cur);
+
+        if (tripped && rc != 0) {
+            tripped_runs++;
+            tbl_write_ok(&x, v2, row3, HUDI_WRITE_UPSERT, NULL); /* the retry commits */
+            EXPECT_SCHEMA(&x, v2);
+            EXPECT_DUMP(&x, "{\"id\":1,\"ts\":1,\"name\":\"one\",\"n\":1,\"note\":null,"
+                            "\"extra\":null}\n"
+                            "{\"id\":2,\"ts\":1,\"name\":\"two\",\"n\":2,\"note\":null,"
+                            "\"extra\":null}\n"
+                            "{\"id\":3,\"ts\":1,\"name\":\"three\",\"n\":3000000000,\"note\":"
+                            "\"x\",\"extra\":0.5}\n");
+        }
+        hudi_free(rows_before);
+        hudi_free(schema_before);
+        hudi_free(rows_now);
+        hudi_free(schema_now);
+        tbl_close(&x);
+        if (!tripped) break;
+    }
+    cr_assert_gt(tripped_runs, 5, "the fault never hit the write");
+    hudi_field_dispose(&str);
+}
