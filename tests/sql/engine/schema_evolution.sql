@@ -11,6 +11,8 @@ ALTER TABLE plain RENAME COLUMN name TO label;
 ALTER TABLE plain DROP COLUMN name;
 ALTER TABLE plain ADD COLUMNS (later STRING AFTER id);
 DESCRIBE plain;
+-- SQL INSERT casts to the table's columns and does not add any (Hudi's Spark SQL)
+INSERT INTO plain VALUES (3, 'c', 3000, 'y', 'extra', '2021-01-03');
 INSERT INTO plain VALUES (2, 'b', 2000, 'x', '2021-01-02');
 SELECT id, name, ts, note, dt FROM plain ORDER BY id;
 CREATE TABLE pq (id INT) USING parquet;
