@@ -59,6 +59,10 @@ bool hudi_type_can_convert(const hudi_field *from, const hudi_field *to) {
                a == HUDI_TYPE_DECIMAL || a == HUDI_TYPE_DATE || a == HUDI_TYPE_BINARY;
     case HUDI_TYPE_DATE:
     case HUDI_TYPE_BINARY: return a == HUDI_TYPE_STRING;
+    /* another unit of the same kind: rescaled (timestamp-millis files of a table whose
+     * InternalSchema says "timestamp", which is micros) */
+    case HUDI_TYPE_TIMESTAMP: return a == HUDI_TYPE_TIMESTAMP && from->utc == to->utc;
+    case HUDI_TYPE_TIME: return a == HUDI_TYPE_TIME;
     default: return false;
     }
 }
@@ -801,6 +805,40 @@ static int to_date(conv *c) {
     return 0;
 }
 
+/* Units per second of a time unit. */
+static int64_t unit_scale(uint8_t unit) {
+    return unit == HUDI_UNIT_MILLIS ? 1000 : unit == HUDI_UNIT_MICROS ? 1000000 : 1000000000;
+}
+
+/* Time or timestamp to another unit: finer units multiply (a value that overflows fails, or is
+ * null when lenient), coarser ones divide rounding down (towards the past, as Spark does). TIME
+ * in millis is int32, every other unit int64. */
+static int to_time_unit(conv *c) {
+    const hudi_array *a = c->a;
+    int64_t from = unit_scale(a->field->unit), to = unit_scale(c->w->field->unit);
+    bool in32 = hudi_type_width(a->field) == 4, out32 = hudi_type_width(c->w->field) == 4;
+    for (int64_t i = 0; i < a->length; i++) {
+        int64_t v = in32 ? ((const int32_t *)a->values)[i] : ((const int64_t *)a->values)[i], r;
+        if (to >= from) {
+            if (__builtin_mul_overflow(v, to / from, &r) && hudi_array_is_valid(a, i)) {
+                hudi_buf_clear(&c->text);
+                hudi_render_i64(&c->text, v);
+                int rc = bad_value(c, i, "is out of range for");
+                if (rc < 0) return rc;
+                r = 0;
+            }
+        } else {
+            int64_t k = from / to;
+            r = v / k - (v % k < 0);
+        }
+        if (out32)
+            ((int32_t *)c->w->values)[i] = (int32_t)r;
+        else
+            ((int64_t *)c->w->values)[i] = r;
+    }
+    return 0;
+}
+
 static void to_number(conv *c) {
     const hudi_array *a = c->a;
     hudi_array *w = c->w;
@@ -870,7 +908,8 @@ int hudi_array_convert(hudi_array **out, const hudi_array *a, const hudi_field *
     conv c = {a, NULL, lenient, column, HUDI_BUF_INIT, err};
     int rc = hudi_array_new(&c.w, to, err);
     if (rc == 0) rc = hudi_array_reserve(c.w, n, err);
-    bool may_fail = to->type == HUDI_TYPE_DECIMAL || to->type == HUDI_TYPE_DATE;
+    bool may_fail = to->type == HUDI_TYPE_DECIMAL || to->type == HUDI_TYPE_DATE ||
+                    to->type == HUDI_TYPE_TIME || to->type == HUDI_TYPE_TIMESTAMP;
     if (rc == 0 && (a->validity || (lenient && may_fail))) {
         rc = hudi_array_ensure_validity(c.w, err);
         if (rc == 0) {
@@ -887,6 +926,8 @@ int hudi_array_convert(hudi_array **out, const hudi_array *a, const hudi_field *
         case HUDI_TYPE_BINARY: rc = to_string(&c); break;
         case HUDI_TYPE_DECIMAL: rc = to_decimal(&c); break;
         case HUDI_TYPE_DATE: rc = to_date(&c); break;
+        case HUDI_TYPE_TIME:
+        case HUDI_TYPE_TIMESTAMP: rc = to_time_unit(&c); break;
         default: to_number(&c); break;
         }
     }

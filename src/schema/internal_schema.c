@@ -231,6 +231,39 @@ int hudi_ischema_convert_type(hudi_field *out, const hudi_field *src, const char
     return rc;
 }
 
+static const hudi_field *lossy_type(const hudi_field *f, hudi_buf *path) {
+    size_t len = path->len;
+    if (f->name) hudi_buf_printf(path, "%s%s", len ? "." : "", f->name);
+    if ((f->type == HUDI_TYPE_TIMESTAMP && f->hint != HUDI_HINT_INT96 &&
+         (!f->utc || f->unit == HUDI_UNIT_NANOS)) ||
+        (f->type == HUDI_TYPE_TIME && f->unit == HUDI_UNIT_NANOS))
+        return f;
+    for (int32_t i = 0; i < f->n_children; i++) {
+        const hudi_field *r = lossy_type(&f->children[i], path);
+        if (r) return r;
+    }
+    path->len = len;
+    return NULL;
+}
+
+int hudi_ischema_check_types(const hudi_field *root, const char *table, hudi_error *err) {
+    hudi_buf path = HUDI_BUF_INIT;
+    int rc = 0;
+    for (int32_t i = 0; i < root->n_children && rc == 0; i++) {
+        const hudi_field *f = lossy_type(&root->children[i], &path);
+        if (!f) continue;
+        const char *what = f->type == HUDI_TYPE_TIME    ? "a time in nanoseconds"
+                           : f->unit == HUDI_UNIT_NANOS ? "a timestamp in nanoseconds"
+                                                        : "a timestamp without time zone";
+        rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
+                            "%s: column %s is %s, which Hudi's InternalSchema cannot hold (it "
+                            "would become bigint); schema on read is not supported for this table",
+                            table, path.data ? path.data : "?", what);
+    }
+    hudi_buf_dispose(&path);
+    return rc;
+}
+
 int hudi_ischema_from_field(hudi_ischema *out, const hudi_field *root, int64_t version_id,
                             hudi_error *err) {
     memset(out, 0, sizeof(*out));

@@ -31,6 +31,13 @@ typedef struct hudi_ischema {
 void hudi_ischema_dispose(hudi_ischema *s); /* frees root; NULL-safe; leaves *s zeroed */
 int hudi_ischema_copy(hudi_ischema *dst, const hudi_ischema *src, hudi_error *err);
 
+/* EUNSUPPORTED naming the first column of `root` whose type an InternalSchema cannot hold
+ * without changing it: a timestamp without time zone (timestamp_ntz) or in nanoseconds, a time
+ * in nanoseconds. Hudi 0.15's converter turns those into bigint, so the column would lose its
+ * type (and its old files would no longer read as the table's type); hudic refuses schema on
+ * read for such tables instead. `table` names the table in the message. */
+int hudi_ischema_check_types(const hudi_field *root, const char *table, hudi_error *err);
+
 /* An InternalSchema for `root` (a table schema as hudi_schema_parse_avro gives it, with the
  * meta fields when the table has them), ids given as Hudi gives them to a schema that has none
  * (root fields 0..n-1, then depth first, each struct's direct fields a contiguous block before

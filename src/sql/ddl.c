@@ -803,6 +803,15 @@ static int create_hudi(hudi_sql_session *s, hudi_sql_result *r, const hudi_sql_s
                                       "partition column %s is not a column of the query", pn[j]);
             cols[k++] = qs->children[c];
         }
+        /* the types Spark-Hudi's CTAS gives a Parquet source's columns: timestamps in micros
+         * (millis and nanos too), tinyint and smallint as int (the rows are converted on write,
+         * dml.c) */
+        for (int32_t i = 0; i < k; i++) {
+            if (cols[i].type == HUDI_TYPE_TIMESTAMP && cols[i].hint != HUDI_HINT_INT96)
+                cols[i].unit = HUDI_UNIT_MICROS;
+            if (cols[i].type == HUDI_TYPE_INT8 || cols[i].type == HUDI_TYPE_INT16)
+                cols[i].type = HUDI_TYPE_INT32;
+        }
         memset(schema, 0, sizeof(*schema));
         schema->name = "schema";
         schema->type = HUDI_TYPE_STRUCT;

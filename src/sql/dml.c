@@ -11,6 +11,7 @@
  *              applies picks the action; updates, inserts and deletes go in one upsert, deletes
  *              marked by a _hoodie_is_deleted column as Hudi's payloads do. */
 #include "sql/bind.h"
+#include "columnar/convert.h"
 #include "format/parquet/parquet.h"
 #include "write/write.h"
 
@@ -103,12 +104,60 @@ static int write_batch(hudi_sql_binder *b, const target *t, const hudi_batch *ba
     return 0;
 }
 
+/* The types Spark-Hudi writes for a query's columns: timestamps in micros (rows read from
+ * Parquet files in millis or nanos; nanos would otherwise reach the table as Hudi's bigint), and
+ * tinyint/smallint as int (Avro has no narrower integer). The batch gets an arena copy of its
+ * schema with those columns retyped, and the columns converted. */
+static bool spark_retype(hudi_field *f) {
+    if (f->type == HUDI_TYPE_TIMESTAMP && f->unit != HUDI_UNIT_MICROS &&
+        f->hint != HUDI_HINT_INT96) {
+        f->unit = HUDI_UNIT_MICROS;
+        return true;
+    }
+    if (f->type == HUDI_TYPE_INT8 || f->type == HUDI_TYPE_INT16) {
+        f->type = HUDI_TYPE_INT32;
+        return true;
+    }
+    return false;
+}
+
+static int spark_write_types(hudi_sql_binder *b, hudi_batch *batch) {
+    const hudi_field *in = batch->schema;
+    hudi_field *schema = NULL;
+    for (int32_t i = 0; i < batch->n_columns; i++) {
+        const hudi_field *f = &in->children[i];
+        hudi_field probe = *f;
+        if (!spark_retype(&probe)) continue;
+        if (!schema) {
+            schema = alloc(b, sizeof(*schema));
+            hudi_field *kids = alloc(b, sizeof(*kids) * (size_t)(in->n_children + 1));
+            if (!schema || !kids) return oom(b);
+            *schema = *in;
+            memcpy(kids, in->children, sizeof(*kids) * (size_t)in->n_children);
+            schema->children = kids;
+        }
+        schema->children[i] = probe;
+        hudi_array *conv = NULL;
+        int rc = hudi_array_convert(&conv, batch->columns[i], &schema->children[i], false, f->name,
+                                    b->err);
+        if (rc < 0) return rc;
+        hudi_array_free(batch->columns[i]);
+        batch->columns[i] = conv;
+    }
+    if (schema) batch->schema = schema;
+    return 0;
+}
+
 /* Runs `rows` (columns named like the table's data columns) and writes them with `op`. */
 static int write_plan_rows(hudi_sql_binder *b, const target *t, hudi_sql_plan *rows,
                            hudi_write_operation op, bool latest_wins) {
     hudi_batch *batch = NULL;
     int rc = hudi_sql_collect(b->ctx, rows, &batch, b->err);
-    if (rc < 0) return rc;
+    if (rc == 0) rc = spark_write_types(b, batch);
+    if (rc < 0) {
+        hudi_batch_free(batch);
+        return rc;
+    }
     b->r->rows_affected = 0;
     if (batch->num_rows > 0 || op == HUDI_WRITE_INSERT_OVERWRITE_TABLE)
         rc = write_batch(b, t, batch, op, latest_wins, &b->r->rows_affected);

@@ -13,6 +13,7 @@
  * instants and history files of instants that never completed). No data file is touched. */
 #include <stdio.h>
 
+#include "columnar/convert.h"
 #include "table/schema_view.h"
 #include "write/write_int.h"
 
@@ -193,6 +194,26 @@ static void ctx_dispose(alter_ctx *c) {
     hudi_arena_dispose(&c->arena);
 }
 
+/* Without schema on read the InternalSchema is only the means to apply the changes, and the
+ * types it cannot hold (timestamps without time zone or in millis or nanos, int8/int16,
+ * enums...) would come out converted. Every column the changes did not retype gets its type
+ * back from the table schema: `conv` is hudi_ischema_from_field(`orig`), so the two have the
+ * same shape and `conv` carries the ids that `next` still uses. */
+static void restore_type(hudi_field *next, const hudi_field *orig, const hudi_field *conv) {
+    if (orig->n_children != conv->n_children) return;
+    if (orig->n_children == 0) {
+        if (next->field_id != conv->field_id || !hudi_type_same(next, conv)) return;
+        next->type = orig->type, next->unit = orig->unit, next->utc = orig->utc;
+        next->hint = orig->hint, next->precision = orig->precision, next->scale = orig->scale;
+        next->byte_width = orig->byte_width;
+        return;
+    }
+    for (int32_t i = 0; i < orig->n_children; i++)
+        for (int32_t k = 0; k < next->n_children; k++)
+            if (next->children[k].field_id == conv->children[i].field_id)
+                restore_type(&next->children[k], &orig->children[i], &conv->children[i]);
+}
+
 /* The new schema and what the commit carries; nothing is written yet. `sor` gets whether the
  * commit is a schema-on-read one. */
 static int prepare(alter_ctx *c, const hudi_schema_change *changes, int32_t n, bool *sor,
@@ -207,6 +228,7 @@ static int prepare(alter_ctx *c, const hudi_schema_change *changes, int32_t n, b
     const hudi_ischema *cur = hudi_schema_view_ischema(c->view);
     /* once a table has an InternalSchema, schema on read stays on (files are read by id) */
     *sor = c->o->schema_on_read || cur;
+    if (*sor && (rc = hudi_ischema_check_types(table, t->base_path, err)) < 0) return rc;
     if (!cur) {
         if ((rc = hudi_ischema_from_field(&c->fresh, table, 0, err)) < 0) return rc;
         cur = &c->fresh;
@@ -243,6 +265,7 @@ static int prepare(alter_ctx *c, const hudi_schema_change *changes, int32_t n, b
         hudi_field *f = (hudi_field *)hudi_ischema_find_path(&c->next, orig[i].path, NULL);
         if (f) f->nullable = false;
     }
+    if (!*sor) restore_type(&c->next.root, table, &cur->root);
     if (!*sor && (rc = partition_columns_last(&c->next, t, err)) < 0) return rc;
     if ((rc = schema_avro(&c->schema_json, t, &c->next, *sor, err)) < 0) return rc;
     if (!*sor) return 0;

@@ -240,7 +240,9 @@ static int reconcile_ischema(wctx *c, hudi_error *err) {
         meta = c->ischema->root.children[i].name &&
                strcmp(c->ischema->root.children[i].name,
                       hudi_meta_field_names[HUDI_META_COMMIT_TIME]) == 0;
-    int rc = meta ? hudi_schema_add_meta_fields(&with_meta, &c->schema, err)
+    int rc = hudi_ischema_check_types(&c->schema, c->t->base_path, err);
+    if (rc == 0)
+        rc = meta ? hudi_schema_add_meta_fields(&with_meta, &c->schema, err)
                   : (hudi_field_copy(&with_meta, &c->schema) < 0 ? hudi_error_oom(err) : 0);
     if (rc == 0)
         rc = hudi_ischema_reconcile(&c->ischema_new, &c->ischema_changed, c->ischema, &with_meta,

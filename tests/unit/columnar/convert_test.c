@@ -119,7 +119,7 @@ Test(convert, decimal_to_decimal_follows_the_alter_rule) {
     cr_assert_not(hudi_type_can_convert(&d10_2, &d10_1)); /* loses scale */
     hudi_field ts_ms = leaf(HUDI_TYPE_TIMESTAMP), ts_us = leaf(HUDI_TYPE_TIMESTAMP);
     ts_ms.unit = HUDI_UNIT_MILLIS;
-    cr_assert_not(hudi_type_can_convert(&ts_ms, &ts_us));
+    cr_assert(hudi_type_can_convert(&ts_ms, &ts_us)); /* units rescale (below) */
     hudi_field d39 = dec(39, 0), i32 = leaf(HUDI_TYPE_INT32);
     cr_assert_not(hudi_type_can_convert(&i32, &d39)); /* beyond 128-bit decimals */
     hudi_field list = leaf(HUDI_TYPE_LIST);
@@ -596,4 +596,54 @@ Test(convert, many_rows_of_strings) {
     cr_assert_str_eq(str_at(s, 4, buf, 64), "1.0");
     hudi_array_free(a);
     hudi_array_free(s);
+}
+
+/* A timestamp or time in another unit: finer units multiply, coarser ones round towards the
+ * past; a value that overflows the finer unit fails naming the column, or is null when lenient;
+ * time zones never change (a local timestamp is not a UTC one). */
+Test(convert, timestamps_and_times_change_unit) {
+    hudi_field ms = leaf(HUDI_TYPE_TIMESTAMP), us = leaf(HUDI_TYPE_TIMESTAMP),
+               ns = leaf(HUDI_TYPE_TIMESTAMP), local_us = leaf(HUDI_TYPE_TIMESTAMP);
+    ms.unit = HUDI_UNIT_MILLIS, ms.utc = true;
+    us.unit = HUDI_UNIT_MICROS, us.utc = true;
+    ns.unit = HUDI_UNIT_NANOS, ns.utc = true;
+    local_us.unit = HUDI_UNIT_MICROS, local_us.utc = false;
+    cr_assert(hudi_type_can_convert(&ms, &us));
+    cr_assert(hudi_type_can_convert(&ns, &us));
+    cr_assert_not(hudi_type_can_convert(&ms, &local_us));
+    hudi_array *a = new_array(&ms);
+    int64_t v[] = {1704164645678, -999, INT64_MAX / 10};
+    put(a, &v[0]);
+    put(a, &v[1]);
+    put_null(a);
+    hudi_array *w = convert_ok(a, &us);
+    cr_assert_eq(((int64_t *)w->values)[0], 1704164645678000);
+    cr_assert_eq(((int64_t *)w->values)[1], -999000);
+    cr_assert_not(hudi_array_is_valid(w, 2));
+    hudi_array *n = new_array(&ns);
+    int64_t nv[] = {1704164645678901234, -1};
+    put(n, &nv[0]);
+    put(n, &nv[1]);
+    hudi_array *wn = convert_ok(n, &us);
+    cr_assert_eq(((int64_t *)wn->values)[0], 1704164645678901);
+    cr_assert_eq(((int64_t *)wn->values)[1], -1, "1 ns before the epoch is 1 us before it");
+    put(a, &v[2]);
+    hudi_array *bad = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_array_convert(&bad, a, &us, false, "ts", &err), HUDI_EINVAL);
+    cr_assert(strstr(err.message, "column ts") && strstr(err.message, "out of range"), "%s",
+              err.message);
+    cr_assert_eq(hudi_array_convert(&bad, a, &us, true, "ts", &err), 0, "%s", err.message);
+    cr_assert_not(hudi_array_is_valid(bad, 3));
+    hudi_field tms = leaf(HUDI_TYPE_TIME), tus = leaf(HUDI_TYPE_TIME);
+    tms.unit = HUDI_UNIT_MILLIS, tus.unit = HUDI_UNIT_MICROS;
+    hudi_array *t = new_array(&tms);
+    int32_t tv = 3723004; /* 01:02:03.004 */
+    put(t, &tv);
+    hudi_array *wt = convert_ok(t, &tus);
+    cr_assert_eq(((int64_t *)wt->values)[0], 3723004000);
+    hudi_array *back = convert_ok(wt, &tms);
+    cr_assert_eq(((int32_t *)back->values)[0], tv);
+    hudi_array *arrays[] = {a, w, n, wn, bad, t, wt, back};
+    for (int i = 0; i < 8; i++) hudi_array_free(arrays[i]);
 }

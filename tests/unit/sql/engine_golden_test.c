@@ -156,7 +156,8 @@ static int check_file(const char *name, bool update) {
     hudi_buf out = HUDI_BUF_INIT;
     run_script(&out, sql, warehouse);
     cr_assert(!out.failed);
-    /* paths and instants vary by run: show them as ${TMPDIR} and ${INSTANT} */
+    /* paths and instants vary by run and machine: show them as ${TMPDIR}, ${DATA} and
+     * ${INSTANT} */
     hudi_buf shown = HUDI_BUF_INIT;
     for (size_t i = 0; i < out.len; i++) {
         size_t d = 0;
@@ -170,6 +171,12 @@ static int check_file(const char *name, bool update) {
         if (out.len - i >= strlen(tmp) && memcmp(out.data + i, tmp, strlen(tmp)) == 0) {
             hudi_buf_puts(&shown, "${TMPDIR}");
             i += strlen(tmp) - 1;
+            continue;
+        }
+        size_t dl = strlen(HUDI_TEST_DATA_DIR);
+        if (out.len - i >= dl && memcmp(out.data + i, HUDI_TEST_DATA_DIR, dl) == 0) {
+            hudi_buf_puts(&shown, "${DATA}");
+            i += dl - 1;
             continue;
         }
         hudi_buf_putc(&shown, out.data[i]);
