@@ -67,6 +67,8 @@ struct hudi_reader {
     int64_t files_missing; /* committed base files missing (ignore_missing_files) */
     char *warning;         /* what was skipped for them; NULL = nothing */
     hudi_key_probe keys;   /* record keys wanted by the predicates (key_probe.h) */
+    int32_t n_in;          /* hudi_reader_prune_in calls so far */
+    bool started;          /* hudi_reader_next was called */
 };
 
 static int cmp_read_file(const void *a, const void *b) {
@@ -313,12 +315,13 @@ static bool value_may_match(const read_pred *p, const hudi_field *f, const char 
     return keep;
 }
 
-/* Whether rows of `partition_path` can satisfy `p`, a predicate on partition field number
- * `k` of `n_fields`: segment k of the path holds the field's value (the whole path for one
- * field; "name=value" when hive-style, %-escaped when URL-encoded). A path of another shape
- * keeps the partition. */
-static bool partition_may_match(const hudi_reader *r, const read_pred *p, const hudi_field *f,
-                                int32_t k, int32_t n_fields, const char *partition_path) {
+/* Whether rows of `partition_path` can satisfy one of the `n_alt` predicates `alt` (ORed: one
+ * predicate, or the equalities of an IN list) on partition field number `k` of `n_fields`:
+ * segment k of the path holds the field's value (the whole path for one field; "name=value"
+ * when hive-style, %-escaped when URL-encoded). A path of another shape keeps the partition. */
+static bool partition_may_match(const hudi_reader *r, const read_pred *alt, int32_t n_alt,
+                                const hudi_field *f, int32_t k, int32_t n_fields,
+                                const char *partition_path) {
     const hudi_table_config *c = &r->t->cfg;
     const char *seg = partition_path;
     int32_t segs = 1;
@@ -339,50 +342,83 @@ static bool partition_may_match(const hudi_reader *r, const read_pred *p, const 
         unescape_path(&text, seg, len);
     else
         hudi_buf_append(&text, seg, len);
-    bool keep = hudi_buf_failed(&text) ? true : value_may_match(p, f, text.data ? text.data : "");
+    bool keep = hudi_buf_failed(&text);
+    for (int32_t i = 0; i < n_alt && !keep; i++)
+        keep = value_may_match(&alt[i], f, text.data ? text.data : "");
     hudi_buf_dispose(&text);
     return keep;
 }
 
-/* Partition pruning: every predicate on a partition field drops the files of partitions whose
- * value cannot satisfy it. Only for key generators that write the field values as they are
- * (simple, complex; not timestamp-based or custom ones, whose paths are formatted). */
-static int prune_partitions(hudi_reader *r, const hudi_field *full, hudi_error *err) {
+/* The position k of `column` among the table's partition fields (n_fields of them), when
+ * partition pruning applies to it: only for key generators that write the field values as
+ * they are (simple, complex; not timestamp-based or custom ones, whose paths are formatted). */
+static bool partition_field(const hudi_reader *r, const char *column, int32_t *k,
+                            int32_t *n_fields) {
     const hudi_table_config *c = &r->t->cfg;
     const char *pf = c->partition_fields;
     const char *kg = c->keygen_class ? c->keygen_class : c->keygen_type ? c->keygen_type : "";
-    if (!pf || !*pf || r->n_preds == 0 || strstr(kg, "Timestamp") || strstr(kg, "TIMESTAMP") ||
-        strstr(kg, "Custom") || strstr(kg, "CUSTOM"))
-        return 0;
-    char *fields = hudi_strdup(pf);
-    if (!fields) return hudi_error_oom(err);
-    const char *names[64];
-    int32_t n_fields = 0;
-    for (char *save = NULL, *tok = strtok_r(fields, ",", &save); tok && n_fields < 64;
-         tok = strtok_r(NULL, ",", &save))
-        names[n_fields++] = tok;
-    for (int32_t pi = 0; pi < r->n_preds; pi++) {
-        const read_pred *p = &r->preds[pi];
-        int32_t k = -1;
-        for (int32_t i = 0; i < n_fields && k < 0; i++)
-            if (strcmp(names[i], p->column) == 0) k = i;
-        int col = k >= 0 ? find_child(full, p->column) : -1;
-        if (col < 0 || hudi_type_is_nested(full->children[col].type)) continue;
-        /* Move the files this predicate prunes behind the kept ones (kept order unchanged). */
-        size_t kept = 0;
-        for (size_t i = 0; i < r->n_files; i++) {
-            read_file rf = r->files[i];
-            if (partition_may_match(r, p, &full->children[col], k, n_fields, rf.info.partition)) {
-                memmove(&r->files[kept + 1], &r->files[kept], (i - kept) * sizeof(read_file));
-                r->files[kept++] = rf;
-            } else if (r->files[i].info.pruned_by < 0) {
-                r->files[i].info.pruned_by = pi;
-            }
+    if (!pf || !*pf || strstr(kg, "Timestamp") || strstr(kg, "TIMESTAMP") || strstr(kg, "Custom") ||
+        strstr(kg, "CUSTOM"))
+        return false;
+    size_t want = strlen(column);
+    *k = -1;
+    *n_fields = 0;
+    for (const char *p = pf; *p && *n_fields < 64;) {
+        size_t len = strcspn(p, ",");
+        if (len > 0) {
+            if (*k < 0 && len == want && strncmp(p, column, len) == 0) *k = *n_fields;
+            (*n_fields)++;
         }
-        r->stats.files_pruned += (int64_t)(r->n_files - kept);
-        r->n_files = kept;
+        p += len + (p[len] == ',');
     }
-    hudi_free(fields);
+    return *k >= 0;
+}
+
+/* Moves the files whose partition cannot satisfy any of `alt` (n_alt predicates ORed, on
+ * `column`) behind the kept ones (kept order unchanged); they report pruned_by = `tag`. */
+static void prune_by(hudi_reader *r, const char *column, const read_pred *alt, int32_t n_alt,
+                     int32_t tag) {
+    int32_t k, n_fields;
+    if (!partition_field(r, column, &k, &n_fields)) return;
+    int col = find_child(&r->full, column);
+    if (col < 0 || hudi_type_is_nested(r->full.children[col].type)) return;
+    size_t kept = 0;
+    for (size_t i = 0; i < r->n_files; i++) {
+        read_file rf = r->files[i];
+        if (partition_may_match(r, alt, n_alt, &r->full.children[col], k, n_fields,
+                                rf.info.partition)) {
+            memmove(&r->files[kept + 1], &r->files[kept], (i - kept) * sizeof(read_file));
+            r->files[kept++] = rf;
+        } else if (r->files[i].info.pruned_by < 0) {
+            r->files[i].info.pruned_by = tag;
+        }
+    }
+    r->stats.files_pruned += (int64_t)(r->n_files - kept);
+    r->n_files = kept;
+}
+
+/* Partition pruning: every predicate on a partition field drops the files of partitions whose
+ * value cannot satisfy it. */
+static void prune_partitions(hudi_reader *r) {
+    for (int32_t pi = 0; pi < r->n_preds; pi++)
+        prune_by(r, r->preds[pi].column, &r->preds[pi], 1, pi);
+}
+
+int hudi_reader_prune_in(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,
+                         hudi_error *err) {
+    if (r->started)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: IN list on %s after reading began",
+                              r->t->base_path, column);
+    read_pred *alt = hudi_calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(read_pred));
+    if (!alt) return hudi_error_oom(err);
+    int32_t n_alt = 0;
+    for (int32_t i = 0; i < n; i++) /* a null item matches no row */
+        if (!values[i].is_null) {
+            alt[n_alt].op = HUDI_CMP_EQ; /* value_may_match reads only op and value */
+            alt[n_alt++].value = values[i];
+        }
+    prune_by(r, column, alt, n_alt, r->n_preds + r->n_in++);
+    hudi_free(alt);
     return 0;
 }
 
@@ -549,7 +585,7 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
     if ((rc = table_schema(r, err)) < 0) goto fail;
     if ((rc = check_preds(r, &r->full, err)) < 0) goto fail;
     if (opts->filter && (rc = parse_filter(r, opts->filter, &r->full, err)) < 0) goto fail;
-    if ((rc = prune_partitions(r, &r->full, err)) < 0) goto fail;
+    prune_partitions(r);
     if ((rc = hudi_key_probe_init(&r->keys, &t->cfg, &r->full, err)) < 0) goto fail;
     for (int32_t i = 0; i < r->n_preds && rc == 0; i++)
         if (r->preds[i].op == HUDI_CMP_EQ)
@@ -840,6 +876,7 @@ static int post_filter(hudi_reader *r, int64_t *rows, hudi_error *err) {
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
     int rc;
     *out = NULL;
+    r->started = true;
     for (;;) {
         if (!r->scan) {
             if ((rc = open_next_file(r, err)) <= 0) return rc;

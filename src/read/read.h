@@ -62,8 +62,9 @@ typedef struct hudi_read_file_info {
     const char *partition; /* its partition path ("" when not partitioned) */
     const char *instant;   /* the base instant of its file slice */
     int64_t size_bytes;
-    int32_t pruned_by; /* -1: to be read; else the predicate (index into hudi_reader_open_preds's,
-                        * the text filter after them) whose partition value excluded it */
+    int32_t pruned_by; /* -1: to be read; else the restriction whose partition value excluded
+                        * it: an index into hudi_reader_open_preds's predicates, the text filter
+                        * after them, then the hudi_reader_prune_in calls in order */
 } hudi_read_file_info;
 
 /* Every base file of the query: those to read first (in reading order), then the pruned ones.
@@ -88,6 +89,14 @@ int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
  * hudi_reader_next. */
 int hudi_reader_want_keys(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,
                           hudi_error *err);
+
+/* Partition pruning by an IN list (`column` IN `values`, n of them, in the column's type),
+ * which the predicates cannot say: when `column` is a partition field (as for predicates), the
+ * files of a partition whose value equals none of the values are pruned (a null value matches
+ * nothing). Ignored for any other column; the rows of the files kept are not filtered by it -
+ * the caller filters. Call before the first hudi_reader_next (EINVAL after). */
+int hudi_reader_prune_in(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,
+                         hudi_error *err);
 
 /* What a reader did so far (files are counted when opened, row groups and rows when a file
  * has been read to its end or the reader moved on). */

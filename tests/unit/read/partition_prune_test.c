@@ -109,3 +109,60 @@ Test(partition_prune, every_field_of_a_two_level_hive_partitioning) {
     cr_assert(strstr(err.message, "nope"), "%s", err.message);
     hudi_tbl_free(t);
 }
+
+/* Rows of a query whose only restriction is hudi_reader_prune_in(column, values), and the files
+ * it pruned (each reporting pruned_by = n_preds + 0: the first IN list after the predicates). */
+static int64_t read_in(hudi_table *t, const hudi_read_predicate *preds, int32_t n_preds,
+                       const char *column, const hudi_value *values, int32_t n, int64_t *pruned) {
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_reader *r = NULL;
+    cr_assert_eq(hudi_reader_open_preds(&r, t, &o, preds, n_preds, &err), 0, "%s", err.message);
+    int64_t before = hudi_reader_stats(r)->files_pruned;
+    cr_assert_eq(hudi_reader_prune_in(r, column, values, n, &err), 0, "%s", err.message);
+    int64_t rows = 0;
+    hudi_batch *b;
+    while (hudi_reader_next(r, &b, &err) == 0 && b) rows += b->num_rows;
+    cr_assert_eq(err.code, 0, "%s", err.message);
+    *pruned = hudi_reader_stats(r)->files_pruned;
+    size_t all = hudi_reader_file_count(r), by_in = 0;
+    for (size_t i = 0; i < all; i++) {
+        const hudi_read_file_info *f = hudi_reader_file(r, i);
+        cr_assert_eq(f->pruned_by >= 0, i >= all - (size_t)*pruned);
+        by_in += f->pruned_by == n_preds;
+    }
+    cr_assert_eq((int64_t)by_in, *pruned - before);
+    /* too late once reading began */
+    cr_assert_eq(hudi_reader_prune_in(r, column, values, n, &err), HUDI_EINVAL);
+    hudi_reader_free(r);
+    return rows;
+}
+
+Test(partition_prune, in_list_keeps_a_partition_when_any_value_matches) {
+    /* byteField=10/shortField=300 (ids 1, 3), 20/100 (id 2), 30/100 (id 4), by Hudi 0.14 */
+    const char *dir = fixture_unzip("hudi-rs/sample_table/cow/v6_complexkeygen_hivestyle.zip");
+    cr_assert_not_null(dir);
+    hudi_table *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    int64_t pruned = 0;
+    hudi_value v10_30[] = {{.i64 = 10}, {.i64 = 30}};
+    /* rows are not filtered by it: both rows of 10/300 and the row of 30/100 */
+    cr_assert_eq(read_in(t, NULL, 0, "byteField", v10_30, 2, &pruned), 3);
+    cr_assert_eq(pruned, 1);
+    hudi_value v300_7[] = {{.i64 = 7}, {.i64 = 300}, {.is_null = true}};
+    cr_assert_eq(read_in(t, NULL, 0, "shortField", v300_7, 3, &pruned), 2);
+    cr_assert_eq(pruned, 2);
+    /* NULL items match nothing */
+    hudi_value nulls[] = {{.is_null = true}};
+    cr_assert_eq(read_in(t, NULL, 0, "byteField", nulls, 1, &pruned), 0);
+    cr_assert_eq(pruned, 3);
+    /* after a predicate: files it pruned keep its index; a data column prunes nothing */
+    hudi_read_predicate ge = {"byteField", HUDI_CMP_GE, {.i64 = 20}};
+    cr_assert_eq(read_in(t, &ge, 1, "byteField", v10_30, 2, &pruned), 1);
+    cr_assert_eq(pruned, 2);
+    hudi_value ids[] = {{.i64 = 1}, {.i64 = 2}};
+    cr_assert_eq(read_in(t, NULL, 0, "id", ids, 2, &pruned), 4);
+    cr_assert_eq(pruned, 0);
+    hudi_tbl_free(t);
+}
