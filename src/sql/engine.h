@@ -226,11 +226,17 @@ typedef struct hudi_sql_sort_key {
 
 /* A conjunct pushed into a scan: `column` (an index into the scan's table_schema) op a
  * constant already of the column's type; IS [NOT] NULL has no constant. The scan may use it to
- * skip partitions, files, row groups and pages, and must still return only matching rows. */
+ * skip partitions, files, row groups and pages, and must still return only matching rows.
+ * HUDI_SQL_PUSH_IN is `column` IN the rows of `value` (two or more distinct non-null values,
+ * ascending): the scan uses it only to skip (partitions none of the values matches; files
+ * whose record-key range and bloom filter hold none of them, when the column is the record
+ * key) and does not filter rows by it; the planner pushes the list's bounds (>= its first
+ * value, <= its last) next to it and keeps the filter above the scan. */
+#define HUDI_SQL_PUSH_IN 100
 typedef struct hudi_sql_pushdown {
     int32_t column;
-    int op;            /* hudi_cmp_op (format/parquet/parquet.h) */
-    hudi_array *value; /* 1 row; NULL for IS [NOT] NULL; statement-owned */
+    int op;            /* hudi_cmp_op (format/parquet/parquet.h) or HUDI_SQL_PUSH_IN */
+    hudi_array *value; /* 1 row (IN: n rows); NULL for IS [NOT] NULL; statement-owned */
     const char *text;  /* the conjunct as written, for EXPLAIN */
 } hudi_sql_pushdown;
 

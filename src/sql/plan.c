@@ -3,13 +3,17 @@
  *   2. column pruning: every node keeps only the columns something above it reads, so scans
  *      read only the Parquet columns a query needs;
  *   3. conjuncts "column op constant" and "column IS [NOT] NULL" of a filter right above a scan
- *      are pushed into the scan (partition pruning, statistics and page-index skipping); the
- *      filter stays above it, so pushdown only ever saves work.
+ *      are pushed into the scan (partition pruning, statistics and page-index skipping), and so
+ *      are IN lists and ORs of equalities on one column (push_in: partition pruning, record-key
+ *      probing, their bounds for statistics); the filter stays above it, so pushdown only ever
+ *      saves work.
  * Expression trees may share nodes (BETWEEN uses its operand twice), so rewrites copy. */
 #include "format/parquet/parquet.h"
 #include "sql/bind.h"
+#include "sql/fn_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int oom(hudi_sql_binder *b) { return hudi_error_oom(b->err); }
@@ -328,13 +332,155 @@ static int cmp_op(const char *fn, bool flipped) {
     return -1;
 }
 
+/* `e` as a constant (1) when it is one or casts of one - binding a call casts its arguments
+ * to their common type (docs/SQL.md 4.9) without folding the casts: they are evaluated here as
+ * the filter would, into a new node. 0 for anything else, also when a cast fails (the filter
+ * above meets the same failure); < 0 on running out of memory. */
+static int fold_const(hudi_sql_binder *b, const hudi_sql_bexpr *e, const hudi_sql_bexpr **out) {
+    if (e->kind == HUDI_SQL_BX_CONST) {
+        *out = e;
+        return 1;
+    }
+    if (e->kind != HUDI_SQL_BX_CALL || e->fn != &hudi_sql_cast_func || e->n_args != 1) return 0;
+    const hudi_sql_bexpr *in;
+    int rc = fold_const(b, e->args[0], &in);
+    if (rc <= 0) return rc;
+    hudi_sql_bexpr *c = alloc(b, sizeof(*c));
+    hudi_sql_bexpr **args = alloc(b, sizeof(*args));
+    if (!c || !args) return oom(b);
+    *c = *e;
+    args[0] = (hudi_sql_bexpr *)in;
+    c->args = args;
+    if ((rc = hudi_sql_fold(b, &c)) < 0) {
+        if (rc == HUDI_ENOMEM) return rc;
+        hudi_error_clear(b->err);
+        return 0;
+    }
+    *out = c;
+    return c->kind == HUDI_SQL_BX_CONST;
+}
+
+/* Whether `e` is `column = constant` (either way round), `column IN (constants)` or an OR of
+ * those, all on one column (1, else 0; < 0 on running out of memory): its constants (NULLs
+ * too, folded: fold_const) are appended to `out` and *column set to the filter's input column
+ * (< 0 on entry). */
+static int in_list(hudi_sql_binder *b, const hudi_sql_bexpr *e, int32_t *column, hudi_vec *out) {
+    int rc;
+    if (e->kind != HUDI_SQL_BX_CALL || !e->fn) return 0;
+    if (is_fn(e, "or")) {
+        for (int32_t i = 0; i < e->n_args; i++)
+            if ((rc = in_list(b, e->args[i], column, out)) <= 0) return rc;
+        return e->n_args > 0;
+    }
+    bool in = is_fn(e, "in");
+    if ((!in && !is_fn(e, "=")) || e->n_args < 2 || (!in && e->n_args != 2)) return 0;
+    int32_t col = 0; /* the argument that is the column: IN's first, either side of = */
+    if (!in && e->args[0]->kind != HUDI_SQL_BX_COLUMN) col = 1;
+    if (e->args[col]->kind != HUDI_SQL_BX_COLUMN) return 0;
+    if (*column >= 0 && e->args[col]->column != *column) return 0;
+    *column = e->args[col]->column;
+    for (int32_t i = 0; i < e->n_args; i++) {
+        const hudi_sql_bexpr *k;
+        if (i == col) continue;
+        if ((rc = fold_const(b, e->args[i], &k)) <= 0) return rc;
+        const hudi_sql_bexpr **slot = hudi_vec_push(out);
+        if (!slot) return oom(b);
+        *slot = k;
+    }
+    return 1;
+}
+
+static int cmp_const(const void *a, const void *b) {
+    const hudi_sql_bexpr *x = *(const hudi_sql_bexpr *const *)a;
+    const hudi_sql_bexpr *y = *(const hudi_sql_bexpr *const *)b;
+    return hudi_sql_cmp_value(x->value, 0, y->value, 0);
+}
+
+/* Column types an IN list is pushed on: those whose order and equality the scan's statistics,
+ * partition values and record keys share with SQL's (not floating point: NaN). */
+static bool in_type(hudi_type_id t) {
+    switch (t) {
+    case HUDI_TYPE_BOOL:
+    case HUDI_TYPE_INT8:
+    case HUDI_TYPE_INT16:
+    case HUDI_TYPE_INT32:
+    case HUDI_TYPE_INT64:
+    case HUDI_TYPE_DATE:
+    case HUDI_TYPE_TIMESTAMP:
+    case HUDI_TYPE_DECIMAL:
+    case HUDI_TYPE_STRING:
+    case HUDI_TYPE_BINARY: return true;
+    default: return false;
+    }
+}
+
+/* "(name op constant)" for a pushed bound, NULL (EXPLAIN then writes the value) when the
+ * constant has no text. */
+static const char *bound_text(hudi_sql_binder *b, const char *name, const char *op,
+                              const hudi_sql_bexpr *k) {
+    if (!k->text) return NULL;
+    size_t n = strlen(name) + strlen(op) + strlen(k->text) + 8;
+    char *t = alloc(b, n);
+    if (t) snprintf(t, n, "(%s %s %s)", name, op, k->text);
+    return t;
+}
+
+/* Pushes conjunct `c` when it is an IN list or an OR of equalities on one column (in_list): a
+ * single distinct value as `=`; more as HUDI_SQL_PUSH_IN (skipping by partition and record
+ * key) with the list's bounds as >= and <= (statistics: any value of the list lies between
+ * them). NULL items match no row, and a conjunct that is NULL filters the row out as false
+ * does, so they are dropped; a list of NULLs only is not pushed. Adds to pd[*n]. */
+static int push_in(hudi_sql_binder *b, hudi_sql_scan_spec *s, const hudi_sql_bexpr *c,
+                   hudi_sql_pushdown *pd, int32_t *n) {
+    hudi_vec ks = HUDI_VEC_INIT(hudi_sql_bexpr *);
+    int32_t column = -1;
+    int rc = in_list(b, c, &column, &ks);
+    if (rc <= 0 || column < 0) goto done;
+    rc = 0;
+    const hudi_field *col = &s->table_schema.children[s->columns[column]];
+    if (!in_type(col->type)) goto done;
+    const hudi_sql_bexpr **k = ks.data;
+    size_t m = 0;
+    for (size_t i = 0; i < ks.len; i++) {
+        if (!hudi_array_is_valid(k[i]->value, 0)) continue; /* NULL: matches nothing */
+        if (!hudi_sql_type_equal(col, &k[i]->type)) goto done;
+        k[m++] = k[i];
+    }
+    if (m > 1) qsort(k, m, sizeof(*k), cmp_const);
+    size_t d = 0; /* distinct */
+    for (size_t i = 0; i < m; i++)
+        if (d == 0 || cmp_const(&k[d - 1], &k[i]) != 0) k[d++] = k[i];
+    if (d == 0) goto done;
+    int32_t at = s->columns[column];
+    if (d == 1) {
+        pd[(*n)++] = (hudi_sql_pushdown){at, HUDI_CMP_EQ, k[0]->value, c->text};
+        goto done;
+    }
+    hudi_array *list = NULL;
+    if ((rc = hudi_array_new(&list, k[0]->value->field, b->err)) < 0) goto done;
+    for (size_t i = 0; i < d && rc == 0; i++)
+        rc = hudi_array_append_range(list, k[i]->value, 0, 1, b->err);
+    if (rc < 0 || (rc = hudi_sql_result_own_array(b->r, list, b->err)) < 0) {
+        hudi_array_free(list);
+        goto done;
+    }
+    pd[(*n)++] = (hudi_sql_pushdown){at, HUDI_SQL_PUSH_IN, list, c->text};
+    pd[(*n)++] =
+        (hudi_sql_pushdown){at, HUDI_CMP_GE, k[0]->value, bound_text(b, col->name, ">=", k[0])};
+    pd[(*n)++] = (hudi_sql_pushdown){at, HUDI_CMP_LE, k[d - 1]->value,
+                                     bound_text(b, col->name, "<=", k[d - 1])};
+done:
+    hudi_vec_dispose(&ks);
+    return rc < 0 ? rc : 0;
+}
+
 static int push_scan(hudi_sql_binder *b, hudi_sql_plan *filter) {
     hudi_sql_plan *scan = filter->left;
     hudi_sql_scan_spec *s = scan->scan;
     hudi_vec cs = HUDI_VEC_INIT(hudi_sql_bexpr *);
     int rc = collect_conjuncts(b, filter->cond, &cs);
     hudi_sql_pushdown *pd =
-        rc == 0 ? alloc(b, sizeof(*pd) * (cs.len + (size_t)s->n_pushdown + 1)) : NULL;
+        rc == 0 ? alloc(b, sizeof(*pd) * (3 * cs.len + (size_t)s->n_pushdown + 1)) : NULL;
     if (rc == 0 && !pd) rc = oom(b);
     int32_t n = 0;
     if (rc == 0 && s->n_pushdown) {
@@ -344,6 +490,10 @@ static int push_scan(hudi_sql_binder *b, hudi_sql_plan *filter) {
     for (size_t i = 0; rc == 0 && i < cs.len; i++) {
         const hudi_sql_bexpr *c = hudi_vec_at(&cs, hudi_sql_bexpr *, i);
         if (c->kind != HUDI_SQL_BX_CALL || !c->fn) continue;
+        if (is_fn(c, "in") || is_fn(c, "or")) {
+            rc = push_in(b, s, c, pd, &n);
+            continue;
+        }
         if ((is_fn(c, "isnull") || is_fn(c, "isnotnull")) && c->n_args == 1 &&
             c->args[0]->kind == HUDI_SQL_BX_COLUMN) {
             pd[n].column = s->columns[c->args[0]->column];
@@ -356,13 +506,16 @@ static int push_scan(hudi_sql_binder *b, hudi_sql_plan *filter) {
         if (c->n_args != 2) continue;
         const hudi_sql_bexpr *x = c->args[0], *y = c->args[1];
         bool flipped = false;
-        if (x->kind == HUDI_SQL_BX_CONST && y->kind == HUDI_SQL_BX_COLUMN) {
+        if (x->kind != HUDI_SQL_BX_COLUMN && y->kind == HUDI_SQL_BX_COLUMN) {
             const hudi_sql_bexpr *t = x;
             x = y;
             y = t;
             flipped = true;
         }
-        if (x->kind != HUDI_SQL_BX_COLUMN || y->kind != HUDI_SQL_BX_CONST) continue;
+        if (x->kind != HUDI_SQL_BX_COLUMN) continue;
+        int k = fold_const(b, y, &y);
+        if (k < 0) rc = k;
+        if (k <= 0) continue;
         int op = cmp_op(c->fn->name, flipped);
         if (op < 0 || !hudi_array_is_valid(y->value, 0)) continue;
         const hudi_field *col = &s->table_schema.children[s->columns[x->column]];

@@ -182,20 +182,20 @@ int hudi_sql_scan_as_of(hudi_sql_ctx *ctx, hudi_table *t, const char *text,
 
 /* ---- pushdown constants ------------------------------------------------------------------ */
 
-/* Row 0 of a pushdown constant as a hudi_value in the type of column `col` (bytes borrowed
- * from the array). */
-static int const_value(const hudi_sql_pushdown *pd, const hudi_field *col, hudi_value *v,
-                       hudi_error *err) {
+/* Row `row` of a pushdown constant as a hudi_value in the type of column `col` (bytes
+ * borrowed from the array). */
+static int const_value_at(const hudi_sql_pushdown *pd, const hudi_field *col, int64_t row,
+                          hudi_value *v, hudi_error *err) {
     const hudi_array *a = pd->value;
     memset(v, 0, sizeof(*v));
     if (pd->op == HUDI_CMP_IS_NULL || pd->op == HUDI_CMP_IS_NOT_NULL) {
         v->is_null = true;
         return 0;
     }
-    if (!a || a->length < 1)
+    if (!a || a->length <= row)
         return hudi_error_set(err, HUDI_EINVAL, "pushed predicate on %s has no constant",
                               col->name);
-    if (!hudi_array_is_valid(a, 0)) {
+    if (!hudi_array_is_valid(a, row)) {
         v->is_null = true; /* comparing with NULL: no row matches */
         return 0;
     }
@@ -209,27 +209,28 @@ static int const_value(const hudi_sql_pushdown *pd, const hudi_field *col, hudi_
                               "pushed predicate on %s: the constant is %s, the column %s",
                               col->name, hudi_type_name(f->type), hudi_type_name(col->type));
     const void *p = a->values;
+    int64_t i = row;
     switch (f->type) {
-    case HUDI_TYPE_BOOL: v->i64 = hudi_bit_get(a->values, 0); break;
-    case HUDI_TYPE_INT8: v->i64 = ((const int8_t *)p)[0]; break;
-    case HUDI_TYPE_INT16: v->i64 = ((const int16_t *)p)[0]; break;
+    case HUDI_TYPE_BOOL: v->i64 = hudi_bit_get(a->values, i); break;
+    case HUDI_TYPE_INT8: v->i64 = ((const int8_t *)p)[i]; break;
+    case HUDI_TYPE_INT16: v->i64 = ((const int16_t *)p)[i]; break;
     case HUDI_TYPE_INT32:
-    case HUDI_TYPE_DATE: v->i64 = ((const int32_t *)p)[0]; break;
-    case HUDI_TYPE_INT64: v->i64 = ((const int64_t *)p)[0]; break;
-    case HUDI_TYPE_UINT8: v->i64 = ((const uint8_t *)p)[0]; break;
-    case HUDI_TYPE_UINT16: v->i64 = ((const uint16_t *)p)[0]; break;
-    case HUDI_TYPE_UINT32: v->i64 = ((const uint32_t *)p)[0]; break;
-    case HUDI_TYPE_UINT64: v->i64 = (int64_t)((const uint64_t *)p)[0]; break;
-    case HUDI_TYPE_FLOAT16: v->f64 = hudi_half_to_float(((const uint16_t *)p)[0]); break;
-    case HUDI_TYPE_FLOAT: v->f64 = ((const float *)p)[0]; break;
-    case HUDI_TYPE_DOUBLE: v->f64 = ((const double *)p)[0]; break;
-    case HUDI_TYPE_DECIMAL: memcpy(&v->dec, p, sizeof(v->dec)); break;
+    case HUDI_TYPE_DATE: v->i64 = ((const int32_t *)p)[i]; break;
+    case HUDI_TYPE_INT64: v->i64 = ((const int64_t *)p)[i]; break;
+    case HUDI_TYPE_UINT8: v->i64 = ((const uint8_t *)p)[i]; break;
+    case HUDI_TYPE_UINT16: v->i64 = ((const uint16_t *)p)[i]; break;
+    case HUDI_TYPE_UINT32: v->i64 = ((const uint32_t *)p)[i]; break;
+    case HUDI_TYPE_UINT64: v->i64 = (int64_t)((const uint64_t *)p)[i]; break;
+    case HUDI_TYPE_FLOAT16: v->f64 = hudi_half_to_float(((const uint16_t *)p)[i]); break;
+    case HUDI_TYPE_FLOAT: v->f64 = ((const float *)p)[i]; break;
+    case HUDI_TYPE_DOUBLE: v->f64 = ((const double *)p)[i]; break;
+    case HUDI_TYPE_DECIMAL: memcpy(&v->dec, (const uint8_t *)p + 16 * i, sizeof(v->dec)); break;
     case HUDI_TYPE_TIME:
-        v->i64 = f->unit == HUDI_UNIT_MILLIS ? ((const int32_t *)p)[0] : ((const int64_t *)p)[0];
+        v->i64 = f->unit == HUDI_UNIT_MILLIS ? ((const int32_t *)p)[i] : ((const int64_t *)p)[i];
         break;
     case HUDI_TYPE_TIMESTAMP: {
         static const int64_t per_sec[] = {1000, 1000000, 1000000000};
-        int64_t x = ((const int64_t *)p)[0];
+        int64_t x = ((const int64_t *)p)[i];
         int64_t from = per_sec[f->unit % 3], to = per_sec[col->unit % 3];
         if (from > to) {
             /* A finer constant: exact only on the column's grid; otherwise no stored value can
@@ -248,15 +249,55 @@ static int const_value(const hudi_sql_pushdown *pd, const hudi_field *col, hudi_
     }
     case HUDI_TYPE_STRING:
     case HUDI_TYPE_BINARY:
-        v->bytes = HUDI_SLICE(a->data ? a->data + a->offsets[0] : (const uint8_t *)"",
-                              (size_t)(a->offsets[1] - a->offsets[0]));
+        v->bytes = HUDI_SLICE(a->data ? a->data + a->offsets[i] : (const uint8_t *)"",
+                              (size_t)(a->offsets[i + 1] - a->offsets[i]));
         break;
-    case HUDI_TYPE_FIXED_BINARY: v->bytes = HUDI_SLICE(a->values, (size_t)f->byte_width); break;
+    case HUDI_TYPE_FIXED_BINARY:
+        v->bytes = HUDI_SLICE((const uint8_t *)a->values + (size_t)f->byte_width * (size_t)i,
+                              (size_t)f->byte_width);
+        break;
     default:
         return hudi_error_set(err, HUDI_EINVAL, "cannot push a predicate on column %s (%s)",
                               col->name, hudi_type_name(col->type));
     }
     return 0;
+}
+
+/* Row 0 of a pushdown constant (const_value_at). */
+static int const_value(const hudi_sql_pushdown *pd, const hudi_field *col, hudi_value *v,
+                       hudi_error *err) {
+    return const_value_at(pd, col, 0, v, err);
+}
+
+/* Every value of an IN pushdown (`n` of them), a heap array the caller frees. */
+static int in_values(const hudi_sql_pushdown *pd, const hudi_field *col, hudi_value **out,
+                     int32_t *n, hudi_error *err) {
+    int64_t len = pd->value ? pd->value->length : 0;
+    *out = hudi_calloc((size_t)len + 1, sizeof(hudi_value));
+    *n = 0;
+    if (!*out) return hudi_error_oom(err);
+    for (int64_t i = 0; i < len; i++) {
+        int rc = const_value_at(pd, col, i, &(*out)[i], err);
+        if (rc < 0) {
+            hudi_free(*out);
+            *out = NULL;
+            return rc;
+        }
+    }
+    *n = (int32_t)len;
+    return 0;
+}
+
+/* One constant of a pushed predicate as EXPLAIN writes it. */
+static void value_text(hudi_buf *out, const hudi_field *f, const hudi_value *v) {
+    if (v->is_null)
+        hudi_buf_puts(out, "NULL");
+    else if (f->type == HUDI_TYPE_STRING)
+        hudi_buf_printf(out, "'%.*s'", (int)v->bytes.len, (const char *)v->bytes.data);
+    else if (f->type == HUDI_TYPE_FLOAT || f->type == HUDI_TYPE_DOUBLE)
+        hudi_buf_printf(out, "%.17g", v->f64);
+    else
+        hudi_buf_printf(out, "%lld", (long long)v->i64);
 }
 
 /* The predicate as EXPLAIN shows it: as written, else "col op". */
@@ -267,17 +308,22 @@ static void pred_text(hudi_buf *out, const hudi_sql_scan_spec *spec, int32_t i) 
         return;
     }
     const hudi_field *f = &spec->table_schema.children[pd->column];
+    hudi_value v;
+    if (pd->op == HUDI_SQL_PUSH_IN) {
+        hudi_buf_printf(out, "%s IN (", f->name);
+        for (int64_t k = 0; pd->value && k < pd->value->length; k++) {
+            if (k) hudi_buf_puts(out, ", ");
+            if (const_value_at(pd, f, k, &v, NULL) < 0) v.is_null = true;
+            value_text(out, f, &v);
+        }
+        hudi_buf_putc(out, ')');
+        return;
+    }
     hudi_buf_printf(out, "%s %s", f->name, op_text(pd->op));
     if (pd->op != HUDI_CMP_IS_NULL && pd->op != HUDI_CMP_IS_NOT_NULL) {
-        hudi_value v;
-        if (const_value(pd, f, &v, NULL) < 0 || v.is_null)
-            hudi_buf_puts(out, " NULL");
-        else if (f->type == HUDI_TYPE_STRING)
-            hudi_buf_printf(out, " '%.*s'", (int)v.bytes.len, (const char *)v.bytes.data);
-        else if (f->type == HUDI_TYPE_FLOAT || f->type == HUDI_TYPE_DOUBLE)
-            hudi_buf_printf(out, " %.17g", v.f64);
-        else
-            hudi_buf_printf(out, " %lld", (long long)v.i64);
+        if (const_value(pd, f, &v, NULL) < 0) v.is_null = true;
+        hudi_buf_putc(out, ' ');
+        value_text(out, f, &v);
     }
 }
 
@@ -1066,16 +1112,24 @@ static bool synthetic_column(const hudi_sql_scan_spec *spec, const char *name) {
 }
 
 /* Converts the pushdown into read-layer predicates (from[k]: the pushdown index of predicate
- * k); sets *none when no row can match. */
+ * k) and lists the IN lists (`ins`, n_ins of them: pushdown indices); sets *none when no row
+ * can match. */
 static int hudi_preds(const hudi_sql_scan_spec *spec, hudi_read_predicate *preds, int32_t *from,
-                      int32_t *n, bool *none, hudi_error *err) {
-    *n = 0;
+                      int32_t *n, int32_t *ins, int32_t *n_ins, bool *none, hudi_error *err) {
+    *n = *n_ins = 0;
     *none = false;
     for (int32_t i = 0; i < spec->n_pushdown; i++) {
         const hudi_sql_pushdown *pd = &spec->pushdown[i];
         const hudi_field *f = &spec->table_schema.children[pd->column];
         hudi_value v;
         if (!applied(spec, i)) continue;
+        if (pd->op == HUDI_SQL_PUSH_IN) { /* skipping only: hudi_open_reader */
+            if (synthetic_column(spec, f->name))
+                *none = true;
+            else
+                ins[(*n_ins)++] = i;
+            continue;
+        }
         int rc = const_value(pd, f, &v, err);
         if (rc < 0) return hudi_error_wrap(err, "%s", spec->display_name);
         if (synthetic_column(spec, f->name)) {
@@ -1088,17 +1142,37 @@ static int hudi_preds(const hudi_sql_scan_spec *spec, hudi_read_predicate *preds
     return 0;
 }
 
+/* Gives the reader the IN lists: record keys to probe for (hudi_reader_want_keys) and
+ * partitions to prune (hudi_reader_prune_in); each column decides which applies. */
+static int hudi_push_ins(hudi_reader *r, const hudi_sql_scan_spec *spec, const int32_t *ins,
+                         int32_t n_ins, hudi_error *err) {
+    int rc = 0;
+    for (int32_t j = 0; j < n_ins && rc == 0; j++) {
+        const hudi_sql_pushdown *pd = &spec->pushdown[ins[j]];
+        const hudi_field *f = &spec->table_schema.children[pd->column];
+        hudi_value *vals = NULL;
+        int32_t n = 0;
+        if ((rc = in_values(pd, f, &vals, &n, err)) < 0) break;
+        rc = hudi_reader_want_keys(r, f->name, vals, n, err);
+        if (rc == 0) rc = hudi_reader_prune_in(r, f->name, vals, n, err);
+        hudi_free(vals);
+    }
+    return rc;
+}
+
 /* Opens the read layer's reader over the scan's columns (those the files have) and the pushed
  * predicates. `map` (may be NULL) receives output column -> reader column, `from` (may be
- * NULL; n_pushdown entries) reader predicate -> pushdown index. */
+ * NULL; n_pushdown entries) the pushdown index of each reader predicate, then of each IN list
+ * (hudi_read_file_info.pruned_by numbers them so). */
 static int hudi_open_reader(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_reader **out,
                             int32_t *map, int32_t *from, bool *none, hudi_error *err) {
     const char **names = hudi_calloc((size_t)spec->n_columns + 1, sizeof(char *));
     hudi_read_predicate *preds = hudi_calloc((size_t)spec->n_pushdown + 1, sizeof(*preds));
     int32_t *from_buf = hudi_calloc((size_t)spec->n_pushdown + 1, sizeof(int32_t));
-    int32_t n_names = 0, n_preds = 0;
+    int32_t *ins = hudi_calloc((size_t)spec->n_pushdown + 1, sizeof(int32_t));
+    int32_t n_names = 0, n_preds = 0, n_ins = 0;
     int rc = 0;
-    if (!names || !preds || !from_buf) {
+    if (!names || !preds || !from_buf || !ins) {
         rc = hudi_error_oom(err);
         goto done;
     }
@@ -1112,8 +1186,11 @@ static int hudi_open_reader(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_re
         }
         if (map) map[i] = at;
     }
-    if ((rc = hudi_preds(spec, preds, from_buf, &n_preds, none, err)) < 0) goto done;
-    if (from) memcpy(from, from_buf, sizeof(int32_t) * (size_t)n_preds);
+    if ((rc = hudi_preds(spec, preds, from_buf, &n_preds, ins, &n_ins, none, err)) < 0) goto done;
+    if (from) {
+        memcpy(from, from_buf, sizeof(int32_t) * (size_t)n_preds);
+        memcpy(from + n_preds, ins, sizeof(int32_t) * (size_t)n_ins);
+    }
     hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
     o.columns = names; /* non-NULL even when empty: no column but the row count */
     o.n_columns = n_names;
@@ -1126,12 +1203,17 @@ static int hudi_open_reader(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_re
     o.end_instant = spec->end_instant;
     o.read_optimized = spec->read_optimized;
     o.batch_rows = ctx->batch_rows;
-    if ((rc = hudi_reader_open_preds(out, spec->table, &o, preds, n_preds, err)) < 0)
+    if ((rc = hudi_reader_open_preds(out, spec->table, &o, preds, n_preds, err)) < 0 ||
+        (rc = hudi_push_ins(*out, spec, ins, n_ins, err)) < 0) {
+        hudi_reader_free(*out);
+        *out = NULL;
         hudi_error_wrap(err, "%s", spec->display_name);
+    }
 done:
     hudi_free(names);
     hudi_free(preds);
     hudi_free(from_buf);
+    hudi_free(ins);
     return rc;
 }
 
@@ -1205,12 +1287,17 @@ static int file_partition_match(scan_op *s, size_t file, bool *match, int32_t *w
         if (rc < 0) return rc;
         const hudi_field *f = &s->spec->table_schema.children[pd->column];
         hudi_sql_pushdown one = {0, HUDI_CMP_EQ, a, NULL};
-        hudi_value v;
+        hudi_value v, c;
         rc = const_value(&one, f, &v, err);
-        if (rc == 0) {
+        if (rc == 0 && pd->op == HUDI_SQL_PUSH_IN) { /* any value of the list */
+            *match = false;
+            for (int64_t r = 0; rc == 0 && !*match && r < pd->value->length; r++)
+                if ((rc = const_value_at(pd, f, r, &c, err)) == 0)
+                    *match = value_matches(f, &v, HUDI_CMP_EQ, &c);
+        } else if (rc == 0) {
             *match = value_matches(f, &v, pd->op, &s->values[i]);
-            if (!*match) *why = i;
         }
+        if (rc == 0 && !*match) *why = i;
         hudi_array_free(a);
         if (rc < 0) return rc;
     }
@@ -1294,7 +1381,8 @@ static int pq_open_next(scan_op *s, hudi_error *err) {
         }
         for (int32_t i = 0; i < s->spec->n_pushdown; i++) {
             const hudi_sql_pushdown *pd = &s->spec->pushdown[i];
-            if (pd->column >= s->n_data || !applied(s->spec, i)) continue; /* partitions: above */
+            if (pd->column >= s->n_data || !applied(s->spec, i) || pd->op == HUDI_SQL_PUSH_IN)
+                continue; /* partitions: above; IN lists skip by partition only */
             int fc = find_field(fsch, ts->children[pd->column].name);
             if (fc < 0) {
                 skip |= pd->op != HUDI_CMP_IS_NULL; /* the file lacks it: all null */
@@ -1692,7 +1780,8 @@ static int explain_parquet(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec 
         bool none = false;
         for (int32_t k = 0; k < spec->n_pushdown; k++) {
             const hudi_sql_pushdown *pd = &spec->pushdown[k];
-            if (pd->column >= s->n_data || !applied(spec, k)) continue;
+            if (pd->column >= s->n_data || !applied(spec, k) || pd->op == HUDI_SQL_PUSH_IN)
+                continue;
             int fc = find_field(fsch, spec->table_schema.children[pd->column].name);
             if (fc < 0)
                 none |= pd->op != HUDI_CMP_IS_NULL;
