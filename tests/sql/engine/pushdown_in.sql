@@ -59,6 +59,10 @@ SELECT uuid FROM trips WHERE ts NOT IN (1000, 3001) ORDER BY uuid;
 -- floating point is not pushed (NaN orders and compares as Spark does only above the scan)
 SELECT uuid FROM trips WHERE fare IN (19.10, 12.0) ORDER BY uuid;
 EXPLAIN SELECT uuid FROM trips WHERE fare IN (19.10, 12.0);
+-- UPDATE and DELETE find their rows through the same scans
+UPDATE trips SET rider = 'rider-X' WHERE uuid IN ('u1', 'u7');
+DELETE FROM trips WHERE uuid = 'u2' OR uuid = 'u6';
+SELECT uuid, rider, city FROM trips ORDER BY uuid;
 -- an integer record key: keys are the decimal text
 CREATE TABLE items (id INT, name STRING, grp STRING)
 USING hudi PARTITIONED BY (grp) TBLPROPERTIES (primaryKey = 'id');
@@ -81,3 +85,13 @@ SELECT id, part FROM pq WHERE part = 'p2' OR part = 'p9' ORDER BY id;
 SELECT id FROM pq WHERE id IN (3, 4) ORDER BY id;
 EXPLAIN SELECT id FROM pq WHERE id IN (3, 4);
 SELECT id FROM pq WHERE part NOT IN ('p1') ORDER BY id;
+-- a date partition: IN with strings compares as strings (Spark casts the column): not pushed;
+-- `=` casts the string to a date, and so do DATE literals: pushed
+CREATE TABLE ev (id INT, d DATE) USING hudi PARTITIONED BY (d) TBLPROPERTIES (primaryKey = 'id');
+INSERT INTO ev VALUES (1, DATE '2024-01-01'), (2, DATE '2024-01-02'), (3, DATE '2024-01-03');
+SELECT id, d FROM ev WHERE d IN ('2024-01-01', '2024-01-03') ORDER BY id;
+EXPLAIN SELECT id, d FROM ev WHERE d IN ('2024-01-01', '2024-01-03');
+SELECT id FROM ev WHERE d IN (DATE '2024-01-01', DATE '2024-01-03') ORDER BY id;
+EXPLAIN SELECT id FROM ev WHERE d IN (DATE '2024-01-01', DATE '2024-01-03');
+SELECT id FROM ev WHERE d = DATE '2024-01-02' OR d = '2024-01-09' ORDER BY id;
+EXPLAIN SELECT id FROM ev WHERE d = DATE '2024-01-02' OR d = '2024-01-09';
