@@ -8,7 +8,8 @@
  * column of the scan's table_schema. It prunes partitions (Hudi: from the partition paths, by
  * the read layer; Parquet tables: from the key=value folders), skips row groups and pages from
  * Parquet statistics, and filters rows exactly: a scan returns only rows satisfying all of
- * them. */
+ * them. An IN list (HUDI_SQL_PUSH_IN) only skips: partitions none of its values matches, and
+ * in Hudi tables the base files whose record keys rule out every value (read/key_probe.h). */
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
