@@ -383,10 +383,16 @@ static void prune_by(hudi_reader *r, const char *column, const read_pred *alt, i
     int col = find_child(&r->full, column);
     if (col < 0 || hudi_type_is_nested(r->full.children[col].type)) return;
     size_t kept = 0;
+    const char *last = NULL; /* files are sorted by path: a partition's come together */
+    bool keep = true;
     for (size_t i = 0; i < r->n_files; i++) {
         read_file rf = r->files[i];
-        if (partition_may_match(r, alt, n_alt, &r->full.children[col], k, n_fields,
-                                rf.info.partition)) {
+        if (!last || strcmp(last, rf.info.partition) != 0) {
+            keep = partition_may_match(r, alt, n_alt, &r->full.children[col], k, n_fields,
+                                       rf.info.partition);
+            last = rf.info.partition;
+        }
+        if (keep) {
             memmove(&r->files[kept + 1], &r->files[kept], (i - kept) * sizeof(read_file));
             r->files[kept++] = rf;
         } else if (r->files[i].info.pruned_by < 0) {
