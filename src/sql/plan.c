@@ -333,7 +333,7 @@ static int cmp_op(const char *fn, bool flipped) {
 }
 
 /* `e` as a constant (1) when it is one or casts of one - binding a call casts its arguments
- * to their common type (docs/SQL.md 4.9) without folding the casts: they are evaluated here as
+ * to their common type (docs/SQL.md 3.4) without folding the casts: they are evaluated here as
  * the filter would, into a new node. 0 for anything else, also when a cast fails (the filter
  * above meets the same failure); < 0 on running out of memory. */
 static int fold_const(hudi_sql_binder *b, const hudi_sql_bexpr *e, const hudi_sql_bexpr **out) {
