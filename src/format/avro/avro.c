@@ -7,6 +7,7 @@
  * remaining bytes, the total number of decoded values is capped, and nesting is limited to
  * HUDI_AVRO_MAX_DEPTH. Invariant: this is the only file that includes <avro.h>. */
 #include "format/avro/avro.h"
+#include "format/avro/avro_node.h"
 
 #include <avro.h>
 #include <math.h>
@@ -15,18 +16,9 @@
 #include <time.h>
 #include <zlib.h>
 
-#define NODE_UNION 100 /* internal type tag next to hudi_avro_type */
+#define NODE_UNION HUDI_AVRO_UNION
 
-typedef struct anode anode;
-struct anode {
-    int type;          /* hudi_avro_type or NODE_UNION */
-    size_t n;          /* record fields, union branches, enum symbols */
-    anode **kids;      /* record fields / union branches; items or values at kids[0] */
-    hudi_slice *names; /* record field names / enum symbols */
-    int64_t fixed_size;
-    size_t min_size; /* fewest bytes one encoded value can take */
-    bool min_done;
-};
+typedef hudi_avro_node anode;
 
 struct hudi_avro_schema {
     avro_schema_t raw;
@@ -202,6 +194,7 @@ void hudi_avro_schema_free(hudi_avro_schema *s) {
 }
 
 const char *hudi_avro_schema_json(const hudi_avro_schema *s) { return s->json; }
+const hudi_avro_node *hudi_avro_schema_root(const hudi_avro_schema *s) { return s->root; }
 const char *hudi_avro_schema_name(const hudi_avro_schema *s) { return s->name ? s->name : ""; }
 
 /* ---- binary decoding ---------------------------------------------------------------------- */

@@ -46,7 +46,7 @@ typedef enum hudi_log_meta_key {
 } hudi_log_meta_key;
 
 /** One block of a log file. Slices point into the scanned file bytes; a header entry that is
- *  absent has header[k].ptr == NULL. */
+ *  absent has header[k].data == NULL. */
 typedef struct hudi_log_block {
     hudi_log_block_type type;
     int32_t format_version; /* log format version: 1 (0 = legacy, content only) */
@@ -70,8 +70,12 @@ typedef struct hudi_log_blocks {
 /** Splits a whole log file into blocks, as Hudi's log reader frames them: a block whose size
  *  runs past the end, whose trailing length disagrees, or that is not followed by a magic or
  *  the end of the file is corrupt, and the bytes up to the next magic become one CORRUPT
- *  block (Hudi skips those, so do readers). Fails only for ENOMEM or an unknown block type or
- *  header key (ECORRUPT naming `name` and the offset); corrupt framing is not an error. */
+ *  block (Hudi skips those, so do readers). Bytes that do not start with a magic (junk at the
+ *  start of the file, or fewer than 6 trailing bytes) also become a CORRUPT block. Fails only
+ *  for ENOMEM, EUNSUPPORTED for a legacy block (log format version 0), or ECORRUPT naming
+ *  `name` and the offset for a block that passed the framing check but has an unknown block
+ *  type or header key, or whose header, content and footer do not fill it exactly (Hudi's
+ *  reader throws on those too); corrupt framing is not an error. */
 int hudi_log_scan(hudi_log_blocks *out, hudi_slice file, const char *name, hudi_error *err);
 void hudi_log_blocks_dispose(hudi_log_blocks *b); /* leaves it empty; NULL-safe */
 
@@ -109,8 +113,8 @@ typedef struct hudi_log_ordering {
 } hudi_log_ordering;
 
 typedef struct hudi_log_delete {
-    hudi_slice record_key;     /* ptr NULL when the key is null */
-    hudi_slice partition_path; /* ptr NULL when null */
+    hudi_slice record_key;     /* data NULL when the key is null */
+    hudi_slice partition_path; /* data NULL when null */
     hudi_log_ordering ordering;
 } hudi_log_delete;
 
@@ -131,13 +135,15 @@ int hudi_log_delete_block_read(hudi_log_deletes *out, const hudi_log_block *b, c
 void hudi_log_deletes_dispose(hudi_log_deletes *d); /* NULL-safe */
 
 /** Compares two ordering values as Java's Comparable does for same-class values: *cmp < 0,
- *  0, > 0. False (cmp untouched) when the kinds differ, so the values are not comparable. */
+ *  0, > 0 (strings in UTF-16 code-unit order, bytes as signed bytes, decimals by value, floats
+ *  with -0.0 < 0.0 and NaN last). False (cmp untouched) when the kinds differ or both are
+ *  NULL, so the values are not comparable. */
 bool hudi_log_ordering_cmp(const hudi_log_ordering *a, const hudi_log_ordering *b, int *cmp);
 
 /* ---- writing (merge-on-read writes) ------------------------------------------------------ */
 
 /** Appends one complete block (format version 1) to `out`: magic, sizes, `type`, the header
- *  entries of `header` whose ptr is non-NULL (in key order), `content`, an empty footer. */
+ *  entries of `header` whose data is non-NULL (in key order), `content`, an empty footer. */
 int hudi_log_block_write(hudi_buf *out, hudi_log_block_type type,
                          const hudi_slice header[HUDI_LOG_META_KEYS], hudi_slice content,
                          hudi_error *err);

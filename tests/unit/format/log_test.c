@@ -1,0 +1,562 @@
+/* log_test.c - log files (docs/formats/log-file.md): framing and corrupt blocks, Avro data
+ * blocks decoded into columns (cross-checked value by value against the generic Avro decoder),
+ * delete blocks, command blocks, writing and byte-exact re-encoding of Spark-written blocks. */
+#include <criterion/criterion.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/log/log.h"
+#include "schema/schema.h"
+#include "support.h"
+
+static const char *const MOR_ZIPS[] = {
+    "hudi-rs/sample_table/mor/avro/v9_txns_complex_nometa.zip",
+    "hudi-rs/sample_table/mor/avro/v9_txns_nonpart_nometa.zip",
+    "hudi-rs/sample_table/mor/avro/v9_txns_simple_meta.zip",
+    "hudi-rs/sample_table/mor/parquet/v6_empty.zip",
+    "hudi-rs/sample_table/mor/parquet/v6_nonpartitioned.zip",
+    "hudi-rs/sample_table/mor/parquet/v6_nonpartitioned_rollback.zip",
+    "hudi-rs/sample_table/mor/parquet/v6_simplekeygen_nonhivestyle.zip",
+    "hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip",
+    "hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i3d.zip",
+    "hudi-rs/quickstart_trips_table/mor/avro/v8_trips_8i3u1d.zip",
+    "hudi-rs/pr602/mor/avro/table_column_projection.zip",
+    "hudi-rs/pr602/mor/avro/table_log_only.zip",
+    "hudi-rs/pr602/mor/avro/v9_mor_8i4u_commit_time.zip",
+};
+
+/* ---- finding log files -------------------------------------------------------------------- */
+
+static char found[512][1024];
+static int n_found;
+
+static int collect(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void)st;
+    const char *base = path + ftw->base;
+    if (type == FTW_F && base[0] == '.' && strstr(base, ".log.") && n_found < 512 &&
+        !strstr(path, "__MACOSX"))
+        snprintf(found[n_found++], sizeof(found[0]), "%s", path);
+    return 0;
+}
+
+/* The log files of a fixture (sorted), in found[0..n_found). */
+static void find_logs(const char *zip) {
+    const char *root = fixture_unzip(zip);
+    cr_assert_not_null(root, "unzip %s", zip);
+    n_found = 0;
+    cr_assert_eq(nftw(root, collect, 16, FTW_PHYS), 0);
+    qsort(found, (size_t)n_found, sizeof(found[0]), (int (*)(const void *, const void *))strcmp);
+}
+
+/* The log file of a fixture whose name contains `part`. */
+static unsigned char *read_log(const char *zip, const char *part, size_t *len) {
+    find_logs(zip);
+    for (int i = 0; i < n_found; i++)
+        if (strstr(found[i], part)) {
+            unsigned char *b = test_read_file(found[i], len);
+            cr_assert_not_null(b);
+            return b;
+        }
+    cr_assert_fail("no log file %s in %s", part, zip);
+    return NULL;
+}
+
+static bool header_is(const hudi_log_block *b, hudi_log_meta_key k, const char *want) {
+    return b->header[k].data && hudi_slice_eq(b->header[k], hudi_slice_cstr(want));
+}
+
+/* ---- a decoded data block with its schemas --------------------------------------------------- */
+
+typedef struct decoded {
+    hudi_avro_schema *writer;
+    hudi_field fields;
+    hudi_batch *batch;
+} decoded;
+
+static int decode_block(decoded *d, const hudi_log_block *b, hudi_error *err) {
+    memset(d, 0, sizeof(*d));
+    hudi_slice s = b->header[HUDI_LOG_SCHEMA];
+    cr_assert_not_null(s.data, "data block without a SCHEMA header");
+    cr_assert_eq(hudi_avro_schema_parse(&d->writer, s, err), 0, "%s", err->message);
+    cr_assert_eq(hudi_schema_parse_avro(&d->fields, (const char *)s.data, s.len, err), 0, "%s",
+                 err->message);
+    return hudi_log_avro_block_read(&d->batch, b, d->writer, &d->fields, "test.log", err);
+}
+
+static void decoded_dispose(decoded *d) {
+    hudi_batch_free(d->batch);
+    hudi_field_dispose(&d->fields);
+    hudi_avro_schema_free(d->writer);
+}
+
+static const hudi_array *column(const hudi_batch *b, const char *name) {
+    for (int32_t i = 0; i < b->n_columns; i++)
+        if (!strcmp(b->schema->children[i].name, name)) return b->columns[i];
+    cr_assert_fail("no column %s", name);
+    return NULL;
+}
+
+static hudi_slice str_at(const hudi_array *a, int64_t i) {
+    return HUDI_SLICE(a->data + a->offsets[i], (size_t)(a->offsets[i + 1] - a->offsets[i]));
+}
+
+static bool str_is(const hudi_array *a, int64_t i, const char *want) {
+    return hudi_array_is_valid(a, i) && hudi_slice_eq(str_at(a, i), hudi_slice_cstr(want));
+}
+
+/* Whether row i of `a` holds the value `v` decoded by the generic decoder (avro.c). */
+static bool same_value(const hudi_avro_value *v, const hudi_array *a, int64_t i) {
+    const hudi_field *f = a->field;
+    if (v->type == HUDI_AVRO_NULL) return !hudi_array_is_valid(a, i);
+    if (!hudi_array_is_valid(a, i)) return false;
+    switch (v->type) {
+    case HUDI_AVRO_BOOLEAN: return hudi_bit_get(a->values, i) == v->v.b;
+    case HUDI_AVRO_INT: return ((const int32_t *)a->values)[i] == v->v.i;
+    case HUDI_AVRO_LONG: return ((const int64_t *)a->values)[i] == v->v.i;
+    case HUDI_AVRO_FLOAT: return ((const float *)a->values)[i] == (float)v->v.d;
+    case HUDI_AVRO_DOUBLE: {
+        double x = ((const double *)a->values)[i];
+        return x == v->v.d || (isnan(x) && isnan(v->v.d));
+    }
+    case HUDI_AVRO_STRING:
+    case HUDI_AVRO_BYTES:
+    case HUDI_AVRO_ENUM:
+    case HUDI_AVRO_FIXED:
+        if (f->type == HUDI_TYPE_DECIMAL) {
+            __int128 want = hudi_load_i128be(v->bytes.data, v->bytes.len), got;
+            memcpy(&got, (const uint8_t *)a->values + i * 16, 16);
+            return want == got;
+        }
+        if (f->type == HUDI_TYPE_FIXED_BINARY)
+            return v->bytes.len == (size_t)f->byte_width &&
+                   memcmp((const uint8_t *)a->values + i * f->byte_width, v->bytes.data,
+                          v->bytes.len) == 0;
+        return hudi_slice_eq(str_at(a, i), v->bytes);
+    case HUDI_AVRO_ARRAY:
+    case HUDI_AVRO_MAP: {
+        int64_t start = a->offsets[i];
+        if (a->offsets[i + 1] - start != (int64_t)v->count) return false;
+        const hudi_array *items = a->children[0];
+        for (size_t k = 0; k < v->count; k++) {
+            if (v->type == HUDI_AVRO_MAP) {
+                if (!hudi_slice_eq(str_at(items->children[0], start + (int64_t)k), v->keys[k]) ||
+                    !same_value(&v->items[k], items->children[1], start + (int64_t)k))
+                    return false;
+            } else if (!same_value(&v->items[k], items, start + (int64_t)k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    case HUDI_AVRO_RECORD:
+        if ((int32_t)v->count != a->n_children) return false;
+        for (size_t k = 0; k < v->count; k++)
+            if (!same_value(&v->items[k], a->children[k], i)) return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* Every record of block `b` decoded by the generic decoder equals its row in d->batch. */
+static void cross_check(const decoded *d, const hudi_log_block *b) {
+    const uint8_t *p = b->content.data + 8;
+    hudi_arena arena = HUDI_ARENA_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    for (int64_t r = 0; r < d->batch->num_rows; r++) {
+        size_t len = hudi_load_u32be(p), used = 0;
+        hudi_avro_value v;
+        cr_assert_eq(
+            hudi_avro_decode(&v, 1, d->writer, HUDI_SLICE(p + 4, len), &used, &arena, &err), 0,
+            "%s", err.message);
+        cr_assert_eq(used, len);
+        cr_assert_eq((int32_t)v.count, d->batch->n_columns);
+        for (size_t c = 0; c < v.count; c++)
+            cr_assert(same_value(&v.items[c], d->batch->columns[c], r), "record %lld column %s",
+                      (long long)r, d->batch->schema->children[c].name);
+        p += 4 + len;
+    }
+    hudi_arena_dispose(&arena);
+}
+
+/* ---- the real files ------------------------------------------------------------------------- */
+
+Test(log, command_block_of_a_rollback) {
+    size_t len;
+    unsigned char *f = read_log("hudi-rs/sample_table/mor/parquet/v6_nonpartitioned_rollback.zip",
+                                ".log.2_1-0-1", &len);
+    hudi_log_blocks bl;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(len, 105);
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), "rollback.log", &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(bl.count, 1);
+    cr_assert_eq(bl.corrupt, 0);
+    const hudi_log_block *b = &bl.blocks[0];
+    cr_assert_eq(b->type, HUDI_LOG_COMMAND_BLOCK);
+    cr_assert_eq(b->format_version, 1);
+    cr_assert_eq(b->offset, 0);
+    cr_assert_eq(b->length, 105);
+    cr_assert(header_is(b, HUDI_LOG_INSTANT_TIME, "20250126040936578"));
+    cr_assert(header_is(b, HUDI_LOG_TARGET_INSTANT_TIME, "20250126040826878"));
+    cr_assert(header_is(b, HUDI_LOG_COMMAND_BLOCK_TYPE, "0"));
+    cr_assert_null(b->header[HUDI_LOG_SCHEMA].data);
+    cr_assert_eq(b->content.len, 0);
+    /* written again, it is the same file byte for byte */
+    hudi_buf out = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_log_block_write(&out, b->type, b->header, b->content, &err), 0);
+    cr_assert_eq(out.len, len);
+    hudi_log_blocks_dispose(&bl);
+    hudi_buf_dispose(&out);
+    free(f);
+}
+
+Test(log, avro_data_block_of_an_update) {
+    size_t len;
+    unsigned char *f =
+        read_log("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip", ".log.1_", &len);
+    hudi_log_blocks bl;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), "trips.log", &err), 0, "%s", err.message);
+    cr_assert_eq(bl.count, 1);
+    const hudi_log_block *b = &bl.blocks[0];
+    cr_assert_eq(b->type, HUDI_LOG_AVRO_DATA_BLOCK);
+    cr_assert_eq(b->length, 1148);
+    cr_assert_eq(b->content.len, 240);
+    cr_assert(header_is(b, HUDI_LOG_INSTANT_TIME, "20250331030645735"));
+    decoded d;
+    cr_assert_eq(decode_block(&d, b, &err), 0, "%s", err.message);
+    cr_assert_eq(d.batch->num_rows, 1);
+    cr_assert_eq(d.batch->n_columns, 11);
+    cr_assert(
+        str_is(column(d.batch, "_hoodie_record_key"), 0, "9909a8b1-2d15-4d3d-8ec9-efc48c536a00"));
+    cr_assert(str_is(column(d.batch, "_hoodie_commit_time"), 0, "20250331030645735"));
+    cr_assert(str_is(column(d.batch, "_hoodie_partition_path"), 0, "city=san_francisco"));
+    cr_assert(str_is(column(d.batch, "rider"), 0, "rider-D"));
+    cr_assert_eq(((const double *)column(d.batch, "fare")->values)[0], 25.0);
+    cr_assert_eq(hudi_batch_validate(d.batch, &err), 0, "%s", err.message);
+    /* re-encoded from the columns: Spark's content byte for byte */
+    hudi_buf enc = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_log_avro_block_encode(&enc, d.batch, d.writer, &err), 0, "%s", err.message);
+    cr_assert_eq(enc.len, b->content.len);
+    cr_assert(memcmp(enc.data, b->content.data, enc.len) == 0);
+    hudi_buf_dispose(&enc);
+    decoded_dispose(&d);
+    hudi_log_blocks_dispose(&bl);
+    free(f);
+}
+
+Test(log, delete_block_of_three_keys) {
+    size_t len;
+    unsigned char *f =
+        read_log("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i3d.zip", ".log.1_", &len);
+    hudi_log_blocks bl;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), "trips.log", &err), 0, "%s", err.message);
+    cr_assert_eq(bl.count, 1);
+    cr_assert_eq(bl.blocks[0].type, HUDI_LOG_DELETE_BLOCK);
+    hudi_log_deletes del;
+    cr_assert_eq(hudi_log_delete_block_read(&del, &bl.blocks[0], "trips.log", &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(del.count, 3);
+    static const char *const keys[] = {"e96c4396-3fad-413a-a942-4cb36106d721",
+                                       "9909a8b1-2d15-4d3d-8ec9-efc48c536a00",
+                                       "334e26e9-8355-45cc-97c6-c31daf0df330"};
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert(hudi_slice_eq(del.items[i].record_key, hudi_slice_cstr(keys[i])));
+        cr_assert(
+            hudi_slice_eq(del.items[i].partition_path, hudi_slice_cstr("city=san_francisco")));
+        cr_assert_eq(del.items[i].ordering.kind, HUDI_LOG_ORDER_INT);
+        cr_assert_eq(del.items[i].ordering.i, 0);
+    }
+    /* encoded again: the same content */
+    hudi_buf enc = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_log_delete_block_encode(&enc, del.items, del.count, &err), 0);
+    cr_assert_eq(enc.len, bl.blocks[0].content.len);
+    cr_assert(memcmp(enc.data, bl.blocks[0].content.data, enc.len) == 0);
+    /* and the whole block, whose header Spark wrote SCHEMA first: same length */
+    hudi_buf blk = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_log_block_write(&blk, HUDI_LOG_DELETE_BLOCK, bl.blocks[0].header,
+                                      HUDI_SLICE(enc.data, enc.len), &err),
+                 0);
+    cr_assert_eq(blk.len, len);
+    hudi_buf_dispose(&blk);
+    hudi_buf_dispose(&enc);
+    hudi_log_deletes_dispose(&del);
+    hudi_log_blocks_dispose(&bl);
+    free(f);
+}
+
+Test(log, log_only_table_rounds) {
+    /* insert k1..k3, update k1, delete k3 */
+    static const struct {
+        const char *part;
+        hudi_log_block_type type;
+        int rows;
+        const char *first_key;
+    } want[] = {{"20260409030525348.log", HUDI_LOG_AVRO_DATA_BLOCK, 3, "k1"},
+                {"20260409030527298.log", HUDI_LOG_AVRO_DATA_BLOCK, 1, "k1"},
+                {"20260409030528554.log", HUDI_LOG_DELETE_BLOCK, 1, "k3"}};
+    for (size_t w = 0; w < HUDI_ARRAY_LEN(want); w++) {
+        size_t len;
+        unsigned char *f =
+            read_log("hudi-rs/pr602/mor/avro/table_log_only.zip", want[w].part, &len);
+        hudi_log_blocks bl;
+        hudi_error err = HUDI_ERROR_INIT;
+        cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), want[w].part, &err), 0);
+        cr_assert_eq(bl.count, 1);
+        cr_assert_eq(bl.blocks[0].type, want[w].type);
+        if (want[w].type == HUDI_LOG_DELETE_BLOCK) {
+            hudi_log_deletes del;
+            cr_assert_eq(hudi_log_delete_block_read(&del, &bl.blocks[0], "x", &err), 0);
+            cr_assert_eq(del.count, (size_t)want[w].rows);
+            cr_assert(hudi_slice_eq(del.items[0].record_key, hudi_slice_cstr(want[w].first_key)));
+            cr_assert(hudi_slice_eq(del.items[0].partition_path, hudi_slice_cstr("")));
+            hudi_log_deletes_dispose(&del);
+        } else {
+            decoded d;
+            cr_assert_eq(decode_block(&d, &bl.blocks[0], &err), 0, "%s", err.message);
+            cr_assert_eq(d.batch->num_rows, want[w].rows);
+            cr_assert(str_is(column(d.batch, "key"), 0, want[w].first_key));
+            const hudi_array *level = column(d.batch, "level");
+            cr_assert(str_is(level, 0, w == 0 ? "INFO" : "UPD"));
+            if (w == 0) {
+                cr_assert(str_is(level, 1, "WARN"));
+                cr_assert(str_is(level, 2, "ERROR"));
+                cr_assert_eq(((const int32_t *)column(d.batch, "severity")->values)[2], 3);
+            }
+            cr_assert_eq(((const int32_t *)column(d.batch, "round")->values)[0], w == 0 ? 1 : 2);
+            decoded_dispose(&d);
+        }
+        hudi_log_blocks_dispose(&bl);
+        free(f);
+    }
+}
+
+Test(log, nested_types_of_a_real_block) {
+    size_t len;
+    unsigned char *f = read_log("hudi-rs/pr602/mor/avro/table_column_projection.zip",
+                                "20260409030532996.log", &len);
+    hudi_log_blocks bl;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), "p.log", &err), 0);
+    decoded d;
+    cr_assert_eq(decode_block(&d, &bl.blocks[0], &err), 0, "%s", err.message);
+    cr_assert_eq(d.batch->num_rows, 1);
+    cross_check(&d, &bl.blocks[0]);
+    cr_assert_eq(column(d.batch, "decimal_field")->field->type, HUDI_TYPE_DECIMAL);
+    cr_assert_eq(column(d.batch, "nullable_map_field")->field->type, HUDI_TYPE_MAP);
+    cr_assert_eq(column(d.batch, "array_field")->field->type, HUDI_TYPE_LIST);
+    cr_assert_eq(column(d.batch, "date_nullable_field")->field->type, HUDI_TYPE_DATE);
+    cr_assert_eq(hudi_batch_validate(d.batch, &err), 0, "%s", err.message);
+    decoded_dispose(&d);
+    hudi_log_blocks_dispose(&bl);
+    free(f);
+}
+
+/* Every log file of every MOR fixture: framed without corrupt blocks; data blocks decode,
+ * agree with the generic decoder and re-encode to Spark's bytes; delete blocks decode and
+ * re-encode; command blocks name their target; Parquet blocks are whole Parquet files. */
+Test(log, every_fixture_log_file, .timeout = 300) {
+    size_t files = 0, kinds[7] = {0}, rows = 0, deletes = 0;
+    for (size_t z = 0; z < HUDI_ARRAY_LEN(MOR_ZIPS); z++) {
+        find_logs(MOR_ZIPS[z]);
+        for (int i = 0; i < n_found; i++) {
+            size_t len;
+            unsigned char *f = test_read_file(found[i], &len);
+            cr_assert_not_null(f);
+            hudi_log_blocks bl;
+            hudi_error err = HUDI_ERROR_INIT;
+            cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), found[i], &err), 0, "%s",
+                         err.message);
+            cr_assert_eq(bl.corrupt, 0, "%s", found[i]);
+            cr_assert_gt(bl.count, 0);
+            int64_t at = 0;
+            for (size_t k = 0; k < bl.count; k++) {
+                const hudi_log_block *b = &bl.blocks[k];
+                cr_assert_eq(b->offset, at);
+                at += b->length;
+                cr_assert_not_null(b->header[HUDI_LOG_INSTANT_TIME].data);
+                kinds[b->type]++;
+                if (b->type == HUDI_LOG_AVRO_DATA_BLOCK) {
+                    decoded d;
+                    cr_assert_eq(decode_block(&d, b, &err), 0, "%s: %s", found[i], err.message);
+                    cr_assert_eq(d.batch->num_rows, (int64_t)hudi_load_u32be(b->content.data + 4));
+                    cr_assert_eq(hudi_batch_validate(d.batch, &err), 0, "%s", err.message);
+                    cross_check(&d, b);
+                    hudi_buf enc = HUDI_BUF_INIT;
+                    cr_assert_eq(hudi_log_avro_block_encode(&enc, d.batch, d.writer, &err), 0, "%s",
+                                 err.message);
+                    cr_assert(enc.len == b->content.len &&
+                                  memcmp(enc.data, b->content.data, enc.len) == 0,
+                              "%s: re-encoded content differs", found[i]);
+                    rows += (size_t)d.batch->num_rows;
+                    hudi_buf_dispose(&enc);
+                    decoded_dispose(&d);
+                } else if (b->type == HUDI_LOG_DELETE_BLOCK) {
+                    hudi_log_deletes del;
+                    cr_assert_eq(hudi_log_delete_block_read(&del, b, found[i], &err), 0, "%s",
+                                 err.message);
+                    for (size_t x = 0; x < del.count; x++)
+                        cr_assert_not_null(del.items[x].record_key.data);
+                    hudi_buf enc = HUDI_BUF_INIT;
+                    cr_assert_eq(hudi_log_delete_block_encode(&enc, del.items, del.count, &err), 0);
+                    cr_assert(enc.len == b->content.len &&
+                              memcmp(enc.data, b->content.data, enc.len) == 0);
+                    deletes += del.count;
+                    hudi_buf_dispose(&enc);
+                    hudi_log_deletes_dispose(&del);
+                } else if (b->type == HUDI_LOG_COMMAND_BLOCK) {
+                    cr_assert(header_is(b, HUDI_LOG_COMMAND_BLOCK_TYPE, "0"));
+                    cr_assert_eq(b->header[HUDI_LOG_TARGET_INSTANT_TIME].len, 17);
+                } else if (b->type == HUDI_LOG_PARQUET_DATA_BLOCK) {
+                    cr_assert_geq(b->content.len, 12);
+                    cr_assert(memcmp(b->content.data, "PAR1", 4) == 0);
+                    cr_assert(memcmp(b->content.data + b->content.len - 4, "PAR1", 4) == 0);
+                }
+            }
+            cr_assert_eq(at, (int64_t)len);
+            files++;
+            hudi_log_blocks_dispose(&bl);
+            free(f);
+        }
+    }
+    /* what the fixtures hold (docs/formats/log-file.md §9) */
+    cr_assert_eq(files, 218);
+    cr_assert_eq(kinds[HUDI_LOG_AVRO_DATA_BLOCK], 20);
+    cr_assert_eq(kinds[HUDI_LOG_DELETE_BLOCK], 80);
+    cr_assert_eq(kinds[HUDI_LOG_COMMAND_BLOCK], 1);
+    cr_assert_eq(kinds[HUDI_LOG_PARQUET_DATA_BLOCK], 4);
+    cr_assert_eq(kinds[HUDI_LOG_HFILE_DATA_BLOCK], 113);
+    cr_assert_gt(rows, 20);
+    cr_assert_gt(deletes, 10);
+}
+
+/* ---- corrupt framing --------------------------------------------------------------------------
+ */
+
+/* Scans `f`; checks that the blocks tile the file and that decoding any of them never crashes. */
+static int scan_any(const unsigned char *f, size_t len, hudi_log_blocks *bl) {
+    hudi_error err = HUDI_ERROR_INIT;
+    int rc = hudi_log_scan(bl, HUDI_SLICE(f, len), "bad.log", &err);
+    if (rc < 0) {
+        cr_assert(rc == HUDI_ECORRUPT || rc == HUDI_EUNSUPPORTED, "rc %d", rc);
+        cr_assert(strstr(err.message, "bad.log"), "%s", err.message);
+        return rc;
+    }
+    int64_t at = 0;
+    size_t corrupt = 0;
+    for (size_t k = 0; k < bl->count; k++) {
+        const hudi_log_block *b = &bl->blocks[k];
+        cr_assert_eq(b->offset, at);
+        cr_assert_gt(b->length, 0);
+        at += b->length;
+        corrupt += b->type == HUDI_LOG_CORRUPT_BLOCK;
+        if (b->type == HUDI_LOG_AVRO_DATA_BLOCK && b->header[HUDI_LOG_SCHEMA].data) {
+            hudi_avro_schema *w = NULL;
+            hudi_field fl;
+            hudi_slice s = b->header[HUDI_LOG_SCHEMA];
+            if (hudi_avro_schema_parse(&w, s, &err) == 0 &&
+                hudi_schema_parse_avro(&fl, (const char *)s.data, s.len, &err) == 0) {
+                hudi_batch *batch = NULL;
+                if (hudi_log_avro_block_read(&batch, b, w, &fl, "bad.log", &err) == 0)
+                    hudi_batch_free(batch);
+                hudi_field_dispose(&fl);
+            }
+            hudi_avro_schema_free(w);
+        } else if (b->type == HUDI_LOG_DELETE_BLOCK) {
+            hudi_log_deletes del;
+            if (hudi_log_delete_block_read(&del, b, "bad.log", &err) == 0)
+                hudi_log_deletes_dispose(&del);
+        }
+    }
+    cr_assert_eq(at, (int64_t)len);
+    cr_assert_eq(corrupt, bl->corrupt);
+    return 0;
+}
+
+Test(log, corrupt_blocks) {
+    size_t len;
+    unsigned char *f =
+        read_log("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip", ".log.1_", &len);
+    hudi_log_blocks bl;
+    /* cut in half: one corrupt block of everything */
+    cr_assert_eq(scan_any(f, len / 2, &bl), 0);
+    cr_assert_eq(bl.count, 1);
+    cr_assert_eq(bl.blocks[0].type, HUDI_LOG_CORRUPT_BLOCK);
+    cr_assert_eq(bl.blocks[0].content.len, len / 2 - 14); /* after the magic and the size */
+    hudi_log_blocks_dispose(&bl);
+    /* the magic missing */
+    unsigned char *g = malloc(2 * len + 7);
+    memcpy(g, f, len);
+    g[0] = 'X';
+    cr_assert_eq(scan_any(g, len, &bl), 0);
+    cr_assert_eq(bl.count, 1);
+    cr_assert_eq(bl.corrupt, 1);
+    cr_assert_eq(bl.blocks[0].content.len, len);
+    hudi_log_blocks_dispose(&bl);
+    /* a torn block followed by a good one: the good one is found again */
+    memcpy(g, f, len / 3);
+    memcpy(g + len / 3, f, len);
+    cr_assert_eq(scan_any(g, len / 3 + len, &bl), 0);
+    cr_assert_eq(bl.count, 2);
+    cr_assert_eq(bl.blocks[0].type, HUDI_LOG_CORRUPT_BLOCK);
+    cr_assert_eq(bl.blocks[1].type, HUDI_LOG_AVRO_DATA_BLOCK);
+    cr_assert_eq(bl.blocks[1].offset, (int64_t)(len / 3));
+    hudi_log_blocks_dispose(&bl);
+    /* the trailing length wrong; a block followed by junk (not a magic) */
+    memcpy(g, f, len);
+    g[len - 1] ^= 1;
+    cr_assert_eq(scan_any(g, len, &bl), 0);
+    cr_assert_eq(bl.corrupt, 1);
+    hudi_log_blocks_dispose(&bl);
+    memcpy(g, f, len);
+    memcpy(g + len, "junk and more junk", 18);
+    cr_assert_eq(scan_any(g, len + 18, &bl), 0);
+    cr_assert_eq(bl.count, 1);
+    cr_assert_eq(bl.corrupt, 1);
+    hudi_log_blocks_dispose(&bl);
+    /* fewer than 6 trailing bytes: the block stands, the bytes are a corrupt block */
+    memcpy(g + len, "junk", 4);
+    cr_assert_eq(scan_any(g, len + 4, &bl), 0);
+    cr_assert_eq(bl.count, 2);
+    cr_assert_eq(bl.blocks[0].type, HUDI_LOG_AVRO_DATA_BLOCK);
+    cr_assert_eq(bl.blocks[1].type, HUDI_LOG_CORRUPT_BLOCK);
+    hudi_log_blocks_dispose(&bl);
+    /* every single byte flipped, every length cut: never a crash, blocks tile the file */
+    for (size_t i = 0; i < len; i++) {
+        memcpy(g, f, len);
+        g[i] ^= (unsigned char)(1u << (i % 8));
+        if (scan_any(g, len, &bl) == 0) hudi_log_blocks_dispose(&bl);
+        if (scan_any(f, i, &bl) == 0) hudi_log_blocks_dispose(&bl);
+    }
+    free(g);
+    free(f);
+}
+
+Test(log, inner_framing_errors) {
+    size_t len;
+    unsigned char *f = read_log("hudi-rs/sample_table/mor/parquet/v6_nonpartitioned_rollback.zip",
+                                ".log.2_1-0-1", &len);
+    hudi_log_blocks bl;
+    hudi_error err = HUDI_ERROR_INIT;
+    f[21] = 9; /* block type 9 */
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), "r.log", &err), HUDI_ECORRUPT);
+    cr_assert(strstr(err.message, "r.log") && strstr(err.message, "block type 9"), "%s",
+              err.message);
+    f[21] = 0;
+    f[29] = 12; /* first header key 12 */
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), "r.log", &err), HUDI_ECORRUPT);
+    cr_assert(strstr(err.message, "metadata key 12"), "%s", err.message);
+    f[29] = 0;
+    f[17] = 0; /* log format version 0 */
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), "r.log", &err), HUDI_EUNSUPPORTED);
+    f[17] = 1;
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, len), "r.log", &err), 0);
+    hudi_log_blocks_dispose(&bl);
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(f, 0), "r.log", &err), 0);
+    cr_assert_eq(bl.count, 0);
+    free(f);
+}
