@@ -481,11 +481,13 @@ static int encode(enc *e, const hudi_avro_node *n, const hudi_array *a, int64_t 
     case HUDI_AVRO_LONG: hudi_log_put_long(e->b, get_whole(a, i)); return 0;
     case HUDI_AVRO_FLOAT: {
         float x = (float)get_real(a, i);
+        if (f->type == HUDI_TYPE_FLOAT) memcpy(&x, (const float *)a->values + i, 4); /* NaN bits */
         hudi_buf_append(e->b, &x, 4);
         return 0;
     }
     case HUDI_AVRO_DOUBLE: {
         double x = get_real(a, i);
+        if (f->type == HUDI_TYPE_DOUBLE) memcpy(&x, (const double *)a->values + i, 8);
         hudi_buf_append(e->b, &x, 8);
         return 0;
     }
