@@ -376,7 +376,7 @@ int hudi_log_delete_block_read(hudi_log_deletes *out, const hudi_log_block *b, c
         return hudi_error_set(
             err, HUDI_EUNSUPPORTED,
             "%s: log block at offset %zu: delete block version %d (Java-serialised "
-            "keys of Hudi before 0.13) is not supported",
+            "keys of older Hudi releases) is not supported",
             name, off, (int)version);
     if (version != 3)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,

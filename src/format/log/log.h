@@ -20,7 +20,7 @@
 #include "columnar/columnar.h"
 #include "format/avro/avro.h"
 
-/** Block types: the int32 ordinal stored in the block (docs/formats/log-file.md §3). */
+/** Block types: the int32 ordinal stored in the block (docs/formats/log-file.md §2). */
 typedef enum hudi_log_block_type {
     HUDI_LOG_COMMAND_BLOCK = 0,
     HUDI_LOG_DELETE_BLOCK = 1,

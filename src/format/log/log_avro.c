@@ -310,10 +310,11 @@ int hudi_log_avro_block_read(hudi_batch **out, const hudi_log_block *b,
                               name, off);
     int32_t version = (int32_t)hudi_load_u32be(p);
     if (version != 3)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "%s: log block at offset %zu: Avro data block version %d (only 3, "
-                              "written since Hudi 0.7, is supported)",
-                              name, off, (int)version);
+        return hudi_error_set(
+            err, HUDI_EUNSUPPORTED,
+            "%s: log block at offset %zu: Avro data block version %d (of older Hudi "
+            "releases; only version 3 is supported)",
+            name, off, (int)version);
     if (b->content.len < 8)
         return hudi_error_set(err, HUDI_ECORRUPT, "%s: log block at offset %zu: content too short",
                               name, off);
