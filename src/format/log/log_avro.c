@@ -437,7 +437,7 @@ static int encode_items(enc *e, const hudi_avro_node *n, const hudi_array *a, in
                 if (!hudi_array_is_valid(key, k)) return enc_bad(e, a, "null map key");
                 int32_t ks = key->offsets[k], ke = key->offsets[k + 1];
                 hudi_log_put_long(e->b, ke - ks);
-                hudi_buf_append(e->b, key->data + ks, (size_t)(ke - ks));
+                if (ke > ks) hudi_buf_append(e->b, key->data + ks, (size_t)(ke - ks));
                 rc = encode(e, n->kids[0], items->children[1], k, depth + 1);
             } else {
                 rc = encode(e, n->kids[0], items, k, depth + 1);
@@ -504,8 +504,8 @@ static int encode(enc *e, const hudi_avro_node *n, const hudi_array *a, int64_t 
             len = (size_t)f->byte_width;
             s = (const uint8_t *)a->values + (size_t)i * len;
         } else {
-            s = a->data + a->offsets[i];
             len = (size_t)(a->offsets[i + 1] - a->offsets[i]);
+            s = len ? a->data + a->offsets[i] : (const uint8_t *)""; /* data NULL when all empty */
         }
         if (n->type == HUDI_AVRO_ENUM) {
             for (size_t k = 0; k < n->n; k++)

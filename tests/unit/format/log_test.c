@@ -101,7 +101,8 @@ static const hudi_array *column(const hudi_batch *b, const char *name) {
 }
 
 static hudi_slice str_at(const hudi_array *a, int64_t i) {
-    return HUDI_SLICE(a->data + a->offsets[i], (size_t)(a->offsets[i + 1] - a->offsets[i]));
+    size_t len = (size_t)(a->offsets[i + 1] - a->offsets[i]);
+    return HUDI_SLICE(len ? a->data + a->offsets[i] : (const uint8_t *)"", len);
 }
 
 static bool str_is(const hudi_array *a, int64_t i, const char *want) {
