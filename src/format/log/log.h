@@ -10,9 +10,10 @@
  * key lists. Which blocks apply (completed instants, rollbacks, the query instant) and how
  * records merge with base files is the read layer's business (read/mor.h).
  *
- * Invariant: every hudi_slice handed out here points into the file bytes given to
- * hudi_log_scan, which must outlive the blocks; nothing read from a file is trusted - every
- * length is checked against the bytes that remain. */
+ * Invariant: every hudi_slice of a hudi_log_block points into the file bytes given to
+ * hudi_log_scan, which must outlive the blocks; decoded batches and delete lists own copies of
+ * their bytes. Nothing read from a file is trusted - every length is checked against the bytes
+ * that remain. */
 #ifndef HUDI_LOG_H
 #define HUDI_LOG_H
 
@@ -81,9 +82,11 @@ void hudi_log_blocks_dispose(hudi_log_blocks *b); /* leaves it empty; NULL-safe 
 
 /** Decodes an AVRO_DATA_BLOCK (or CDC block) into a new batch of `fields` (a STRUCT field: the
  *  columnar form of the block's writer schema `writer`, as the schema layer converts the
- *  header's SCHEMA; the caller keeps both alive while the batch lives). ECORRUPT naming `name`,
+ *  header's SCHEMA; the batch borrows `fields`, which must outlive it). ECORRUPT naming `name`,
  *  the block offset and the record for truncated or malformed records, EUNSUPPORTED for block
- *  content versions other than 3 (older Hudi releases). */
+ *  content versions other than 3 (older Hudi releases), EINVAL when `fields` is not the
+ *  columnar form of `writer` (docs/formats/log-file.md §4.2). The batch holds copies of
+ *  the values: it does not point into the file bytes. */
 int hudi_log_avro_block_read(hudi_batch **out, const hudi_log_block *b,
                              const hudi_avro_schema *writer, const hudi_field *fields,
                              const char *name, hudi_error *err);

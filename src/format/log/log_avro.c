@@ -329,8 +329,10 @@ int hudi_log_avro_block_read(hudi_batch **out, const hudi_log_block *b,
     hudi_batch *batch;
     int rc = hudi_batch_new(&batch, fields, err);
     if (rc < 0) return rc;
+    /* room for the records up front, but not more than a bounded guess: a hostile count only
+     * has to fit the content, 4 bytes a record */
     for (int32_t c = 0; c < batch->n_columns && rc == 0; c++)
-        rc = hudi_array_reserve(batch->columns[c], count, err);
+        rc = hudi_array_reserve(batch->columns[c], HUDI_MIN(count, 1 << 16), err);
     dec d = {NULL, NULL, 0, NULL, err};
     d.budget = (1u << 20) + b->content.len * 16;
     int32_t r = 0;
