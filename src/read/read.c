@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "read/key_probe.h"
+#include "read/mor.h"
 #include "read/predicate.h"
 #include "read/read.h"
 #include "schema/project.h"
@@ -21,8 +22,9 @@
 #define META_COMMIT_TIME "_hoodie_commit_time"
 
 typedef struct read_file {
-    hudi_read_file_info info; /* what hudi_reader_file reports */
-    const hudi_base_file *base;
+    hudi_read_file_info info;   /* what hudi_reader_file reports */
+    const hudi_base_file *base; /* NULL for a slice of log files only */
+    const hudi_file_slice *mor; /* a slice whose logs merge into the rows; NULL = base only */
 } read_file;
 
 /* A predicate the reader applies: the text filter or one of hudi_reader_open_preds's. */
@@ -69,7 +71,18 @@ struct hudi_reader {
     hudi_key_probe keys;   /* record keys wanted by the predicates (key_probe.h) */
     int32_t n_in;          /* hudi_reader_prune_in calls so far */
     bool started;          /* hudi_reader_next was called */
+    /* merge-on-read snapshots (read/mor.h) */
+    bool any_mor; /* some slice has logs to merge */
+    hudi_mor_options mor_opts;
+    hudi_mor_slice *mor;       /* the current file's logs, when merged */
+    bool mor_base_done;        /* its base file was read to the end */
+    int32_t commit_time_col;   /* scan column of _hoodie_commit_time (incremental MOR), -1 */
+    int64_t corrupt_blocks;    /* skipped in the logs read so far */
+    hudi_array **merged;       /* hudi_mor_merge's output, per scan column */
+    const hudi_field **fields; /* the fields of the scan columns as built (output's first) */
 };
+
+static int mor_names(void *ctx, const char *instant, hudi_field *out, hudi_error *err);
 
 static int cmp_read_file(const void *a, const void *b) {
     const read_file *x = a, *y = b;
@@ -139,22 +152,32 @@ static int collect_files(hudi_reader *r, hudi_error *err) {
         if (r->incremental) {
             bool touched = false;
             for (size_t k = 0; k < wf.count && !touched; k++)
-                touched = !wf.files[k].is_log && strcmp(wf.files[k].file_id, s->file_id) == 0 &&
+                touched = (!wf.files[k].is_log || !r->read_optimized) &&
+                          strcmp(wf.files[k].file_id, s->file_id) == 0 &&
                           strcmp(wf.files[k].partition_path ? wf.files[k].partition_path : "",
                                  s->partition_path) == 0;
             if (!touched) continue;
         }
-        if (s->logs_count > 0 && !r->read_optimized) {
+        bool merge = s->logs_count > 0 && !r->read_optimized;
+        if ((!s->base && !merge) || (r->files_missing && group_missing(r, s))) continue;
+        if (s->base &&
+            (rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0)
+            break;
+        if (merge && !r->t->cfg.populate_meta_fields) {
             rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                "%s: file group %s has log files: merge-on-read snapshots are "
-                                "not supported yet (--read-optimized reads base files only)",
+                                "%s: file group %s has log files and the table does not populate "
+                                "meta fields: merging by the key generator's keys is not "
+                                "supported (--read-optimized reads base files only)",
                                 r->t->base_path, s->file_id);
             break;
         }
-        if (!s->base || (r->files_missing && group_missing(r, s))) continue;
-        if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0) break;
+        r->any_mor |= merge;
+        /* A log-only slice is named by its first log file. */
+        const char *path = s->base ? s->base->path : s->logs[0].path;
+        int64_t size = s->base ? s->base->size_bytes : 0;
+        for (size_t k = 0; merge && k < s->logs_count; k++) size += s->logs[k].size_bytes;
         r->files[r->n_files++] = (read_file){
-            {s->base->path, s->partition_path, s->base_instant, s->base->size_bytes, -1}, s->base};
+            {path, s->partition_path, s->base_instant, size, -1}, s->base, merge ? s : NULL};
     }
     hudi_written_files_dispose(&wf);
     if (rc == 0 && r->n_files > 1) qsort(r->files, r->n_files, sizeof(read_file), cmp_read_file);
@@ -188,7 +211,8 @@ static int newest_file_schema(hudi_field *out, hudi_table *t, const read_file *f
                               hudi_error *err) {
     const read_file *newest = NULL;
     for (size_t i = 0; i < n; i++)
-        if (!newest || strcmp(files[i].info.instant, newest->info.instant) > 0) newest = &files[i];
+        if (files[i].base && (!newest || strcmp(files[i].info.instant, newest->info.instant) > 0))
+            newest = &files[i];
     if (!newest)
         return hudi_field_init(out, "schema", HUDI_TYPE_STRUCT, false) < 0 ? hudi_error_oom(err)
                                                                            : 0;
@@ -437,12 +461,55 @@ const hudi_read_file_info *hudi_reader_file(const hudi_reader *r, size_t i) {
 const char *hudi_reader_warning(const hudi_reader *r) { return r->warning; }
 int64_t hudi_reader_files_missing(const hudi_reader *r) { return r->files_missing; }
 
+/* The scan column of full column `c`, added to the scan columns when not among them. */
+static int32_t scan_col_of(hudi_reader *r, int32_t *n_scan, int32_t c) {
+    int32_t k = 0;
+    while (k < *n_scan && r->scan_full[k] != c) k++;
+    if (k == *n_scan) r->scan_full[(*n_scan)++] = c;
+    return k;
+}
+
+/* Merge-on-read slices: the columns merging needs (record key, ordering field,
+ * _hoodie_is_deleted; _hoodie_commit_time when incremental) join the scan columns. */
+static int mor_columns(hudi_reader *r, int32_t *n_scan, hudi_error *err) {
+    const hudi_field *full = &r->full;
+    const hudi_table_config *c = &r->t->cfg;
+    hudi_mor_options *o = &r->mor_opts;
+    int rc = hudi_mor_merge_mode_of(&o->mode, c, r->t->base_path, err);
+    if (rc < 0) return rc;
+    int32_t key = find_child(full, "_hoodie_record_key");
+    if (key < 0)
+        return hudi_error_set(err, HUDI_ECORRUPT, "%s: the table schema has no _hoodie_record_key",
+                              r->t->base_path);
+    o->key_col = scan_col_of(r, n_scan, key);
+    o->ordering_col = o->is_deleted_col = -1;
+    const char *of = c->precombine_field;
+    if (of && strchr(of, ','))
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "%s: ordering fields %s: merging by several ordering fields is not "
+                              "supported",
+                              r->t->base_path, of);
+    int32_t oc = of && *of ? find_child(full, of) : -1;
+    if (oc >= 0) o->ordering_col = scan_col_of(r, n_scan, oc);
+    int32_t dc = find_child(full, "_hoodie_is_deleted");
+    if (dc >= 0 && full->children[dc].type == HUDI_TYPE_BOOL)
+        o->is_deleted_col = scan_col_of(r, n_scan, dc);
+    if (r->incremental) {
+        int32_t tc = find_child(full, META_COMMIT_TIME);
+        if (tc < 0)
+            return hudi_error_set(err, HUDI_ECORRUPT, "%s: the table schema has no %s",
+                                  r->t->base_path, META_COMMIT_TIME);
+        r->commit_time_col = scan_col_of(r, n_scan, tc);
+    }
+    return 0;
+}
+
 /* The output schema (the selected columns, by query name) and the scan schema: the output
  * columns, then the predicate columns not among them; every predicate gets its scan column. */
 static int project_schema(hudi_reader *r, hudi_error *err) {
     const hudi_field *full = &r->full;
     int32_t n = r->columns ? r->n_columns : full->n_children;
-    if (!(r->scan_full = hudi_calloc((size_t)(n + r->n_preds) + 1, sizeof(int32_t))))
+    if (!(r->scan_full = hudi_calloc((size_t)(n + r->n_preds) + 4, sizeof(int32_t))))
         return hudi_error_oom(err);
     for (int32_t i = 0; i < n; i++) {
         int32_t src = i;
@@ -458,6 +525,8 @@ static int project_schema(hudi_reader *r, hudi_error *err) {
         if (k == n_scan) r->scan_full[n_scan++] = c;
         r->preds[p].scan_col = k;
     }
+    int rc = r->any_mor ? mor_columns(r, &n_scan, err) : 0;
+    if (rc < 0) return rc;
     const char *name = full->name ? full->name : "schema";
     if (hudi_field_init(&r->schema, name, HUDI_TYPE_STRUCT, false) < 0 ||
         hudi_field_set_children(&r->schema, n) < 0 ||
@@ -556,6 +625,7 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
     *out = NULL;
     if (!r) return hudi_error_oom(err);
     r->t = t;
+    r->commit_time_col = -1;
     r->incremental = opts->begin_instant || opts->end_instant;
     r->ignore_missing_files = opts->ignore_missing_files;
     r->read_optimized = opts->read_optimized;
@@ -598,6 +668,26 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
             rc = hudi_key_probe_add(&r->keys, r->preds[i].column, &r->preds[i].value, 1, err);
     if (rc < 0) goto fail;
     if ((rc = project_schema(r, err)) < 0) goto fail;
+    if (r->any_mor) {
+        hudi_mor_options *mo = &r->mor_opts;
+        mo->fs = t->fs;
+        mo->timeline = t->timeline;
+        mo->as_of = r->as_of;
+        mo->schema = &r->scan_schema;
+        mo->batch_rows = r->batch_rows;
+        mo->names = r->is ? mor_names : NULL;
+        mo->names_ctx = r;
+        if (!(r->merged =
+                  hudi_calloc((size_t)r->scan_schema.n_children + 1, sizeof(hudi_array *))) ||
+            !(r->fields =
+                  hudi_calloc((size_t)r->scan_schema.n_children + 1, sizeof(hudi_field *)))) {
+            rc = hudi_error_oom(err);
+            goto fail;
+        }
+        for (int32_t i = 0; i < r->scan_schema.n_children; i++)
+            r->fields[i] =
+                i < r->schema.n_children ? &r->schema.children[i] : &r->scan_schema.children[i];
+    }
     r->columns = NULL; /* borrowed only while opening */
     if ((rc = hudi_batch_new(&r->out, &r->schema, err)) < 0) goto fail;
     *out = r;
@@ -623,8 +713,10 @@ static void close_file(hudi_reader *r) {
         r->stats.row_groups_total += st->row_groups_total;
         r->stats.row_groups_skipped += st->row_groups_skipped;
         r->stats.rows_read += st->rows_read;
-        r->stats.rows_returned += st->rows_returned;
+        if (!r->mor) r->stats.rows_returned += st->rows_returned; /* merged rows count there */
     }
+    hudi_mor_slice_free(r->mor);
+    r->mor = NULL;
     free_conv(r);
     hudi_batch_free(r->in);
     r->in = NULL;
@@ -657,6 +749,10 @@ static int file_names(hudi_field *out, hudi_reader *r, const char *instant, hudi
     }
     hudi_field_dispose(&all);
     return rc;
+}
+
+static int mor_names(void *ctx, const char *instant, hudi_field *out, hudi_error *err) {
+    return file_names(out, ctx, instant, err);
 }
 
 /* How file `rf` (footer schema `fs`) is read as the scan schema: by name, or by column id when
@@ -720,11 +816,60 @@ static int32_t add_col(int32_t *cols, int32_t *n_cols, int32_t max, int32_t c) {
     return (*n_cols)++;
 }
 
+/* Notes corrupt log blocks the slice skipped in the reader's warning. */
+static int warn_corrupt(hudi_reader *r, hudi_error *err) {
+    const hudi_mor_stats *st = hudi_mor_slice_stats(r->mor);
+    if (st->corrupt_blocks == 0) return 0;
+    hudi_buf w = HUDI_BUF_INIT;
+    if (r->warning) hudi_buf_printf(&w, "%s; ", r->warning);
+    hudi_buf_printf(&w, "%lld corrupt log block%s skipped in %s", (long long)st->corrupt_blocks,
+                    st->corrupt_blocks > 1 ? "s" : "", hudi_mor_corrupt_file(r->mor));
+    if (hudi_buf_failed(&w)) {
+        hudi_buf_dispose(&w);
+        return hudi_error_oom(err);
+    }
+    hudi_free(r->warning);
+    r->warning = hudi_buf_detach(&w);
+    r->corrupt_blocks += st->corrupt_blocks;
+    return 0;
+}
+
+/* Opens a merge-on-read slice: its logs (read/mor.h), then its base file, if any, unfiltered:
+ * a base row's log version may decide whether it matches, so every predicate (and the
+ * incremental range) applies to the merged rows, and nothing is skipped by statistics or keys. */
+static int open_mor_file(hudi_reader *r, const read_file *rf, hudi_error *err) {
+    int rc = hudi_mor_slice_open(&r->mor, &r->mor_opts, rf->mor, err);
+    if (rc == 0) rc = warn_corrupt(r, err);
+    if (rc < 0) return rc;
+    r->stats.files_opened++;
+    r->mor_base_done = !rf->base;
+    r->post_any = r->n_preds > 0 || r->commit_time_col >= 0;
+    for (int32_t p = 0; p < r->n_preds; p++) r->post[p] = true;
+    if (!rf->base) return 1;
+    if ((rc = hudi_pq_open(&r->pf, r->t->fs, rf->base->path, NULL, err)) < 0) return rc;
+    if ((rc = file_projection(&r->proj, r, hudi_pq_schema(r->pf), rf, err)) < 0) return rc;
+    int32_t n = r->scan_schema.n_children, n_cols = 0;
+    int32_t *cols = hudi_calloc((size_t)n + 1, sizeof(int32_t));
+    if (!cols) return hudi_error_oom(err);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t c = hudi_projection_source(r->proj, i);
+        r->map[i] = c < 0 ? -1 : add_col(cols, &n_cols, n, c);
+    }
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
+    so.columns = cols;
+    so.n_columns = n_cols;
+    so.batch_rows = r->batch_rows;
+    rc = hudi_pq_scan_open(&r->scan, r->pf, &so, err);
+    hudi_free(cols);
+    return rc < 0 ? rc : 1;
+}
+
 /* Opens the next file with the projection (+ filter columns) and predicates. Returns 1 when a
  * file was opened, 0 when there are no more, or skips files that cannot match. */
 static int open_next_file(hudi_reader *r, hudi_error *err) {
     while (r->next_file < r->n_files) {
         const read_file *rf = &r->files[r->next_file++];
+        if (rf->mor) return open_mor_file(r, rf, err);
         int rc = hudi_pq_open(&r->pf, r->t->fs, rf->info.path, NULL, err);
         if (rc < 0) return rc;
         r->stats.files_opened++;
@@ -800,8 +945,14 @@ int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
     hudi_pq_file *pf = NULL;
     hudi_pq_scan *scan = NULL;
     hudi_projection *proj = NULL;
-    int rc = hudi_pq_open(&pf, r->t->fs, rf->info.path, NULL, err);
+    if (rf->mor && !rf->base) return 0; /* logs only: no row group */
+    int rc = hudi_pq_open(&pf, r->t->fs, rf->base->path, NULL, err);
     if (rc < 0) return rc;
+    if (rf->mor) { /* merged slices are read whole (open_mor_file) */
+        *row_groups = hudi_pq_num_row_groups(pf);
+        hudi_pq_close(pf);
+        return 0;
+    }
     hudi_pq_predicate *preds = hudi_calloc((size_t)r->n_preds + 2, sizeof(*preds));
     bool *post = hudi_calloc((size_t)r->n_preds + 1, sizeof(bool));
     int32_t n_preds = 0;
@@ -851,6 +1002,14 @@ static int post_filter(hudi_reader *r, int64_t *rows, hudi_error *err) {
         if (r->post[p])
             rc = hudi_pq_eval_predicate(r->conv[r->preds[p].scan_col], r->preds[p].op,
                                         &r->preds[p].value, keep, err);
+    if (r->mor && r->commit_time_col >= 0) { /* incremental: the merged rows' commit times */
+        hudi_value lo = {.bytes = hudi_slice_cstr(r->begin ? r->begin : "")};
+        hudi_value hi = {.bytes = hudi_slice_cstr(r->as_of)};
+        if (rc == 0 && r->begin)
+            rc = hudi_pq_eval_predicate(r->conv[r->commit_time_col], HUDI_CMP_GT, &lo, keep, err);
+        if (rc == 0 && r->as_of[0])
+            rc = hudi_pq_eval_predicate(r->conv[r->commit_time_col], HUDI_CMP_LE, &hi, keep, err);
+    }
     int64_t kept = 0;
     for (int64_t i = 0; i < *rows; i++) kept += keep[i];
     r->stats.rows_returned -= *rows - kept; /* the scan counts them returned */
@@ -879,34 +1038,78 @@ static int post_filter(hudi_reader *r, int64_t *rows, hudi_error *err) {
     return rc;
 }
 
+/* Every scan column of the scan's last batch as the query has it (r->conv): read, renamed,
+ * converted or all null. */
+static int convert_batch(hudi_reader *r, int64_t *rows, hudi_error *err) {
+    hudi_batch_free(r->in);
+    r->in = hudi_pq_scan_take_batch(r->scan);
+    *rows = r->in->num_rows;
+    int32_t n_out = r->schema.n_children;
+    free_conv(r);
+    for (int32_t i = 0; i < r->scan_schema.n_children; i++) {
+        hudi_array *src = r->map[i] >= 0 ? r->in->columns[r->map[i]] : NULL;
+        const hudi_field *qf = i < n_out ? &r->schema.children[i] : &r->scan_schema.children[i];
+        bool moved = false;
+        int rc = hudi_projection_column(r->proj, i, src, *rows, qf, &r->conv[i], &moved, err);
+        if (moved) r->in->columns[r->map[i]] = NULL; /* taken over, also on failure */
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+/* The next merged batch of a merge-on-read slice into r->conv: the base file's batches merged
+ * with the log records, then the log records no base row matched. 0 at the end of the slice. */
+static int mor_next(hudi_reader *r, int64_t *rows, hudi_error *err) {
+    int32_t n = r->scan_schema.n_children;
+    int rc;
+    if (!r->mor_base_done) {
+        hudi_batch *b = NULL;
+        if ((rc = hudi_pq_scan_next(r->scan, &b, err)) < 0) return rc;
+        if (b) {
+            int64_t base_rows = 0;
+            if ((rc = convert_batch(r, &base_rows, err)) < 0) return rc;
+            if ((rc = hudi_mor_merge(r->mor, r->conv, base_rows, r->merged, rows, err)) < 0)
+                return rc;
+            free_conv(r);
+            for (int32_t i = 0; i < n; i++) {
+                r->conv[i] = r->merged[i];
+                r->merged[i] = NULL;
+            }
+            return 1;
+        }
+        r->mor_base_done = true;
+    }
+    free_conv(r);
+    if ((rc = hudi_mor_next_inserts(r->mor, r->fields, r->conv, rows, err)) < 0) return rc;
+    return *rows > 0 ? 1 : 0;
+}
+
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
     int rc;
     *out = NULL;
     r->started = true;
     for (;;) {
-        if (!r->scan) {
+        if (!r->scan && !r->mor) {
             if ((rc = open_next_file(r, err)) <= 0) return rc;
         }
-        hudi_batch *b = NULL;
-        if ((rc = hudi_pq_scan_next(r->scan, &b, err)) < 0) return rc;
-        if (!b) {
-            close_file(r);
-            continue;
+        int64_t rows = 0;
+        if (r->mor) {
+            if ((rc = mor_next(r, &rows, err)) < 0) return rc;
+            if (rc == 0) {
+                close_file(r);
+                continue;
+            }
+            r->stats.rows_returned += rows;
+        } else {
+            hudi_batch *b = NULL;
+            if ((rc = hudi_pq_scan_next(r->scan, &b, err)) < 0) return rc;
+            if (!b) {
+                close_file(r);
+                continue;
+            }
+            if ((rc = convert_batch(r, &rows, err)) < 0) return rc;
         }
-        hudi_batch_free(r->in);
-        r->in = hudi_pq_scan_take_batch(r->scan);
-        /* Every scan column as the query has it: read, renamed, converted or all null. */
-        int64_t rows = r->in->num_rows;
-        int32_t n_out = r->schema.n_children;
-        free_conv(r);
-        for (int32_t i = 0; i < r->scan_schema.n_children; i++) {
-            hudi_array *src = r->map[i] >= 0 ? r->in->columns[r->map[i]] : NULL;
-            const hudi_field *qf = i < n_out ? &r->schema.children[i] : &r->scan_schema.children[i];
-            bool moved = false;
-            rc = hudi_projection_column(r->proj, i, src, rows, qf, &r->conv[i], &moved, err);
-            if (moved) r->in->columns[r->map[i]] = NULL; /* taken over, also on failure */
-            if (rc < 0) return rc;
-        }
+        if (r->mor && rows == 0) continue;
         if (r->post_any) {
             if ((rc = post_filter(r, &rows, err)) < 0) return rc;
             if (rows == 0) continue;
@@ -936,6 +1139,8 @@ void hudi_reader_free(hudi_reader *r) {
     hudi_free(r->files);
     hudi_free(r->map);
     hudi_free(r->conv);
+    hudi_free(r->merged);
+    hudi_free(r->fields);
     hudi_free(r->post);
     hudi_free(r->scan_full);
     hudi_free(r->full_is);
