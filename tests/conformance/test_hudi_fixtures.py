@@ -10,8 +10,10 @@ and --count, `--where COL = v` on the partition path and record key (the snapsho
 here), time travel to before the first commit (no rows, but the columns of
 hoodie.table.create.schema), and an empty table. `hudic table info` must name the table, its
 completed instants and its latest file slices. Lance tables must be refused with one clear
-line. Merge-on-read tables are read read-optimized (`--read-optimized`, the base files of the
-latest file slices; log files ignored): the rows must be exactly read_optimized_latest.
+line. Merge-on-read tables: every expected query too (snapshots merge the log files into the
+base files' rows; time travel and incremental reads likewise), `--where` on the merged rows, and
+read-optimized (`--read-optimized`, the base files of the latest file slices; log files
+ignored): the rows must be exactly read_optimized_latest.
 
 Rows are compared as multisets. Only the rendering is normalised (docs/formats/rendering.md vs
 the README's "Value conventions"): expected "hex:<hex>" binary vs our base64, timestamps with
@@ -235,8 +237,24 @@ QUERIES = [pytest.param(s, e, id="%s-%s" % (fid(s), e["id"]))
            for s in COW for e in s["expected"] or []]
 
 
+MOR_QUERIES = [pytest.param(s, e, id="%s-%s" % (fid(s), e["id"]))
+               for s in MOR if not is_lance(s) for e in s["expected"] or []
+               if e["id"] != "read_optimized_latest"]
+
+
 @pytest.mark.parametrize("spec,entry", QUERIES)
 def test_cow_query(table_dir, spec, entry):
+    check_query(table_dir, spec, entry)
+
+
+@pytest.mark.parametrize("spec,entry", MOR_QUERIES)
+def test_mor_query(table_dir, spec, entry):
+    """Merge-on-read snapshot, time travel and incremental queries: base rows merged with
+    their log records (updates, deletes, inserts) as the table's merge mode says."""
+    check_query(table_dir, spec, entry)
+
+
+def check_query(table_dir, spec, entry):
     path = table_dir(spec)
     opts, cols = query_opts(spec, entry)
     got = table_cat(path, *opts)
@@ -251,6 +269,8 @@ def test_cow_query(table_dir, spec, entry):
 
 SNAPSHOTS = [pytest.param(s, id=fid(s)) for s in COW
              if any(e["id"] == "snapshot_latest" and e["rows"] for e in s["expected"] or [])]
+MOR_SNAPSHOTS = [pytest.param(s, id=fid(s)) for s in MOR if not is_lance(s)
+                 if any(e["id"] == "snapshot_latest" and e["rows"] for e in s["expected"] or [])]
 
 
 @pytest.mark.parametrize("spec", SNAPSHOTS)
@@ -283,7 +303,7 @@ def where_cases():
     """`COL = value` on the partition path, the record key and the first key field, with a
     value from the expected snapshot; the expected result is the snapshot filtered here."""
     out = []
-    for s in SNAPSHOTS:
+    for s in SNAPSHOTS + MOR_SNAPSHOTS:
         spec = s.values[0]
         first = snapshot_rows(spec)[0]
         key_fields = spec["table_properties"]["record_key_fields"] or ""
@@ -296,7 +316,7 @@ def where_cases():
 
 
 @pytest.mark.parametrize("spec,col,value", where_cases())
-def test_cow_where(table_dir, spec, col, value):
+def test_where(table_dir, spec, col, value):
     path = table_dir(spec)
     got = table_cat(path, "--where", "%s = %s" % (col, literal(value)))
     got = [{k: v for k, v in r.items() if k not in SNAPSHOT_EXCLUDED} for r in got]
