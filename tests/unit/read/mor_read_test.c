@@ -4,13 +4,18 @@
  * value of the expected row that is a JSON string, integer, real or boolean in a column of
  * that type (strings, integers, doubles, booleans: the record key, commit time, partition
  * path, the ordering field and the data columns); other types are compared by the CLI test
- * (tests/conformance/test_hudi_fixtures.py). Then the merge rules on synthetic cases. */
+ * (tests/conformance/test_hudi_fixtures.py). Then merge rules the fixtures do not show, on
+ * fixture tables with log blocks added (event-time ordering against base rows, deletes with
+ * ordering values, predicates on merged rows, rollback command blocks, corrupt blocks). */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "format/avro/avro.h"
+#include "format/log/log.h"
 #include "read/read.h"
+#include "schema/schema.h"
 #include "support.h"
 
 /* Whether row `row` of `a` holds the JSON value `v` (true for types not compared here). */
@@ -137,3 +142,242 @@ MOR_TABLE(trips_v8_8i3u1d, "quickstart_trips_table/mor/avro/v8_trips_8i3u1d")
 MOR_TABLE(pr602_commit_time, "pr602/mor/avro/v9_mor_8i4u_commit_time")
 MOR_TABLE(pr602_column_projection, "pr602/mor/avro/table_column_projection")
 MOR_TABLE(pr602_log_only, "pr602/mor/avro/table_log_only")
+
+/* ---- merge rules on fixture tables with log blocks added here ------------------------------ */
+
+/* The path of the one file under `dir` whose name matches the find(1) pattern `name`. */
+static const char *find_file(const char *dir, const char *name) {
+    static char out[4096];
+    char cmd[4400];
+    snprintf(cmd, sizeof(cmd), "find '%s' -name '%s' -not -path '*/.hoodie/*'", dir, name);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(out, sizeof(out), p), "no %s under %s", name, dir);
+    pclose(p);
+    out[strcspn(out, "\n")] = '\0';
+    return out;
+}
+
+static void append_file(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "ab");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert_eq(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* Every row of a snapshot of `dir` with `filter` (may be NULL); the reader's warning is copied to
+ * `warning` when given. */
+static hudi_batch *read_all(const char *dir, const char *filter, char *warning, size_t wlen) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    o.filter = filter;
+    hudi_reader *r = NULL;
+    cr_assert_eq(hudi_reader_open(&r, t, &o, &err), 0, "%s", err.message);
+    /* the schema outlives the reader: a copy */
+    hudi_field *schema = calloc(1, sizeof(hudi_field));
+    cr_assert_eq(hudi_field_copy(schema, hudi_reader_schema(r)), 0);
+    hudi_batch *got = NULL, *b;
+    cr_assert_eq(hudi_batch_new(&got, schema, &err), 0);
+    while (hudi_reader_next(r, &b, &err) == 0 && b) {
+        for (int32_t c = 0; c < got->n_columns; c++)
+            cr_assert_eq(
+                hudi_array_append_range(got->columns[c], b->columns[c], 0, b->num_rows, &err), 0);
+        got->num_rows += b->num_rows;
+    }
+    cr_assert_eq(err.code, 0, "%s", err.message);
+    if (warning)
+        snprintf(warning, wlen, "%s", hudi_reader_warning(r) ? hudi_reader_warning(r) : "");
+    hudi_reader_free(r);
+    hudi_tbl_free(t);
+    return got;
+}
+
+static void free_rows(hudi_batch *b) {
+    hudi_field *schema = (hudi_field *)b->schema;
+    hudi_batch_free(b);
+    hudi_field_dispose(schema);
+    free(schema);
+}
+
+static int32_t col(const hudi_batch *b, const char *name) {
+    for (int32_t c = 0; c < b->n_columns; c++)
+        if (strcmp(b->schema->children[c].name, name) == 0) return c;
+    cr_assert_fail("no column %s", name);
+    return -1;
+}
+
+/* The row of record key `key`, or -1. */
+static int64_t row_of(const hudi_batch *b, const char *key) {
+    const hudi_array *a = b->columns[col(b, "_hoodie_record_key")];
+    for (int64_t i = 0; i < b->num_rows; i++)
+        if ((size_t)(a->offsets[i + 1] - a->offsets[i]) == strlen(key) &&
+            memcmp(a->data + a->offsets[i], key, strlen(key)) == 0)
+            return i;
+    return -1;
+}
+
+static double fare_of(const hudi_batch *b, const char *key) {
+    int64_t i = row_of(b, key);
+    cr_assert_geq(i, 0, "no row %s", key);
+    return ((const double *)b->columns[col(b, "fare")]->values)[i];
+}
+
+#define KEY_A "9909a8b1-2d15-4d3d-8ec9-efc48c536a00" /* fare 33.9 */
+#define KEY_B "e96c4396-3fad-413a-a942-4cb36106d721" /* fare 27.7 */
+#define KEY_C "1dced545-862b-4ceb-8b43-d2a568f6616b" /* fare 93.5 */
+#define KEY_D "334e26e9-8355-45cc-97c6-c31daf0df330"
+
+/* Replaces row 0's value of string column `name` in the one-row batch `b`. */
+static void set_string(hudi_batch *b, const char *name, const char *v) {
+    hudi_error err = HUDI_ERROR_INIT;
+    int32_t c = col(b, name);
+    hudi_array *a = NULL;
+    cr_assert_eq(hudi_array_new(&a, b->columns[c]->field, &err), 0);
+    cr_assert_eq(hudi_array_append_bytes(a, v, strlen(v), &err), 0);
+    hudi_array_free(b->columns[c]);
+    b->columns[c] = a;
+}
+
+/* Event-time ordering (v8, ts): a log update with a smaller ts loses to the base row, one with
+ * a greater ts wins; a delete with a smaller ordering value leaves the base row, a delete
+ * without one (Integer 0) removes it; predicates see the merged rows. */
+Test(mor_read, event_time_rules) {
+    const char *dir = fixture_unzip("hudi-rs/quickstart_trips_table/mor/avro/v8_trips_8i3u1d.zip");
+    cr_assert_not_null(dir);
+    char base[4096];
+    snprintf(base, sizeof(base), "%s", dir);
+    hudi_error err = HUDI_ERROR_INIT;
+    /* the writer schema and a record of the sao_paulo log's data block: the template */
+    size_t len = 0;
+    unsigned char *bytes = test_read_file(find_file(base, ".8aa68f7e*.log.*"), &len);
+    cr_assert_not_null(bytes);
+    hudi_log_blocks bl = HUDI_LOG_BLOCKS_INIT;
+    cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(bytes, len), "log", &err), 0, "%s", err.message);
+    const hudi_log_block *data = NULL;
+    for (size_t i = 0; i < bl.count; i++)
+        if (bl.blocks[i].type == HUDI_LOG_AVRO_DATA_BLOCK) data = &bl.blocks[i];
+    cr_assert_not_null(data);
+    hudi_slice js = data->header[HUDI_LOG_SCHEMA];
+    hudi_avro_schema *avro = NULL;
+    hudi_field writer = {0};
+    cr_assert_eq(hudi_avro_schema_parse(&avro, js, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_schema_parse_avro(&writer, (const char *)js.data, js.len, &err), 0);
+    hudi_buf file = HUDI_BUF_INIT;
+    const int64_t ts[2] = {1, 2000000000000};
+    const double fare[2] = {1.0, 2.0};
+    const char *keys[2] = {KEY_A, KEY_B};
+    for (int k = 0; k < 2; k++) { /* one data block per record */
+        hudi_batch *rec = NULL;
+        cr_assert_eq(hudi_log_avro_block_read(&rec, data, avro, &writer, "log", &err), 0, "%s",
+                     err.message);
+        cr_assert_eq(rec->num_rows, 1);
+        set_string(rec, "_hoodie_record_key", keys[k]);
+        set_string(rec, "uuid", keys[k]);
+        set_string(rec, "_hoodie_partition_path", "city=san_francisco");
+        set_string(rec, "city", "san_francisco");
+        ((int64_t *)rec->columns[col(rec, "ts")]->values)[0] = ts[k];
+        ((double *)rec->columns[col(rec, "fare")]->values)[0] = fare[k];
+        hudi_buf content = HUDI_BUF_INIT;
+        cr_assert_eq(hudi_log_avro_block_encode(&content, rec, avro, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_log_block_write(&file, HUDI_LOG_AVRO_DATA_BLOCK, data->header,
+                                          HUDI_SLICE(content.data, content.len), &err),
+                     0);
+        hudi_buf_dispose(&content);
+        hudi_batch_free(rec);
+    }
+    hudi_log_delete dels[2] = {
+        {hudi_slice_cstr(KEY_C),
+         hudi_slice_cstr("city=san_francisco"),
+         {.kind = HUDI_LOG_ORDER_LONG, .i = 1}},
+        {hudi_slice_cstr(KEY_D),
+         hudi_slice_cstr("city=san_francisco"),
+         {.kind = HUDI_LOG_ORDER_INT, .i = 0}},
+    };
+    hudi_buf content = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_log_delete_block_encode(&content, dels, 2, &err), 0, "%s", err.message);
+    hudi_slice header[HUDI_LOG_META_KEYS] = {{0}};
+    header[HUDI_LOG_INSTANT_TIME] = data->header[HUDI_LOG_INSTANT_TIME];
+    cr_assert_eq(hudi_log_block_write(&file, HUDI_LOG_DELETE_BLOCK, header,
+                                      HUDI_SLICE(content.data, content.len), &err),
+                 0);
+    hudi_buf_dispose(&content);
+    /* a new log of the san_francisco file group, written by the last (completed) deltacommit */
+    char path[4400];
+    snprintf(path, sizeof(path),
+             "%s/city=san_francisco/.036ded81-9ed4-479f-bcea-7145dfa0079b-0_%.*s.log.1_0-1-0", base,
+             (int)data->header[HUDI_LOG_INSTANT_TIME].len,
+             (const char *)data->header[HUDI_LOG_INSTANT_TIME].data);
+    append_file(path, file.data, file.len);
+    hudi_buf_dispose(&file);
+    hudi_field_dispose(&writer);
+    hudi_avro_schema_free(avro);
+    hudi_log_blocks_dispose(&bl);
+    free(bytes);
+
+    hudi_batch *got = read_all(base, NULL, NULL, 0);
+    cr_assert_eq(got->num_rows, 5); /* six, less KEY_D */
+    cr_assert_eq(fare_of(got, KEY_A), 33.9);
+    cr_assert_eq(fare_of(got, KEY_B), 2.0);
+    cr_assert_eq(fare_of(got, KEY_C), 93.5);
+    cr_assert_eq(row_of(got, KEY_D), -1);
+    free_rows(got);
+    /* the filter applies to the merged rows, not to the base file's */
+    got = read_all(base, "fare = 27.7", NULL, 0);
+    cr_assert_eq(got->num_rows, 0);
+    free_rows(got);
+    got = read_all(base, "fare = 1.0", NULL, 0);
+    cr_assert_eq(got->num_rows, 0);
+    free_rows(got);
+    got = read_all(base, "fare = 33.9", NULL, 0);
+    cr_assert_eq(got->num_rows, 1);
+    free_rows(got);
+    got = read_all(base, "fare = 2.0", NULL, 0);
+    cr_assert_eq(got->num_rows, 1);
+    cr_assert_eq(row_of(got, KEY_B), 0);
+    free_rows(got);
+}
+
+/* v6: the update of KEY_A (fare 33.9 -> 25.0) in the log; a rollback command block for its
+ * instant drops it. */
+Test(mor_read, rollback_command_block) {
+    const char *dir = fixture_unzip("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip");
+    cr_assert_not_null(dir);
+    char base[4096];
+    snprintf(base, sizeof(base), "%s", dir);
+    hudi_batch *got = read_all(base, NULL, NULL, 0);
+    cr_assert_eq(fare_of(got, KEY_A), 25.0);
+    free_rows(got);
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_buf blk = HUDI_BUF_INIT;
+    hudi_slice header[HUDI_LOG_META_KEYS] = {{0}};
+    header[HUDI_LOG_INSTANT_TIME] = hudi_slice_cstr("20250331030645735");
+    header[HUDI_LOG_TARGET_INSTANT_TIME] = hudi_slice_cstr("20250331030645735");
+    header[HUDI_LOG_COMMAND_BLOCK_TYPE] = hudi_slice_cstr("0");
+    cr_assert_eq(
+        hudi_log_block_write(&blk, HUDI_LOG_COMMAND_BLOCK, header, HUDI_SLICE("", 0), &err), 0);
+    append_file(find_file(base, "*.log.*"), blk.data, blk.len);
+    hudi_buf_dispose(&blk);
+    got = read_all(base, NULL, NULL, 0);
+    cr_assert_eq(got->num_rows, 8);
+    cr_assert_eq(fare_of(got, KEY_A), 33.9);
+    free_rows(got);
+}
+
+/* Bytes after the last block that are no block: skipped, with a warning naming the log. */
+Test(mor_read, corrupt_block_warns) {
+    const char *dir = fixture_unzip("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip");
+    cr_assert_not_null(dir);
+    char base[4096];
+    snprintf(base, sizeof(base), "%s", dir);
+    static const char junk[] = "#HUDI#\0\0\0\0\0\0\0\x40 a torn block";
+    append_file(find_file(base, "*.log.*"), junk, sizeof(junk) - 1);
+    char warning[1024];
+    hudi_batch *got = read_all(base, NULL, warning, sizeof(warning));
+    cr_assert_eq(got->num_rows, 8);
+    cr_assert_eq(fare_of(got, KEY_A), 25.0);
+    cr_assert(strstr(warning, "1 corrupt log block skipped in ") && strstr(warning, ".log."), "%s",
+              warning);
+    free_rows(got);
+}
