@@ -10,7 +10,8 @@
  * Merging, by record key (_hoodie_record_key):
  *   log record N after log record O: O stays when it is not a delete and its ordering value
  *     is greater than N's (N wins on ties, nulls and values of different types); under
- *     COMMIT_TIME N always wins;
+ *     COMMIT_TIME N always wins; under EVENT_TIME (Hudi 1.x) a delete O that carries an ordering
+ *     value (not Integer 0) stays when that value is greater;
  *   delete D (ordering value d) after O: ignored when d is not Integer 0, O's ordering value is
  *     of d's type and greater; under COMMIT_TIME never ignored;
  *   base record B vs log entry L: a delete drops B (EVENT_TIME: unless d is not Integer 0 and
@@ -255,7 +256,10 @@ static int apply_batch(hudi_mor_slice *m, int32_t bi, const char *name, hudi_err
             if (add_entry(m, &n, err) < 0) return HUDI_ENOMEM;
             continue;
         }
-        if (m->o->mode != HUDI_MOR_COMMIT_TIME && e->batch >= 0) {
+        /* A delete is replaced, except under EVENT_TIME by one whose ordering value is less. */
+        bool compare = e->batch >= 0 ? m->o->mode != HUDI_MOR_COMMIT_TIME
+                                     : m->o->mode == HUDI_MOR_EVENT_TIME && !no_ordering(e->del);
+        if (compare) {
             hudi_log_ordering old = entry_ordering(m, e), now = ordering_at(ord, r);
             if (greater(&old, &now)) continue;
         }

@@ -240,9 +240,38 @@ static void set_string(hudi_batch *b, const char *name, const char *v) {
     b->columns[c] = a;
 }
 
+#define KEY_X "00000000-0000-0000-0000-00000000000x" /* inserts */
+#define KEY_Y "00000000-0000-0000-0000-00000000000y"
+
+/* Appends a data block of one record: the template block's first record with `key`, `ts` and
+ * `fare`, in partition city=san_francisco. */
+static void add_record(hudi_buf *file, const hudi_log_block *tmpl, const hudi_avro_schema *avro,
+                       const hudi_field *writer, const char *key, int64_t ts, double fare) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_batch *rec = NULL;
+    cr_assert_eq(hudi_log_avro_block_read(&rec, tmpl, avro, writer, "log", &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(rec->num_rows, 1);
+    set_string(rec, "_hoodie_record_key", key);
+    set_string(rec, "uuid", key);
+    set_string(rec, "_hoodie_partition_path", "city=san_francisco");
+    set_string(rec, "city", "san_francisco");
+    ((int64_t *)rec->columns[col(rec, "ts")]->values)[0] = ts;
+    ((double *)rec->columns[col(rec, "fare")]->values)[0] = fare;
+    hudi_buf content = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_log_avro_block_encode(&content, rec, avro, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_log_block_write(file, HUDI_LOG_AVRO_DATA_BLOCK, tmpl->header,
+                                      HUDI_SLICE(content.data, content.len), &err),
+                 0);
+    hudi_buf_dispose(&content);
+    hudi_batch_free(rec);
+}
+
 /* Event-time ordering (v8, ts): a log update with a smaller ts loses to the base row, one with
  * a greater ts wins; a delete with a smaller ordering value leaves the base row, a delete
- * without one (Integer 0) removes it; predicates see the merged rows. */
+ * without one (Integer 0) removes it; a later update older than a delete's ordering value
+ * stays deleted, one after a delete without ordering value comes back; predicates see the
+ * merged rows. */
 Test(mor_read, event_time_rules) {
     const char *dir = fixture_unzip("hudi-rs/quickstart_trips_table/mor/avro/v8_trips_8i3u1d.zip");
     cr_assert_not_null(dir);
@@ -265,44 +294,36 @@ Test(mor_read, event_time_rules) {
     cr_assert_eq(hudi_avro_schema_parse(&avro, js, &err), 0, "%s", err.message);
     cr_assert_eq(hudi_schema_parse_avro(&writer, (const char *)js.data, js.len, &err), 0);
     hudi_buf file = HUDI_BUF_INIT;
-    const int64_t ts[2] = {1, 2000000000000};
-    const double fare[2] = {1.0, 2.0};
-    const char *keys[2] = {KEY_A, KEY_B};
-    for (int k = 0; k < 2; k++) { /* one data block per record */
-        hudi_batch *rec = NULL;
-        cr_assert_eq(hudi_log_avro_block_read(&rec, data, avro, &writer, "log", &err), 0, "%s",
-                     err.message);
-        cr_assert_eq(rec->num_rows, 1);
-        set_string(rec, "_hoodie_record_key", keys[k]);
-        set_string(rec, "uuid", keys[k]);
-        set_string(rec, "_hoodie_partition_path", "city=san_francisco");
-        set_string(rec, "city", "san_francisco");
-        ((int64_t *)rec->columns[col(rec, "ts")]->values)[0] = ts[k];
-        ((double *)rec->columns[col(rec, "fare")]->values)[0] = fare[k];
-        hudi_buf content = HUDI_BUF_INIT;
-        cr_assert_eq(hudi_log_avro_block_encode(&content, rec, avro, &err), 0, "%s", err.message);
-        cr_assert_eq(hudi_log_block_write(&file, HUDI_LOG_AVRO_DATA_BLOCK, data->header,
-                                          HUDI_SLICE(content.data, content.len), &err),
-                     0);
-        hudi_buf_dispose(&content);
-        hudi_batch_free(rec);
-    }
-    hudi_log_delete dels[2] = {
+    add_record(&file, data, avro, &writer, KEY_A, 1, 1.0);
+    add_record(&file, data, avro, &writer, KEY_B, 2000000000000, 2.0);
+    add_record(&file, data, avro, &writer, KEY_X, 100, 3.0);
+    add_record(&file, data, avro, &writer, KEY_Y, 100, 4.0);
+    hudi_log_delete dels[4] = {
         {hudi_slice_cstr(KEY_C),
          hudi_slice_cstr("city=san_francisco"),
          {.kind = HUDI_LOG_ORDER_LONG, .i = 1}},
         {hudi_slice_cstr(KEY_D),
          hudi_slice_cstr("city=san_francisco"),
          {.kind = HUDI_LOG_ORDER_INT, .i = 0}},
+        {hudi_slice_cstr(KEY_X),
+         hudi_slice_cstr("city=san_francisco"),
+         {.kind = HUDI_LOG_ORDER_LONG, .i = 200}},
+        {hudi_slice_cstr(KEY_Y),
+         hudi_slice_cstr("city=san_francisco"),
+         {.kind = HUDI_LOG_ORDER_INT, .i = 0}},
     };
     hudi_buf content = HUDI_BUF_INIT;
-    cr_assert_eq(hudi_log_delete_block_encode(&content, dels, 2, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_log_delete_block_encode(&content, dels, 4, &err), 0, "%s", err.message);
     hudi_slice header[HUDI_LOG_META_KEYS] = {{0}};
     header[HUDI_LOG_INSTANT_TIME] = data->header[HUDI_LOG_INSTANT_TIME];
     cr_assert_eq(hudi_log_block_write(&file, HUDI_LOG_DELETE_BLOCK, header,
                                       HUDI_SLICE(content.data, content.len), &err),
                  0);
     hudi_buf_dispose(&content);
+    /* after the deletes: X older than its delete (stays deleted), Y after a delete without
+     * ordering value (back) */
+    add_record(&file, data, avro, &writer, KEY_X, 150, 5.0);
+    add_record(&file, data, avro, &writer, KEY_Y, 50, 6.0);
     /* a new log of the san_francisco file group, written by the last (completed) deltacommit */
     char path[4400];
     snprintf(path, sizeof(path),
@@ -317,8 +338,10 @@ Test(mor_read, event_time_rules) {
     free(bytes);
 
     hudi_batch *got = read_all(base, NULL, NULL, 0);
-    cr_assert_eq(got->num_rows, 5); /* six, less KEY_D */
+    cr_assert_eq(got->num_rows, 6); /* six, less KEY_D, plus KEY_Y */
     cr_assert_eq(fare_of(got, KEY_A), 33.9);
+    cr_assert_eq(row_of(got, KEY_X), -1);
+    cr_assert_eq(fare_of(got, KEY_Y), 6.0);
     cr_assert_eq(fare_of(got, KEY_B), 2.0);
     cr_assert_eq(fare_of(got, KEY_C), 93.5);
     cr_assert_eq(row_of(got, KEY_D), -1);
