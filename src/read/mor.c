@@ -1,5 +1,5 @@
 /* mor.c - the log records of a merge-on-read file slice and their merge with its base file
- * (docs/formats/log-blocks.md §5).
+ * (docs/formats/log-file.md §10-11).
  *
  * Block selection, across the slice's log files in order: a block (other than a corrupt one)
  * whose INSTANT_TIME is after the query instant ends the scan; data and delete blocks of an

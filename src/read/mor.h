@@ -1,5 +1,5 @@
-/* mor.h - merged snapshot reads of merge-on-read file slices (docs/formats/log-blocks.md §5): the
- * log records of one file slice, and their merge with the slice's base file rows.
+/* mor.h - merged snapshot reads of merge-on-read file slices (docs/formats/log-file.md
+ * §10-11): the log records of one file slice, and their merge with the slice's base file rows.
  *
  * A hudi_mor_slice loads the log files of one slice (every byte through storage), splits them
  * into blocks (format/log/log.h), keeps the blocks that apply (instant <= the query's, completed,
@@ -33,7 +33,7 @@ typedef enum hudi_mor_merge_mode {
     HUDI_MOR_EVENT_TIME,
 } hudi_mor_merge_mode;
 
-/* The merge mode of a table from its config (docs/formats/log-blocks.md §5):
+/* The merge mode of a table from its config (docs/formats/log-file.md §11):
  * hoodie.record.merge.mode for versions 8 and up (default EVENT_TIME_ORDERING with an ordering
  * field, else COMMIT_TIME_ORDERING), hoodie.compaction.payload.class before. EUNSUPPORTED naming
  * the table for CUSTOM merge modes and payload classes whose merge is not one of these. */
