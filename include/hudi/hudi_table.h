@@ -329,8 +329,9 @@ HUDI_API int hudi_scan_open(hudi_scan **out, hudi_table *t, const hudi_scan_opti
 HUDI_API int hudi_scan_to_arrow(hudi_scan *scan, struct ArrowArrayStream *out, hudi_error *err);
 
 /** What the scan left out with ignore_missing_files ("N committed base files missing, file
- *  groups skipped: commit ... wrote ..."), or NULL when nothing. Valid until the scan is
- *  freed or moved into a stream. */
+ *  groups skipped: commit ... wrote ..."), and corrupt merge-on-read log blocks skipped in the
+ *  file slices read so far ("N corrupt log blocks skipped in <log file>"), or NULL when
+ *  nothing. Valid until the scan is freed or moved into a stream. */
 HUDI_API const char *hudi_scan_warning(const hudi_scan *scan);
 
 /** Frees a scan that was not moved into a stream. NULL does nothing. */

@@ -1,5 +1,7 @@
 /* read.h - reading Hudi tables: snapshot, time travel (as of an instant) and incremental
- * (changes in (begin, end]) queries over copy-on-write tables, as columnar batches.
+ * (changes in (begin, end]) queries over copy-on-write and merge-on-read tables, as columnar
+ * batches (merge-on-read slices with log files are merged by read/mor.h unless the query is
+ * read-optimized).
  *
  * A reader resolves the file slices to read from the file-system view and the table schema
  * as of the query (table/schema_view.h), then scans each base file with the Parquet layer
@@ -124,8 +126,9 @@ int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err);
 const char *hudi_reader_as_of(const hudi_reader *r);
 /* Base files skipped because their partition's value cannot satisfy the filter. */
 int64_t hudi_reader_files_pruned(const hudi_reader *r);
-/* With ignore_missing_files: what was skipped ("N committed base files are missing ...",
- * naming the first commit and file), or NULL when nothing was. Owned by the reader. */
+/* What was skipped, or NULL when nothing was. Owned by the reader. With ignore_missing_files:
+ * "N committed base files are missing ...", naming the first commit and file; merge-on-read
+ * slices read so far: "N corrupt log block(s) skipped in <log file>" (read/mor.h). */
 const char *hudi_reader_warning(const hudi_reader *r);
 int64_t hudi_reader_files_missing(const hudi_reader *r);
 void hudi_reader_free(hudi_reader *r); /* NULL-safe */
