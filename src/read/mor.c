@@ -54,7 +54,7 @@ typedef struct block_keep {
 struct hudi_mor_slice {
     const hudi_mor_options *o;
     int32_t n_cols;
-    hudi_buf *files; /* the bytes of each log file */
+    hudi_buf *files; /* the bytes of each log file, while its blocks are decoded */
     hudi_log_blocks *blocks;
     size_t n_files;
     hudi_vec batches; /* log_batch */
@@ -538,6 +538,11 @@ int hudi_mor_slice_open(hudi_mor_slice **out, const hudi_mor_options *opts,
         }
     }
     hudi_vec_dispose(&q);
+    /* Decoded batches and delete lists own their bytes: the files are no longer needed. */
+    for (size_t f = 0; f < m->n_files; f++) {
+        hudi_log_blocks_dispose(&m->blocks[f]);
+        hudi_buf_dispose(&m->files[f]);
+    }
     if (rc < 0) {
         hudi_mor_slice_free(m);
         return rc;

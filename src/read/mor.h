@@ -11,7 +11,8 @@
  * of rows from the base and log batches (no per-row allocation). Log records that matched no
  * base row are inserts: hudi_mor_next_inserts emits them after the base file.
  *
- * Memory: the decoded log records of one slice at a time, plus one base batch. */
+ * Memory: the decoded log records of one slice at a time (the log files' bytes only while
+ * they are decoded), plus one base batch. */
 #ifndef HUDI_READ_MOR_H
 #define HUDI_READ_MOR_H
 
