@@ -420,7 +420,10 @@ int hudi_commit_write_marker(wctx *c, const wgroup *g, hudi_error *err) {
     const char *part = c->parts[g->part].path;
     hudi_buf_printf(&dir, "%s/%s/%s%s%s", c->t->base_path, WRITE_TEMP_DIR, c->instant,
                     *part ? "/" : "", part);
-    hudi_buf_printf(&path, "%s/%s.marker.%s", dir.data, g->name, g->old ? "MERGE" : "CREATE");
+    hudi_buf_printf(&path, "%s/%s.marker.%s", dir.data, g->name,
+                    g->append ? "APPEND"
+                    : g->old  ? "MERGE"
+                              : "CREATE");
     int rc = hudi_buf_failed(&dir) || hudi_buf_failed(&path) ? hudi_error_oom(err) : 0;
     if (rc == 0) rc = hudi_fs_mkdirs(c->t->fs, dir.data, err);
     if (rc == 0) rc = hudi_fs_write_all(c->t->fs, path.data, HUDI_CREATE_OVERWRITE, "", 0, err);
@@ -442,6 +445,17 @@ static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hu
     st.partition_path = c->parts[g->part].path;
     st.file_size_bytes = g->size_bytes;
     st.has_runtime_stats = true;
+    if (g->append) { /* HoodieDeltaWriteStat (commit-metadata.md) */
+        const char *logs[1] = {g->name};
+        st.is_delta = true;
+        st.log_version = (int32_t)g->log_version;
+        st.log_offset = 0;
+        st.base_file = g->old ? g->old->name : "";
+        st.log_files = logs;
+        st.log_files_count = 1;
+        st.runtime_stats.total_upsert_time = g->time_ms;
+        return hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
+    }
     if (g->old)
         st.runtime_stats.total_upsert_time = g->time_ms;
     else

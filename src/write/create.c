@@ -68,9 +68,6 @@ static int check_options(const hudi_create_options *o, const char *base_path, hu
                               base_path);
     if (!o->schema || o->schema->type != HUDI_TYPE_STRUCT)
         return hudi_error_set(err, HUDI_EINVAL, "%s: a STRUCT schema is required", base_path);
-    if (o->type != HUDI_COPY_ON_WRITE)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "%s: creating MERGE_ON_READ tables is not supported yet", base_path);
     for (const char *s = o->table_name; *s; s++)
         if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
               (*s >= 'A' && *s <= 'Z')))

@@ -352,8 +352,9 @@ int hudi_write_rollback_failed(hudi_table *t, const hudi_txn_config *tc, const h
         rc = hudi_timeline_delete_instant(t->timeline, times[i], err);
     hudi_free(times);
     times = NULL;
-    unsigned writes =
-        HUDI_ACTION_BIT(HUDI_ACTION_COMMIT) | HUDI_ACTION_BIT(HUDI_ACTION_REPLACECOMMIT);
+    unsigned writes = HUDI_ACTION_BIT(HUDI_ACTION_COMMIT) |
+                      HUDI_ACTION_BIT(HUDI_ACTION_DELTACOMMIT) |
+                      HUDI_ACTION_BIT(HUDI_ACTION_REPLACECOMMIT);
     if (rc == 0) rc = pending_times(t->timeline, writes, &times, &n, err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         bool dead = false;
@@ -424,7 +425,8 @@ int hudi_tbl_rollback_commit(hudi_table *t, const char *time, const hudi_clock *
                             time);
         goto done;
     }
-    if (f->action != HUDI_ACTION_COMMIT && f->action != HUDI_ACTION_REPLACECOMMIT) {
+    if (f->action != HUDI_ACTION_COMMIT && f->action != HUDI_ACTION_DELTACOMMIT &&
+        f->action != HUDI_ACTION_REPLACECOMMIT) {
         rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: rolling back a %s is not supported",
                             t->base_path, hudi_action_name(f->action));
         goto done;
@@ -460,6 +462,36 @@ done:
     return rc;
 }
 
+/* A completed deltacommit's log files are named after their slice's base instant, not F: once
+ * F is pending again only markers find them. Write APPEND markers for them from its commit
+ * metadata before the commit point goes (an existing marker is simply written again). */
+static int mark_logs(hudi_table *t, const hudi_instant *f, hudi_error *err) {
+    hudi_written_files wf = HUDI_WRITTEN_FILES_INIT;
+    hudi_buf path = HUDI_BUF_INIT;
+    int rc = hudi_fs_view_files_of_instant(&wf, t->timeline, f->time, err);
+    for (size_t i = 0; rc == 0 && i < wf.count; i++) {
+        const hudi_written_file *w = &wf.files[i];
+        if (!w->is_log || !w->path) continue;
+        const char *part = w->partition_path ? w->partition_path : "";
+        hudi_buf_clear(&path);
+        hudi_buf_printf(&path, "%s/%s/%s%s%s", t->base_path, WRITE_TEMP_DIR, f->time,
+                        *part ? "/" : "", part);
+        if (hudi_buf_failed(&path)) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        if ((rc = hudi_fs_mkdirs(t->fs, path.data, err)) < 0) break;
+        const char *slash = strrchr(w->path, '/');
+        hudi_buf_printf(&path, "/%s.marker.APPEND", slash ? slash + 1 : w->path);
+        rc = hudi_buf_failed(&path)
+                 ? hudi_error_oom(err)
+                 : hudi_fs_write_all(t->fs, path.data, HUDI_CREATE_OVERWRITE, "", 0, err);
+    }
+    hudi_written_files_dispose(&wf);
+    hudi_buf_dispose(&path);
+    return rc;
+}
+
 int hudi_write_uncommit_and_rollback(hudi_table *t, const hudi_instant *f_in,
                                      const hudi_clock *clock, hudi_error *err) {
     hudi_instant f = *f_in; /* the timeline array changes below */
@@ -471,7 +503,9 @@ int hudi_write_uncommit_and_rollback(hudi_table *t, const hudi_instant *f_in,
                        tl->instants[i].state != HUDI_STATE_COMPLETED &&
                        (HUDI_ACTION_BIT(tl->instants[i].action) & HUDI_ACTIONS_WRITES);
     int rc = 0;
-    if (!has_pending) /* an inflight file keeps the un-committed write on the timeline */
+    if (f.action == HUDI_ACTION_DELTACOMMIT && f.state == HUDI_STATE_COMPLETED)
+        rc = mark_logs(t, &f, err);
+    if (rc == 0 && !has_pending) /* an inflight file keeps the un-committed write on the timeline */
         rc = hudi_timeline_write_instant(t->timeline, f.time, f.action, HUDI_STATE_INFLIGHT,
                                          HUDI_SLICE("", 0), err);
     if (rc == 0) {

@@ -77,11 +77,6 @@ static void ctx_dispose(wctx *c) {
 
 static int check_table(hudi_table *t, const hudi_batch *batch, const hudi_write_options *o,
                        hudi_error *err) {
-    if (t->cfg.type != HUDI_COPY_ON_WRITE)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "%s: writing MERGE_ON_READ tables is not "
-                              "supported yet",
-                              t->base_path);
     if (t->cfg.version != 6 || t->cfg.timeline_layout != 1)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
                               "%s: writing table version %d is not "
@@ -169,7 +164,9 @@ static int write_groups(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
     int rc = 0;
     for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {
         if (!c->groups[gi].active) continue;
-        if ((rc = hudi_merge_write_group(c, gi, err)) == 0) rc = hudi_heartbeat_beat(hb, err);
+        rc = c->groups[gi].append ? hudi_mor_append_group(c, gi, err)
+                                  : hudi_merge_write_group(c, gi, err);
+        if (rc == 0) rc = hudi_heartbeat_beat(hb, err);
     }
     return rc;
 }
@@ -210,7 +207,12 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
     if ((rc = hudi_write_disable_metadata_table(t, c.o.clock, err)) < 0) goto done;
     if ((rc = hudi_write_rollback_failed(t, &tc, c.o.clock, err)) < 0) goto done;
     if ((rc = pick_instant(&c, err)) < 0) goto done;
-    c.action = is_replace(c.o.op) ? HUDI_ACTION_REPLACECOMMIT : HUDI_ACTION_COMMIT;
+    /* merge-on-read writes are deltacommits (timeline.md); overwrites replace file groups on
+     * either table type */
+    c.mor = t->cfg.type == HUDI_MERGE_ON_READ;
+    c.action = is_replace(c.o.op) ? HUDI_ACTION_REPLACECOMMIT
+               : c.mor            ? HUDI_ACTION_DELTACOMMIT
+                                  : HUDI_ACTION_COMMIT;
     if ((rc = plan(&c, err)) < 0) goto done;
     char planned[sizeof(c.instant)];
     memcpy(planned, c.instant, sizeof(planned));

@@ -59,6 +59,7 @@ typedef struct wgroup {
     int32_t part;
     char file_id[HUDI_FILE_ID_MAX];
     const hudi_base_file *old;               /* latest base file (view-owned); NULL if new */
+    const hudi_file_slice *slice;            /* its latest slice (view-owned); NULL if new */
     char prev_commit[HUDI_INSTANT_TIME_MAX]; /* its base instant, or "null" */
     bool active;                             /* written by this commit */
     wrows upd;                               /* rows tagged to keys of this group */
@@ -70,6 +71,9 @@ typedef struct wgroup {
     char *rel_path; /* relative to the base path */
     int64_t num_writes, num_deletes, num_update_writes, num_inserts, size_bytes;
     int64_t time_ms;
+    /* merge-on-read: the rows go to a new log file of the slice instead of a new base file */
+    bool append;
+    uint64_t log_version;
 } wgroup;
 
 typedef struct wpart {
@@ -83,7 +87,8 @@ typedef struct wctx {
     hudi_write_options o;
     hudi_table_write_result *res;
     char instant[HUDI_INSTANT_TIME_MAX];
-    hudi_action action; /* COMMIT or REPLACECOMMIT */
+    hudi_action action; /* COMMIT, DELTACOMMIT or REPLACECOMMIT */
+    bool mor;           /* a MERGE_ON_READ table */
     const hudi_batch *in;
     /* schemas */
     hudi_field schema;         /* data columns; root named by the record full name */
@@ -153,6 +158,9 @@ int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err);
 /* Appends rows idx[0..n) of src to dst (same shape). */
 int hudi_take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
                    hudi_error *err);
+
+/* mor_append.c: one log file appended to the latest slice of group gi (log-file.md). */
+int hudi_mor_append_group(wctx *c, size_t gi, hudi_error *err);
 
 /* commit.c */
 int hudi_commit_resolve_schema(wctx *c, hudi_error *err);

@@ -432,6 +432,7 @@ static int add_partition_groups(wctx *c, int32_t part, hudi_error *err) {
         int32_t gi;
         if ((rc = hudi_wctx_add_group(c, part, s->file_id, s->base, s->base_instant, &gi, err)) < 0)
             return rc;
+        c->groups[gi].slice = s;
     }
     return 0;
 }
@@ -497,6 +498,9 @@ static int assign_inserts(wctx *c, int32_t part, const wrows *rows, size_t n_exi
     for (size_t gi = 0; small && gi < n_existing && at < rows->n; gi++) {
         wgroup *g = &c->groups[gi];
         if (g->part != part || !g->old || g->old->size_bytes >= c->o.small_file_bytes) continue;
+        /* merge-on-read with the BLOOM index (which cannot see keys in log files): only slices
+         * without logs take inserts, rewritten as a new base file (Hudi's MOR partitioner) */
+        if (c->mor && g->slice && g->slice->logs_count > 0) continue;
         int64_t cap = (target - g->old->size_bytes) / avg;
         if (cap <= 0) continue;
         int64_t take = HUDI_MIN(cap, rows->n - at);
@@ -535,8 +539,14 @@ int hudi_plan_assign(wctx *c, hudi_error *err) {
         rc = assign_inserts(c, p, &ins[p], n_existing, err);
     for (int32_t p = 0; p < c->n_parts; p++) hudi_free(ins[p].v);
     hudi_free(ins);
-    /* Task numbers in group order: they name write tokens and sequence numbers. */
-    for (size_t gi = 0; gi < c->n_groups; gi++)
-        if (c->groups[gi].active) c->groups[gi].task = c->next_task++;
+    /* Task numbers in group order: they name write tokens and sequence numbers. A MOR group
+     * with only updates and deletes gets a log file; one that took inserts (a small file,
+     * never one with logs) is rewritten as COW does. */
+    for (size_t gi = 0; gi < c->n_groups; gi++) {
+        wgroup *g = &c->groups[gi];
+        if (!g->active) continue;
+        g->task = c->next_task++;
+        g->append = c->mor && g->old && g->ins.n == 0 && c->action == HUDI_ACTION_DELTACOMMIT;
+    }
     return rc;
 }
