@@ -562,3 +562,215 @@ Test(mor_write, rollback_completed_deltacommit) {
     hudi_fs_free(fs);
     hudi_field_dispose(&s);
 }
+
+/* ---- a Spark-written MOR table continued by hudic ------------------------------------------ */
+
+#define TRIPS 16
+
+typedef struct trips {
+    char key[TRIPS][64];
+    char line[TRIPS][160]; /* "" = deleted */
+    int n;
+} trips;
+
+static char *cell(const hudi_array *a, int64_t i, char *buf, size_t len) {
+    if (!hudi_array_is_valid(a, i))
+        snprintf(buf, len, "<null>");
+    else if (a->field->type == HUDI_TYPE_DOUBLE)
+        snprintf(buf, len, "%g", ((const double *)a->values)[i]);
+    else
+        snprintf(buf, len, "%.*s", a->offsets[i + 1] - a->offsets[i],
+                 (const char *)a->data + a->offsets[i]);
+    return buf;
+}
+
+static void trips_put(trips *tr, const hudi_batch *b) {
+    int32_t k = col(b->schema, "uuid"), r = col(b->schema, "rider"), f = col(b->schema, "fare"),
+            c = col(b->schema, "city");
+    for (int64_t i = 0; i < b->num_rows; i++) {
+        char kb[64], rb[64], fb[32], cb[64];
+        cell(b->columns[k], i, kb, sizeof(kb));
+        int at = 0;
+        while (at < tr->n && strcmp(tr->key[at], kb) != 0) at++;
+        cr_assert_lt(at, TRIPS);
+        if (at == tr->n) snprintf(tr->key[tr->n++], 64, "%s", kb);
+        snprintf(tr->line[at], 160, "%s|%s|%s", cell(b->columns[r], i, rb, sizeof(rb)),
+                 cell(b->columns[f], i, fb, sizeof(fb)), cell(b->columns[c], i, cb, sizeof(cb)));
+    }
+}
+
+/* Merged snapshot of the trips table: base files, then each latest slice's logs (the table's
+ * payload is OverwriteWithLatestAvroPayload: the log wins); lines sorted by rider. */
+static char *trips_merged(hudi_table *t) {
+    trips tr;
+    memset(&tr, 0, sizeof(tr));
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
+    hudi_reader *r = NULL;
+    hudi_fs_view *v = NULL;
+    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    ro.read_optimized = true;
+    cr_assert_eq(hudi_tbl_reload(t, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_reader_open(&r, t, &ro, &err), 0, "%s", err.message);
+    for (;;) {
+        hudi_batch *b = NULL;
+        cr_assert_eq(hudi_reader_next(r, &b, &err), 0, "%s", err.message);
+        if (!b) break;
+        trips_put(&tr, b);
+    }
+    hudi_reader_free(r);
+    cr_assert_eq(hudi_fs_view_build(&v, t->timeline, &vo, NULL), 0);
+    size_t n = 0;
+    const hudi_file_slice *sl = hudi_fs_view_latest_slices(v, &n);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < sl[i].logs_count; k++) {
+            hudi_buf bytes = HUDI_BUF_INIT;
+            hudi_log_blocks bl = HUDI_LOG_BLOCKS_INIT;
+            const hudi_log_file *lf = &sl[i].logs[k];
+            cr_assert_eq(hudi_fs_read_all(t->fs, lf->path, &bytes, &err), 0);
+            cr_assert_eq(hudi_log_scan(&bl, HUDI_SLICE(bytes.data, bytes.len), lf->name, &err), 0);
+            for (size_t j = 0; j < bl.count; j++) {
+                const hudi_log_block *b = &bl.blocks[j];
+                if (!instant_completed(t, b->header[HUDI_LOG_INSTANT_TIME])) continue;
+                if (b->type == HUDI_LOG_AVRO_DATA_BLOCK) {
+                    hudi_slice sc = b->header[HUDI_LOG_SCHEMA];
+                    hudi_avro_schema *w = NULL;
+                    hudi_field fl;
+                    hudi_batch *batch = NULL;
+                    cr_assert_eq(hudi_schema_parse_avro(&fl, (const char *)sc.data, sc.len, &err),
+                                 0);
+                    cr_assert_eq(hudi_avro_schema_parse(&w, sc, &err), 0);
+                    cr_assert_eq(hudi_log_avro_block_read(&batch, b, w, &fl, lf->name, &err), 0,
+                                 "%s", err.message);
+                    trips_put(&tr, batch);
+                    hudi_batch_free(batch);
+                    hudi_avro_schema_free(w);
+                    hudi_field_dispose(&fl);
+                } else if (b->type == HUDI_LOG_DELETE_BLOCK) {
+                    hudi_log_deletes d = HUDI_LOG_DELETES_INIT;
+                    cr_assert_eq(hudi_log_delete_block_read(&d, b, lf->name, &err), 0);
+                    for (size_t q = 0; q < d.count; q++)
+                        for (int a = 0; a < tr.n; a++)
+                            if (hudi_slice_eq(d.items[q].record_key, hudi_slice_cstr(tr.key[a])))
+                                tr.line[a][0] = 0;
+                    hudi_log_deletes_dispose(&d);
+                }
+            }
+            hudi_log_blocks_dispose(&bl);
+            hudi_buf_dispose(&bytes);
+        }
+    hudi_fs_view_free(v);
+    /* sorted lines */
+    qsort(tr.line, (size_t)tr.n, sizeof(tr.line[0]), (int (*)(const void *, const void *))strcmp);
+    hudi_buf out = HUDI_BUF_INIT;
+    for (int i = 0; i < tr.n; i++)
+        if (tr.line[i][0]) hudi_buf_printf(&out, "%s\n", tr.line[i]);
+    hudi_buf_putc(&out, 0);
+    return hudi_buf_detach(&out);
+}
+
+/* The rows of riders `which` from a read-optimized read, fare set to `fare`. */
+static hudi_batch *trips_rows(hudi_table *t, const char *const *which, int n_which, double fare,
+                              hudi_field *schema) {
+    hudi_scan_options ro = HUDI_SCAN_OPTIONS_INIT;
+    static const char *const cols[] = {"ts", "uuid", "rider", "driver", "fare", "city"};
+    hudi_reader *r = NULL;
+    hudi_batch *out = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    ro.read_optimized = true;
+    ro.columns = cols;
+    ro.n_columns = 6;
+    cr_assert_eq(hudi_reader_open(&r, t, &ro, &err), 0, "%s", err.message);
+    for (;;) {
+        hudi_batch *b = NULL;
+        cr_assert_eq(hudi_reader_next(r, &b, &err), 0, "%s", err.message);
+        if (!b) break;
+        if (!out) { /* the batch borrows its schema: keep a copy that outlives the reader */
+            cr_assert_eq(hudi_field_copy(schema, b->schema), 0);
+            cr_assert_eq(hudi_batch_new(&out, schema, &err), 0);
+        }
+        for (int64_t i = 0; i < b->num_rows; i++) {
+            char rb[64];
+            cell(b->columns[2], i, rb, sizeof(rb));
+            for (int w = 0; w < n_which; w++)
+                if (strcmp(rb, which[w]) == 0)
+                    for (int32_t c = 0; c < 6; c++)
+                        cr_assert_eq(
+                            hudi_array_append_range(out->columns[c], b->columns[c], i, 1, &err), 0);
+        }
+    }
+    hudi_reader_free(r);
+    out->num_rows = out->columns[0]->length;
+    cr_assert_eq(out->num_rows, n_which);
+    for (int64_t i = 0; i < out->num_rows; i++) ((double *)out->columns[4]->values)[i] = fare;
+    return out;
+}
+
+static int count_logs(const char *dir) {
+    char cmd[1200];
+    snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep -c '\\.log\\.'", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    cr_assert_eq(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    return n;
+}
+
+Test(mor_write, spark_fixture_continued) {
+    const char *root = fixture_unzip("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip");
+    cr_assert_not_null(root);
+    char base[1024];
+    snprintf(base, sizeof(base), "%s", root);
+    hudi_table *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, base, &err), 0, "%s", err.message);
+    /* Spark's state: 8 trips, rider-D's fare 25 from Spark's log block */
+    char *before = trips_merged(t);
+    cr_assert_eq(wt_lines(before), 8, "%s", before);
+    cr_assert(strstr(before, "rider-D|25|san_francisco\n") != NULL, "%s", before);
+
+    /* upsert rider-A (san_francisco: the slice has Spark's .log.1) and rider-F (sao_paulo: no
+     * logs yet), then delete rider-I (chennai) */
+    static const char *const up[] = {"rider-A", "rider-F"};
+    hudi_field s1, s2;
+    hudi_batch *b = trips_rows(t, up, 2, 99.5, &s1);
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    o.op = HUDI_WRITE_UPSERT;
+    cr_assert_eq(hudi_tbl_write(t, b, &o, NULL, &err), 0, "%s", err.message);
+    hudi_batch_free(b);
+    static const char *const del[] = {"rider-I"};
+    b = trips_rows(t, del, 1, 0, &s2);
+    o.op = HUDI_WRITE_DELETE;
+    cr_assert_eq(hudi_tbl_write(t, b, &o, NULL, &err), 0, "%s", err.message);
+    hudi_batch_free(b);
+
+    char *after = trips_merged(t);
+    cr_assert_eq(wt_lines(after), 7, "%s", after);
+    cr_assert(strstr(after, "rider-A|99.5|san_francisco\n") != NULL, "%s", after);
+    cr_assert(strstr(after, "rider-F|99.5|sao_paulo\n") != NULL, "%s", after);
+    cr_assert(strstr(after, "rider-D|25|san_francisco\n") != NULL, "%s", after);
+    cr_assert(strstr(after, "rider-I") == NULL, "%s", after);
+    /* one new log per slice: .log.2 after Spark's .log.1, .log.1 where there was none */
+    char dir[1200];
+    snprintf(dir, sizeof(dir), "%s/city=san_francisco", base);
+    cr_assert_eq(count_logs(dir), 2);
+    snprintf(dir, sizeof(dir), "%s/city=sao_paulo", base);
+    cr_assert_eq(count_logs(dir), 1);
+    snprintf(dir, sizeof(dir), "%s/city=chennai", base);
+    cr_assert_eq(count_logs(dir), 1);
+    hudi_fs_view *v = NULL;
+    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    cr_assert_eq(hudi_fs_view_build(&v, t->timeline, &vo, NULL), 0);
+    const hudi_file_slice *sl = NULL;
+    size_t n = 0;
+    cr_assert_eq(hudi_fs_view_latest_slices_in(v, "city=san_francisco", &sl, &n), 0);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(sl[0].logs_count, 2);
+    cr_assert_eq(sl[0].logs[1].version, 2);
+    hudi_fs_view_free(v);
+    hudi_field_dispose(&s1);
+    hudi_field_dispose(&s2);
+    hudi_free(before);
+    hudi_free(after);
+    hudi_tbl_free(t);
+}
