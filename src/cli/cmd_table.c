@@ -595,7 +595,7 @@ static const cli_option_doc create_options[] = {
     {"--key", "F[,F]", "record key fields; required"},
     {"--partition", "P[,P]", "partition fields; none = non-partitioned"},
     {"--precombine", "F", "ordering field that decides between records of one key"},
-    {"--type", "cow", "table type: cow (copy-on-write; mor is not written yet)"},
+    {"--type", "cow", "table type: cow (copy-on-write) or mor (merge-on-read)"},
     {"--hive-style", NULL, "partition folders named FIELD=VALUE"},
     {"--props", "K=V,...", "more hoodie.properties entries (at most 64)"},
     {"--url-encode", NULL, "URL-encode partition values in folder names"},

@@ -45,6 +45,12 @@ static int build_props(hudi_props *p, const hudi_create_options *o, const char *
         {"hoodie.datasource.write.hive_style_partitioning",
          o->hive_style_partitioning ? "true" : "false"},
         {"hoodie.table.create.schema", schema_json},
+        /* merge-on-read readers (Spark's log scanner) need the payload class: Spark's
+         * datasource default, as its MOR tables carry it (properties.md) */
+        {"hoodie.compaction.payload.class",
+         o->type == HUDI_MERGE_ON_READ
+             ? "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload"
+             : NULL},
     };
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < HUDI_ARRAY_LEN(kv); i++)
