@@ -1,9 +1,10 @@
 """test_hudic_mor.py - merge-on-read tables hudic writes, read by Spark with Hudi 0.15: hudic
 creates a MOR table, inserts (base files), upserts stored keys and deletes some (log files,
 deltacommits); Spark reads it snapshot (base files merged with the logs) and read-optimized
-(base files only) with the rows the operations imply. Then Spark writes a deltacommit to the
-same table (a log file after hudic's), hudic reads read-optimized as Spark does, hudic upserts
-once more on top (its log file after Spark's) and Spark reads the merged result.
+(base files only) with the rows the operations imply, and so does hudic. Then Spark writes a
+deltacommit to the same table (a log file after hudic's), hudic reads it (snapshot and
+read-optimized) as Spark does, hudic upserts once more on top (its log file after Spark's) and
+Spark and hudic read the merged result.
 
 Needs `hudic table create --type mor`, `write` and `cat`; Spark runs live."""
 import json
@@ -60,8 +61,8 @@ def _apply(state, rows, delete=False):
             state[r["id"]] = dict(r)
 
 
-def _hudic_ro(path):
-    got = hudic_peer.run("table", "cat", "--read-optimized", path)
+def _hudic_rows(path, snapshot=False):
+    got = hudic_peer.run("table", "cat", *([] if snapshot else ["--read-optimized"]), path)
     assert got.returncode == 0, got.stderr
     rows = (json.loads(line) for line in got.stdout.decode().splitlines())
     return sorted(({c: r.get(c) for c in ("id", "name", "ts", "part")} for r in rows),
@@ -100,10 +101,11 @@ def test_spark_reads_hudic_mor_table(tmp_path, spark015):
     spark = spark015()
     snap = spark.read(path, key_columns=KEYS)
     assert _data(snap) == _expected(state)
+    assert _hudic_rows(path, snapshot=True) == _expected(state)
     ro = spark.read(path, key_columns=KEYS, options=RO)
     assert _data(ro) == base_rows
     # hudic's read-optimized read is Spark's
-    mine = _hudic_ro(path)
+    mine = _hudic_rows(path)
     assert mine == base_rows
 
     # Spark writes a deltacommit to hudic's table: updates (a log after hudic's) and an insert
@@ -114,7 +116,8 @@ def test_spark_reads_hudic_mor_table(tmp_path, spark015):
     assert h.completed_instants(path)[-1][1] == "deltacommit"
     snap = spark.read(path, key_columns=KEYS)
     assert _data(snap) == _expected(state)
-    mine = _hudic_ro(path)
+    assert _hudic_rows(path, snapshot=True) == _expected(state)  # hudic reads Spark's log
+    mine = _hudic_rows(path)
     assert mine == _data(spark.read(path, key_columns=KEYS, options=RO))
 
     # hudic upserts on top of Spark's log files; Spark reads the merged result
@@ -124,3 +127,4 @@ def test_spark_reads_hudic_mor_table(tmp_path, spark015):
     _apply(state, _rows([5], "d", 7), delete=True)
     snap = spark.read(path, key_columns=KEYS)
     assert _data(snap) == _expected(state)
+    assert _hudic_rows(path, snapshot=True) == _expected(state)

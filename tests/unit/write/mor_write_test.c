@@ -50,12 +50,12 @@ static char *fmt_line(const hudi_batch *b, const int32_t *cols, int64_t i) {
     char buf[512];
     const hudi_array *id = b->columns[cols[0]], *nm = b->columns[cols[1]],
                      *ts = b->columns[cols[2]], *pt = b->columns[cols[3]];
-    int n = snprintf(buf, sizeof(buf), "%d|", ((const int32_t *)id->values)[i]);
+    int n = snprintf(buf, sizeof(buf), "%06d|", ((const int32_t *)id->values)[i]);
     if (hudi_array_is_valid(nm, i))
         n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%.*s", nm->offsets[i + 1] - nm->offsets[i],
                       (const char *)nm->data + nm->offsets[i]);
     else
-        n += snprintf(buf + n, sizeof(buf) - (size_t)n, "<null>");
+        n += snprintf(buf + n, sizeof(buf) - (size_t)n, "null");
     n += snprintf(buf + n, sizeof(buf) - (size_t)n, "|%lld|%.*s",
                   (long long)((const int64_t *)ts->values)[i], pt->offsets[i + 1] - pt->offsets[i],
                   (const char *)pt->data + pt->offsets[i]);
@@ -183,11 +183,16 @@ static char *state_dump(const state *s) {
     return hudi_buf_detach(&b);
 }
 
+/* The merged snapshot as the log layer decodes it here, checked against hudic's merge-on-read
+ * snapshot reader (read/mor.c) on the same table. */
 static char *dump_merged(hudi_table *t) {
     state s = {0};
     read_merged(t, &s);
     char *d = state_dump(&s);
     state_free(&s);
+    char *real = wt_dump(t, NULL);
+    cr_assert_str_eq(real, d, "snapshot reader\n%s\nlog layer\n%s", real, d);
+    free(real);
     return d;
 }
 
@@ -206,8 +211,8 @@ static void expect_rows(state *s, const wt_row *rows, size_t n) {
         hudi_free(s->line[rows[i].id]);
         s->line[rows[i].id] = NULL;
         if (rows[i].deleted) continue;
-        snprintf(buf, sizeof(buf), "%d|%s|%lld|%s", rows[i].id,
-                 rows[i].name ? rows[i].name : "<null>", (long long)rows[i].ts, rows[i].part);
+        snprintf(buf, sizeof(buf), "%06d|%s|%lld|%s", rows[i].id,
+                 rows[i].name ? rows[i].name : "null", (long long)rows[i].ts, rows[i].part);
         s->line[rows[i].id] = hudi_strdup(buf);
     }
 }
@@ -384,7 +389,7 @@ Test(mor_write, is_deleted_in_upsert) {
     for (int i = 0; i < 6; i++) { /* all rows went to partition "a" */
         hudi_free(want.line[i]);
         char buf[64];
-        snprintf(buf, sizeof(buf), "%d|n%d|1|a", i, i);
+        snprintf(buf, sizeof(buf), "%06d|n%d|1|a", i, i);
         want.line[i] = hudi_strdup(buf);
     }
     expect_rows(&want, up, 2);
@@ -601,6 +606,35 @@ static void trips_put(trips *tr, const hudi_batch *b) {
 
 /* Merged snapshot of the trips table: base files, then each latest slice's logs (the table's
  * payload is OverwriteWithLatestAvroPayload: the log wins); lines sorted by rider. */
+static char *trips_lines(trips *tr) {
+    qsort(tr->line, (size_t)tr->n, sizeof(tr->line[0]),
+          (int (*)(const void *, const void *))strcmp);
+    hudi_buf out = HUDI_BUF_INIT;
+    for (int i = 0; i < tr->n; i++)
+        if (tr->line[i][0]) hudi_buf_printf(&out, "%s\n", tr->line[i]);
+    hudi_buf_putc(&out, 0);
+    return hudi_buf_detach(&out);
+}
+
+/* hudic's snapshot reader (read/mor.c). */
+static char *trips_snapshot(hudi_table *t) {
+    trips tr;
+    memset(&tr, 0, sizeof(tr));
+    hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
+    hudi_reader *r = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_reload(t, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_reader_open(&r, t, &so, &err), 0, "%s", err.message);
+    for (;;) {
+        hudi_batch *b = NULL;
+        cr_assert_eq(hudi_reader_next(r, &b, &err), 0, "%s", err.message);
+        if (!b) break;
+        trips_put(&tr, b);
+    }
+    hudi_reader_free(r);
+    return trips_lines(&tr);
+}
+
 static char *trips_merged(hudi_table *t) {
     trips tr;
     memset(&tr, 0, sizeof(tr));
@@ -660,13 +694,10 @@ static char *trips_merged(hudi_table *t) {
             hudi_buf_dispose(&bytes);
         }
     hudi_fs_view_free(v);
-    /* sorted lines */
-    qsort(tr.line, (size_t)tr.n, sizeof(tr.line[0]), (int (*)(const void *, const void *))strcmp);
-    hudi_buf out = HUDI_BUF_INIT;
-    for (int i = 0; i < tr.n; i++)
-        if (tr.line[i][0]) hudi_buf_printf(&out, "%s\n", tr.line[i]);
-    hudi_buf_putc(&out, 0);
-    return hudi_buf_detach(&out);
+    char *mine = trips_lines(&tr), *real = trips_snapshot(t);
+    cr_assert_str_eq(real, mine, "snapshot reader\n%s\nlog layer\n%s", real, mine);
+    hudi_free(real);
+    return mine;
 }
 
 /* The rows of riders `which` from a read-optimized read, fare set to `fare`. */
