@@ -586,8 +586,7 @@ static int resolve_hudi_options(hudi_sql_result *r, const hudi_sql_stmt *st, cre
         if (strcasecmp(type, "cow") == 0 || strcasecmp(type, "COPY_ON_WRITE") == 0) {
             cp->type = HUDI_COPY_ON_WRITE;
         } else if (strcasecmp(type, "mor") == 0 || strcasecmp(type, "MERGE_ON_READ") == 0) {
-            return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                  "MERGE_ON_READ tables (type 'mor') are not supported yet");
+            cp->type = HUDI_MERGE_ON_READ;
         } else {
             return hudi_error_set(err, HUDI_ESQL, "'type' must be 'cow' or 'mor', not '%s'", type);
         }
