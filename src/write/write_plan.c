@@ -429,7 +429,7 @@ static int add_partition_groups(wctx *c, int32_t part, hudi_error *err) {
         if (!s->base) continue;
         if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0)
             return rc;
-        int32_t gi;
+        int32_t gi = -1;
         if ((rc = hudi_wctx_add_group(c, part, s->file_id, s->base, s->base_instant, &gi, err)) < 0)
             return rc;
         c->groups[gi].slice = s;
@@ -474,7 +474,7 @@ static int new_groups(wctx *c, int32_t part, const int32_t *rows, int64_t n, int
     for (int64_t b = 0; b < buckets; b++) {
         int64_t take = n / buckets + (b < n % buckets ? 1 : 0);
         char fid[HUDI_FILE_ID_MAX];
-        int32_t gi;
+        int32_t gi = -1;
         int rc = hudi_file_id_new(fid, 0, err);
         if (rc < 0 || (rc = hudi_wctx_add_group(c, part, fid, NULL, NULL, &gi, err)) < 0) return rc;
         wgroup *g = &c->groups[gi];
