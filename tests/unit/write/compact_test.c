@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "read/read.h"
+#include "storage/storage.h"
 #include "schema/schema.h"
 #include "support.h"
 #include "write/write.h"
@@ -144,4 +145,48 @@ Test(compact, copy_on_write_refused) {
     cr_assert_eq(hudi_tbl_compact(t, NULL, NULL, &err), HUDI_EINVAL);
     cr_assert(strstr(err.message, "merge-on-read"), "%s", err.message);
     hudi_tbl_free(t);
+}
+
+/* A failure at every storage call of a compaction leaves the snapshot unchanged, and a rerun
+ * (which removes the failed compaction's files and instant first) compacts the table. */
+Test(compact, fails_at_every_call, .timeout = 300) {
+    const char *zip = "hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip";
+    int failures = 0;
+    for (int64_t n = 1; n < 2000; n++) {
+        const char *d = fixture_unzip(zip);
+        cr_assert_not_null(d);
+        char dir[4096];
+        snprintf(dir, sizeof(dir), "%s", d);
+        char *before = dump(dir, false);
+        hudi_error err = HUDI_ERROR_INIT;
+        hudi_fs *fs = NULL, *ff = NULL;
+        cr_assert_eq(hudi_fs_local_new(&fs, &err), 0);
+        cr_assert_eq(hudi_fs_faulty_new(&ff, fs, (hudi_fault_plan){n, -1, true}, NULL), 0);
+        hudi_table *t = NULL;
+        int rc = hudi_tbl_open(&t, ff, dir, &err);
+        if (rc == 0) rc = hudi_tbl_compact(t, NULL, NULL, &err);
+        bool tripped = hudi_fs_faulty_tripped(ff);
+        hudi_tbl_free(t);
+        hudi_fs_free(ff);
+        hudi_fs_free(fs);
+        char *now = dump(dir, false);
+        cr_assert_str_eq(now, before, "call %lld: snapshot changed (%s)", (long long)n,
+                         rc < 0 ? err.message : "ok");
+        free(now);
+        if (rc < 0) {
+            failures++;
+            hudi_error_clear(&err);
+            cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+            rc = hudi_tbl_compact(t, NULL, NULL, &err);
+            cr_assert_eq(rc, 1, "rerun after a failure at call %lld: %s", (long long)n,
+                         err.message);
+            hudi_tbl_free(t);
+            char *ro = dump(dir, true);
+            cr_assert_str_eq(ro, before, "call %lld: read-optimized after the rerun", (long long)n);
+            free(ro);
+        }
+        free(before);
+        if (!tripped) break;
+    }
+    cr_assert_gt(failures, 10);
 }
