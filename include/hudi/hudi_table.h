@@ -290,6 +290,13 @@ HUDI_API int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error
 HUDI_API int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
                               hudi_error *err);
 
+/** Compacts a merge-on-read table: every file group whose latest file slice has log files gets
+ *  a new base file of its merged records, committed as one compaction instant (a pending
+ *  compaction left by a failed run is removed first). `*groups` (may be NULL) receives the
+ *  number of file groups compacted (0: nothing to do, no instant), `instant` (may be NULL, 32
+ *  bytes) the instant. HUDI_EINVAL for a copy-on-write table. */
+HUDI_API int hudi_table_compact(hudi_table *t, int32_t *groups, char instant[32], hudi_error *err);
+
 /* ---- reading ------------------------------------------------------------------------------- */
 
 /** Options of a scan. Strings are borrowed for the duration of hudi_scan_open. */

@@ -329,6 +329,16 @@ int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error *err) {
     return rc < 0 ? rc : rr < 0 ? rr : 0;
 }
 
+int hudi_table_compact(hudi_table *t, int32_t *groups, char instant[32], hudi_error *err) {
+    if (groups) *groups = 0;
+    if (instant) instant[0] = 0;
+    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_compact: no table");
+    int rc = hudi_tbl_compact(t, NULL, instant, err);
+    if (rc >= 0 && groups) *groups = rc;
+    int rr = hudi_tbl_reload(t, rc >= 0 ? err : NULL);
+    return rc < 0 ? rc : rr < 0 ? rr : 0;
+}
+
 int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
                      hudi_error *err) {
     if (files_deleted) *files_deleted = 0;

@@ -1,5 +1,5 @@
-/* cmd_table.c - `hudic table info|cat|create|write|rollback|clean`: inspect a Hudi table and
- * print its rows as JSON Lines (the rendering of docs/formats/rendering.md, meta columns
+/* cmd_table.c - `hudic table info|cat|create|write|rollback|clean|compact`: inspect a Hudi table
+ * and print its rows as JSON Lines (the rendering of docs/formats/rendering.md, meta columns
  * included), create tables, and commit Parquet or JSON Lines input with one write operation -
  * all through the public API (hudi_table.h, hudi_parquet.h, hudi_json.h). */
 #include <errno.h>
@@ -576,6 +576,33 @@ static int cmd_clean(const cli_group *g, const cli_command *self, int argc, char
     return rc;
 }
 
+static int cmd_compact(const cli_group *g, const cli_command *self, int argc, char **argv) {
+    const char *pos[1];
+    int n_pos = 0;
+    int rc = cli_parse_args(argc, argv, NULL, 0, pos, 1, 1, &n_pos, g, self);
+    if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    char *path = clean_path(pos[0]);
+    if (!path) return oom(pos[0]);
+    if ((rc = open_table(&t, path)) == 0) {
+        int32_t n = 0;
+        char instant[32];
+        if (hudi_table_compact(t, &n, instant, &err) < 0) {
+            rc = cli_runtime_error(path, &err);
+        } else {
+            if (n == 0)
+                printf("nothing to compact\n");
+            else
+                printf("compacted %d file group%s at %s\n", n, n == 1 ? "" : "s", instant);
+            rc = cli_finish_output(CLI_EXIT_OK);
+        }
+    }
+    hudi_table_free(t);
+    free(path);
+    return rc;
+}
+
 static const cli_option_doc cat_options[] = {
     {"--as-of", "INSTANT", "time travel: the table as of this instant"},
     {"--incremental", "BEGIN,END",
@@ -646,6 +673,9 @@ static const cli_command table_commands[] = {
     {"rollback", "PATH", "roll back writes left pending by a failed writer", cmd_rollback, NULL, 0},
     {"clean", "[--retain N] PATH", "remove file versions older than the latest N commits need",
      cmd_clean, clean_options, CLI_ARRAY_LEN(clean_options)},
+    {"compact", "PATH",
+     "compact a merge-on-read table: merge each file group's log files into a new base file",
+     cmd_compact, NULL, 0},
 };
 
 const cli_group cli_table_group = {"table", "Hudi tables", table_commands,

@@ -452,6 +452,24 @@ int hudi_reader_prune_in(hudi_reader *r, const char *column, const hudi_value *v
     return 0;
 }
 
+int hudi_reader_only_file_group(hudi_reader *r, const char *partition, const char *file_id,
+                                hudi_error *err) {
+    if (r->started)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: reader already started", r->t->base_path);
+    size_t kept = 0;
+    for (size_t i = 0; i < r->n_files; i++) {
+        const hudi_file_slice *s = r->files[i].mor;
+        if (s && strcmp(s->file_id, file_id) == 0 && strcmp(s->partition_path, partition) == 0)
+            r->files[kept++] = r->files[i];
+    }
+    if (kept == 0)
+        return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no file slice with logs for file group %s",
+                              r->t->base_path, file_id);
+    r->n_files = r->n_all = kept;
+    r->stats.files_total = (int64_t)kept;
+    return 0;
+}
+
 int64_t hudi_reader_files_pruned(const hudi_reader *r) { return r->stats.files_pruned; }
 const hudi_read_stats *hudi_reader_stats(const hudi_reader *r) { return &r->stats; }
 size_t hudi_reader_file_count(const hudi_reader *r) { return r->n_all; }

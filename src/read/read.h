@@ -92,6 +92,13 @@ int hudi_reader_probe_file(hudi_reader *r, size_t i, int64_t *row_groups,
 int hudi_reader_want_keys(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,
                           hudi_error *err);
 
+/* Restricts the read to the merged slice of one file group (`partition`, `file_id`) that has
+ * log files (compaction reads one file group at a time, write/compact.c): every other file is
+ * dropped. Call before the first hudi_reader_next (EINVAL after); ENOTFOUND when the query has no
+ * such slice with logs. */
+int hudi_reader_only_file_group(hudi_reader *r, const char *partition, const char *file_id,
+                                hudi_error *err);
+
 /* Partition pruning by an IN list (`column` IN `values`, n of them, in the column's type),
  * which the predicates cannot say: when `column` is a partition field (as for predicates), the
  * files of a partition whose value equals none of the values are pruned (a null value matches

@@ -137,4 +137,15 @@ int hudi_tbl_alter_schema(hudi_table *t, const hudi_schema_change *changes, int3
  * clean instant. */
 int hudi_tbl_clean(hudi_table *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err);
 
+/* Compaction of a merge-on-read table (write/compact.c, docs/formats/timeline.md): under the
+ * table lock, a pending compaction left by a failed run is removed, then every file group whose
+ * latest slice has log files gets a new base file of its merged records at a new instant
+ * (compaction.requested with the Avro plan, compaction.inflight, commit). Returns the number of
+ * file groups compacted (0: nothing to do, no instant); the instant in `instant_out` (may be
+ * NULL). EINVAL for a copy-on-write table. */
+int hudi_tbl_compact(hudi_table *t, const hudi_clock *clock, char instant_out[32], hudi_error *err);
+/* The Avro HoodieCompactionPlan container of `n` slices (one operation each). */
+int hudi_compaction_plan_encode(hudi_buf *out, const hudi_file_slice *slices, size_t n,
+                                hudi_error *err);
+
 #endif

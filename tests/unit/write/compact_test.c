@@ -1,0 +1,192 @@
+/* compact_test.c - compaction of merge-on-read tables (write/compact.c): the merge-on-read
+ * fixtures of tests/data/hudi-rs are compacted; the snapshot reads the same rows before and
+ * after (every column but _hoodie_file_name, which names the new base file), the read-optimized
+ * read equals the snapshot afterwards, the timeline holds compaction.requested (the Avro plan),
+ * compaction.inflight and the completed commit (operationType COMPACT). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/read.h"
+#include "storage/storage.h"
+#include "schema/schema.h"
+#include "support.h"
+#include "write/write.h"
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The rows of a read as sorted text lines (every column but _hoodie_file_name). */
+static char *dump(const char *dir, bool ro) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    o.read_optimized = ro;
+    o.batch_rows = 3;
+    hudi_reader *r = NULL;
+    cr_assert_eq(hudi_reader_open(&r, t, &o, &err), 0, "%s", err.message);
+    char **lines = NULL;
+    size_t n = 0;
+    hudi_batch *b;
+    while (hudi_reader_next(r, &b, &err) == 0 && b) {
+        for (int64_t i = 0; i < b->num_rows; i++) {
+            hudi_buf l = HUDI_BUF_INIT;
+            for (int32_t c = 0; c < b->n_columns; c++) {
+                const hudi_array *a = b->columns[c];
+                if (!strcmp(b->schema->children[c].name, "_hoodie_file_name")) continue;
+                if (!hudi_array_is_valid(a, i)) {
+                    hudi_buf_puts(&l, "null|");
+                    continue;
+                }
+                switch (a->field->type) {
+                case HUDI_TYPE_STRING:
+                    hudi_buf_append(&l, a->data + a->offsets[i],
+                                    (size_t)(a->offsets[i + 1] - a->offsets[i]));
+                    break;
+                case HUDI_TYPE_INT32: hudi_buf_printf(&l, "%d", ((int32_t *)a->values)[i]); break;
+                case HUDI_TYPE_INT64:
+                    hudi_buf_printf(&l, "%lld", (long long)((int64_t *)a->values)[i]);
+                    break;
+                case HUDI_TYPE_DOUBLE:
+                    hudi_buf_printf(&l, "%.17g", ((double *)a->values)[i]);
+                    break;
+                default: hudi_buf_puts(&l, "?"); break;
+                }
+                hudi_buf_putc(&l, '|');
+            }
+            lines = realloc(lines, (n + 1) * sizeof(char *));
+            lines[n++] = hudi_buf_detach(&l);
+            hudi_buf_dispose(&l);
+        }
+    }
+    cr_assert_eq(err.code, 0, "%s", err.message);
+    qsort(lines, n, sizeof(char *), cmp_str);
+    hudi_buf all = HUDI_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        hudi_buf_printf(&all, "%s\n", lines[i]);
+        hudi_free(lines[i]);
+    }
+    free(lines);
+    hudi_reader_free(r);
+    hudi_tbl_free(t);
+    char *s = strdup(all.data ? all.data : "");
+    hudi_buf_dispose(&all);
+    return s;
+}
+
+static void compact_fixture(const char *zip, int groups) {
+    const char *d = fixture_unzip(zip);
+    cr_assert_not_null(d, "%s", zip);
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", d);
+    char *before = dump(dir, false), *ro_before = dump(dir, true);
+    cr_assert_str_neq(before, ro_before, "%s: the logs change nothing", zip);
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    char instant[32];
+    int rc = hudi_tbl_compact(t, NULL, instant, &err);
+    cr_assert_eq(rc, groups, "%s: %d (%s)", zip, rc, err.message);
+    /* the timeline: requested (the plan), inflight, commit */
+    int states = 0;
+    for (size_t i = 0; i < t->timeline->count; i++) {
+        const hudi_instant *in = &t->timeline->instants[i];
+        if (strcmp(in->time, instant) != 0) continue;
+        if (in->action == HUDI_ACTION_COMPACTION && in->state == HUDI_STATE_REQUESTED) {
+            hudi_buf json = HUDI_BUF_INIT;
+            cr_assert_eq(hudi_timeline_read_json(&json, t->timeline, in, &err), 0, "%s",
+                         err.message);
+            cr_assert(strstr(json.data, "\"deltaFilePaths\"") && strstr(json.data, ".log."), "%s",
+                      json.data);
+            hudi_buf_dispose(&json);
+            states |= 1;
+        }
+        if (in->action == HUDI_ACTION_COMPACTION && in->state == HUDI_STATE_INFLIGHT) states |= 2;
+        if (in->action == HUDI_ACTION_COMMIT && in->state == HUDI_STATE_COMPLETED) {
+            hudi_buf json = HUDI_BUF_INIT;
+            cr_assert_eq(hudi_timeline_read_commit_json(&json, t->timeline, in, &err), 0);
+            cr_assert(strstr(json.data, "\"COMPACT\""), "%s", json.data);
+            hudi_buf_dispose(&json);
+            states |= 4;
+        }
+    }
+    cr_assert_eq(states, 7, "%s: timeline states %d", zip, states);
+    /* nothing more to compact */
+    cr_assert_eq(hudi_tbl_compact(t, NULL, NULL, &err), 0, "%s", err.message);
+    hudi_tbl_free(t);
+    char *after = dump(dir, false), *ro_after = dump(dir, true);
+    cr_assert_str_eq(after, before, "%s: snapshot changed", zip);
+    cr_assert_str_eq(ro_after, before, "%s: read-optimized differs from the snapshot", zip);
+    free(before);
+    free(ro_before);
+    free(after);
+    free(ro_after);
+}
+
+Test(compact, v6_trips_8i1u) {
+    compact_fixture("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip", 1);
+}
+Test(compact, v6_trips_8i3d) {
+    compact_fixture("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i3d.zip", 1);
+}
+Test(compact, v6_nonpartitioned_parquet_logs) {
+    compact_fixture("hudi-rs/sample_table/mor/parquet/v6_nonpartitioned.zip", 1);
+}
+
+Test(compact, copy_on_write_refused) {
+    const char *d = fixture_unzip("hudi-rs/sample_table/cow/v6_nonpartitioned.zip");
+    cr_assert_not_null(d);
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, d, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_tbl_compact(t, NULL, NULL, &err), HUDI_EINVAL);
+    cr_assert(strstr(err.message, "merge-on-read"), "%s", err.message);
+    hudi_tbl_free(t);
+}
+
+/* A failure at every storage call of a compaction leaves the snapshot unchanged, and a rerun
+ * (which removes the failed compaction's files and instant first) compacts the table. */
+Test(compact, fails_at_every_call, .timeout = 300) {
+    const char *zip = "hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip";
+    int failures = 0;
+    for (int64_t n = 1; n < 2000; n++) {
+        const char *d = fixture_unzip(zip);
+        cr_assert_not_null(d);
+        char dir[4096];
+        snprintf(dir, sizeof(dir), "%s", d);
+        char *before = dump(dir, false);
+        hudi_error err = HUDI_ERROR_INIT;
+        hudi_fs *fs = NULL, *ff = NULL;
+        cr_assert_eq(hudi_fs_local_new(&fs, &err), 0);
+        cr_assert_eq(hudi_fs_faulty_new(&ff, fs, (hudi_fault_plan){n, -1, true}, NULL), 0);
+        hudi_table *t = NULL;
+        int rc = hudi_tbl_open(&t, ff, dir, &err);
+        if (rc == 0) rc = hudi_tbl_compact(t, NULL, NULL, &err);
+        bool tripped = hudi_fs_faulty_tripped(ff);
+        hudi_tbl_free(t);
+        hudi_fs_free(ff);
+        hudi_fs_free(fs);
+        char *now = dump(dir, false);
+        cr_assert_str_eq(now, before, "call %lld: snapshot changed (%s)", (long long)n,
+                         rc < 0 ? err.message : "ok");
+        free(now);
+        if (rc < 0) {
+            failures++;
+            hudi_error_clear(&err);
+            cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+            rc = hudi_tbl_compact(t, NULL, NULL, &err);
+            cr_assert_eq(rc, 1, "rerun after a failure at call %lld: %s", (long long)n,
+                         err.message);
+            hudi_tbl_free(t);
+            char *ro = dump(dir, true);
+            cr_assert_str_eq(ro, before, "call %lld: read-optimized after the rerun", (long long)n);
+            free(ro);
+        }
+        free(before);
+        if (!tripped) break;
+    }
+    cr_assert_gt(failures, 10);
+}
