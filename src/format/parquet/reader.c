@@ -148,7 +148,19 @@ bool hudi_pq_kv(const hudi_pq_file *f, const char *key, hudi_slice *value) {
 
 /* ---- scan ------------------------------------------------------------------------------ */
 
+/* Ends the row group: pending skips are dropped (their pages counted when late). */
+static void finish_readers(hudi_pq_scan *s) {
+    for (int32_t i = 0; i < s->n_readers; i++) {
+        pq_colreader *cr = &s->readers[i];
+        if (!cr->f) continue;
+        hudi_pq_colreader_finish(cr);
+        if (s->late && !s->reader_pred[i]) s->stats.pages_late_skipped += cr->pages_stepped;
+        cr->pages_stepped = cr->rows_trashed = 0;
+    }
+}
+
 static void release_readers(hudi_pq_scan *s) {
+    finish_readers(s);
     for (int32_t i = 0; i < s->n_readers; i++) hudi_pq_colreader_release(&s->readers[i]);
 }
 
@@ -376,6 +388,7 @@ int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
     for (;;) {
         while (s->cur_rg < 0 || s->range_idx >= s->n_ranges) {
             if (s->rg_pos >= s->n_rgs) {
+                finish_readers(s);
                 close_readers(s);
                 return 0;
             }
@@ -386,8 +399,6 @@ int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
             for (int32_t i = 0; i < s->n_readers; i++)
                 if ((rc = hudi_pq_colreader_skip(&s->readers[i], start - s->row_pos, err)) < 0)
                     return rc;
-            for (int32_t i = 0; i < s->n_readers; i++)
-                s->readers[i].pages_stepped = s->readers[i].rows_trashed = 0;
             s->row_pos = start;
         }
         int64_t n = HUDI_MIN(s->opts.batch_rows, end - s->row_pos);

@@ -634,6 +634,8 @@ static int decode_dense(pq_colreader *cr, hudi_array *a, int64_t slot, int64_t n
     return rc < 0 ? col_wrap(cr, err, rc) : 0;
 }
 
+static int skip_now(pq_colreader *cr, int64_t records, hudi_error *err);
+
 /* ---- emitting records ---------------------------------------------------------------------- */
 
 static int64_t count_defined(const int16_t *def, int64_t n, int16_t max_def) {
@@ -711,6 +713,11 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
     bool flat = leaf->depth == 1;
     int64_t done = 0;
     int rc;
+    if (cr->skip_pending > 0) {
+        int64_t n = cr->skip_pending;
+        cr->skip_pending = 0;
+        if ((rc = skip_now(cr, n, err)) < 0) return rc;
+    }
     for (;;) {
         if (!cr->page_loaded || cr->entry_pos == cr->n_entries) {
             if (flat && done == records) return 0;
@@ -879,7 +886,7 @@ static int skip_whole_page(pq_colreader *cr, int64_t records, int64_t *skipped, 
     return 1;
 }
 
-int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
+static int skip_now(pq_colreader *cr, int64_t records, hudi_error *err) {
     const pq_leaf *leaf = cr->leaf;
     int rc;
     if (records <= 0) return 0;
@@ -918,4 +925,30 @@ int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
         return rc;
     }
     return 0;
+}
+
+/* Skips are deferred and merged: a run of small skips (one per batch of a filtered scan) then
+ * spans whole pages, which are stepped over instead of decompressed, and a skip that runs to
+ * the end of the row group is never done at all. */
+int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
+    (void)err;
+    if (records > 0) cr->skip_pending += records;
+    return 0;
+}
+
+void hudi_pq_colreader_finish(pq_colreader *cr) {
+    hudi_error ignored = HUDI_ERROR_INIT;
+    /* Count the pages the pending skip leaves behind unread (headers only). */
+    if (cr->skip_pending > 0 && cr->page_loaded && cr->leaf->max_rep == 0 &&
+        cr->n_entries - cr->entry_pos <= cr->skip_pending) {
+        cr->skip_pending -= cr->n_entries - cr->entry_pos; /* the rest of the loaded page */
+        cr->entry_pos = cr->n_entries;
+    }
+    while (cr->skip_pending > 0 && (!cr->page_loaded || cr->entry_pos == cr->n_entries)) {
+        int64_t n = 0;
+        cr->page_loaded = false;
+        if (skip_whole_page(cr, cr->skip_pending, &n, &ignored) != 1) break;
+        cr->skip_pending -= n;
+    }
+    cr->skip_pending = 0;
 }

@@ -70,6 +70,7 @@ typedef struct pq_colreader {
     int64_t bytes_decompressed;
     int64_t pages_stepped; /* data pages skipped without decompression (skip) */
     int64_t rows_trashed;  /* records decoded only to be dropped (skip) */
+    int64_t skip_pending;  /* records skipped but not stepped over yet */
     hudi_array *trash;     /* rows decoded only to be skipped */
 } pq_colreader;
 
@@ -79,9 +80,13 @@ int hudi_pq_colreader_init(pq_colreader *cr, hudi_pq_file *f, int32_t row_group,
 /* Appends exactly `records` records of the leaf to `column` (the top-level array holding the
  * leaf). ECORRUPT when the chunk holds fewer. */
 int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err);
-/* Skips `records` records: whole pages of flat columns are stepped over without being
- * decompressed; partial pages are decoded and dropped. */
+/* Skips `records` records. Skips are deferred to the next read and merged, so whole pages are
+ * stepped over without being decompressed (flat columns, nested ones without repetition, v2
+ * pages of repeated ones); partial pages are decoded and dropped. */
 int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err);
+/* At the end of the chunk: drops a pending skip, counting (pages_stepped) the whole pages it
+ * leaves unread. */
+void hudi_pq_colreader_finish(pq_colreader *cr);
 /* Ends the chunk but keeps the reusable buffers for the next hudi_pq_colreader_init. */
 void hudi_pq_colreader_release(pq_colreader *cr);
 void hudi_pq_colreader_dispose(pq_colreader *cr);

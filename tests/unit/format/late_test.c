@@ -324,6 +324,15 @@ Test(late, point_query_skips_other_pages, .init = setup, .fini = teardown) {
         cr_expect_leq(st.values_late_decoded, 4 * 1000, "%lld values decoded",
                       (long long)st.values_late_decoded);
 
+        /* Batches smaller than a page: the skips of the batches without the match merge, so
+         * whole pages are still stepped over. */
+        c.batch_rows = 300;
+        cr_assert_eq(compare_scans(path, &c, &st), 1);
+        cr_expect_geq(st.pages_late_skipped, 4 * 28);
+        cr_expect_leq(st.values_late_decoded, 4 * 1000, "%lld values decoded (batches of 300)",
+                      (long long)st.values_late_decoded);
+        c.batch_rows = 65536;
+
         /* No match at all: no page of the other columns is decompressed. */
         hudi_pq_predicate none = pred_str(C_U, HUDI_CMP_EQ, "nope");
         c.preds = &none;
