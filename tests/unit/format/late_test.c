@@ -277,7 +277,7 @@ static void run_all(const char *path, bool has_page_index) {
     (void)has_page_index;
 }
 
-Test(late, hudic_files_match_eager, .init = setup, .fini = teardown, .timeout = 600) {
+Test(late, hudic_files_match_eager, .init = setup, .fini = teardown) {
     const struct {
         const char *name;
         file_kind k;
