@@ -107,11 +107,17 @@ typedef struct hudi_pq_scan_options {
     bool use_page_index;       /* page skipping (default true) */
     const int32_t *row_groups; /* restrict to these row groups; NULL = all */
     int32_t n_row_groups;
+    /* With filter_rows, the scan materialises late: per batch it decodes the predicate columns,
+     * evaluates the predicates, and only then reads the other columns, for the selected rows
+     * alone (pages of flat columns without a selected row are stepped over undecompressed).
+     * eager_filter decodes every projected column first and filters afterwards (the reference
+     * path; results are identical either way). */
+    bool eager_filter;
 } hudi_pq_scan_options;
 
 #define HUDI_PQ_SCAN_OPTIONS_VERSION 1
 #define HUDI_PQ_SCAN_OPTIONS_INIT                                                                  \
-    { HUDI_PQ_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0 }
+    { HUDI_PQ_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0, false }
 
 typedef struct hudi_pq_scan hudi_pq_scan;
 
@@ -120,6 +126,11 @@ typedef struct hudi_pq_scan_stats {
     int64_t pages_total, pages_skipped;
     int64_t rows_read, rows_returned;
     int64_t bytes_decompressed;
+    /* Late materialisation: data pages of non-predicate columns stepped over without being
+     * decompressed because no selected row lies on them, and the rows those columns decoded,
+     * summed over their leaves (selected rows, plus unselected ones sharing a page with them). */
+    int64_t pages_late_skipped;
+    int64_t values_late_decoded;
 } hudi_pq_scan_stats;
 
 /** Starts a scan. The batch schema is the projection of the file schema to `columns`. */

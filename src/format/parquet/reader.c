@@ -148,7 +148,19 @@ bool hudi_pq_kv(const hudi_pq_file *f, const char *key, hudi_slice *value) {
 
 /* ---- scan ------------------------------------------------------------------------------ */
 
+/* Ends the row group: pending skips are dropped (their pages counted when late). */
+static void finish_readers(hudi_pq_scan *s) {
+    for (int32_t i = 0; i < s->n_readers; i++) {
+        pq_colreader *cr = &s->readers[i];
+        if (!cr->f) continue;
+        hudi_pq_colreader_finish(cr);
+        if (s->late && !s->reader_pred[i]) s->stats.pages_late_skipped += cr->pages_stepped;
+        cr->pages_stepped = cr->rows_trashed = 0;
+    }
+}
+
 static void release_readers(hudi_pq_scan *s) {
+    finish_readers(s);
     for (int32_t i = 0; i < s->n_readers; i++) hudi_pq_colreader_release(&s->readers[i]);
 }
 
@@ -167,6 +179,9 @@ void hudi_pq_scan_free(hudi_pq_scan *s) {
     hudi_free(s->rgs);
     hudi_free(s->preds);
     hudi_free(s->ranges);
+    hudi_free(s->reader_pred);
+    hudi_free(s->col_pred);
+    hudi_free(s->keep);
     hudi_pq_codec_ctx_free(s->codec);
     hudi_free(s);
 }
@@ -202,6 +217,33 @@ static int build_projection(hudi_pq_scan *s, hudi_error *err) {
     return hudi_batch_new(&s->batch, &s->schema, err);
 }
 
+/* Late materialisation applies when every predicate is on a projected flat column (anything
+ * else keeps the eager path, which reports what it cannot filter). The batch column each
+ * predicate is evaluated on is read first; every other reader follows the selection. */
+static int plan_late(hudi_pq_scan *s, hudi_error *err) {
+    const pq_schema *ps = &s->f->schema;
+    if (!s->opts.filter_rows || s->opts.n_predicates == 0 || s->opts.eager_filter) return 0;
+    s->col_pred = hudi_calloc(2 * (size_t)s->n_cols + 1, sizeof(bool)); /* then the others */
+    s->reader_pred = hudi_calloc((size_t)s->n_readers + 1, sizeof(bool));
+    if (!s->col_pred || !s->reader_pred) return hudi_error_oom(err);
+    for (int32_t i = 0; i < s->opts.n_predicates; i++) {
+        int32_t c = s->opts.predicates[i].column, col = -1;
+        for (int32_t k = 0; k < s->n_cols; k++)
+            if (s->cols[k] == c) col = k; /* the last one, as hudi_pq_scan_select does */
+        if (col < 0 || !hudi_pq_flat_leaf(ps, c)) return 0;
+        s->col_pred[col] = true;
+    }
+    for (int32_t i = 0; i < s->n_cols; i++) s->col_pred[s->n_cols + i] = !s->col_pred[i];
+    int32_t k = 0;
+    for (int32_t i = 0; i < s->n_cols; i++) {
+        int32_t c = s->cols[i];
+        for (int32_t l = ps->column_leaves[c]; l < ps->column_leaves[c + 1]; l++, k++)
+            s->reader_pred[k] = s->col_pred[i];
+    }
+    s->late = true;
+    return 0;
+}
+
 int hudi_pq_scan_open(hudi_pq_scan **out, hudi_pq_file *f, const hudi_pq_scan_options *opts,
                       hudi_error *err) {
     hudi_pq_scan *s = hudi_calloc(1, sizeof(*s));
@@ -231,6 +273,7 @@ int hudi_pq_scan_open(hudi_pq_scan **out, hudi_pq_file *f, const hudi_pq_scan_op
             }
         }
     }
+    if ((rc = plan_late(s, err)) < 0) goto fail;
     s->opts.columns = NULL; /* not owned; cols[] holds the projection */
     int32_t n_rg = s->opts.row_groups ? s->opts.n_row_groups : f->meta.n_row_groups;
     if (!(s->rgs = hudi_calloc((size_t)n_rg + 1, sizeof(int32_t)))) {
@@ -279,6 +322,65 @@ static int open_row_group(hudi_pq_scan *s, int32_t rg, hudi_error *err) {
     return 0;
 }
 
+/* Reads the next n rows of the row group late: the predicate columns first, then the others for
+ * the selected rows only. The batch ends up exactly as the eager path leaves it after
+ * filtering. A selection of short runs is cheaper read whole and compacted, like the eager
+ * path does; otherwise each run of selected rows is appended and every gap skipped (whole pages
+ * of flat columns are stepped over without decompression). */
+static int read_late(hudi_pq_scan *s, int64_t n, int64_t *kept, hudi_error *err) {
+    hudi_batch *b = s->batch;
+    int rc;
+    for (int32_t i = 0; i < s->n_readers; i++) {
+        if (!s->reader_pred[i]) continue;
+        if ((rc = hudi_pq_colreader_read(&s->readers[i], b->columns[s->reader_col[i]], n, err)) < 0)
+            return rc;
+    }
+    if (n > s->keep_cap) {
+        uint8_t *k = hudi_realloc(s->keep, (size_t)n);
+        if (!k) return hudi_error_oom(err);
+        s->keep = k;
+        s->keep_cap = n;
+    }
+    const uint8_t *keep = s->keep;
+    if ((rc = hudi_pq_scan_select(s, b, n, s->keep, kept, err)) < 0) return rc;
+    int64_t runs = 0;
+    for (int64_t i = 0; i < n; i++) runs += keep[i] && (i == 0 || !keep[i - 1]);
+    bool whole = *kept == n || runs * 32 > n; /* read everything, then compact if needed */
+    if (*kept < n && (rc = hudi_pq_batch_compact(b, n, keep, s->col_pred, err)) < 0) return rc;
+    for (int32_t i = 0; i < s->n_readers; i++) {
+        pq_colreader *cr = &s->readers[i];
+        hudi_array *a = b->columns[s->reader_col[i]];
+        if (s->reader_pred[i]) continue;
+        if (whole) {
+            rc = hudi_pq_colreader_read(cr, a, n, err);
+            s->stats.values_late_decoded += n;
+        } else {
+            int64_t pos = 0;
+            for (int64_t r = 0; rc == 0 && r < n;) {
+                if (!keep[r]) {
+                    r++;
+                    continue;
+                }
+                int64_t e = r;
+                while (e < n && keep[e]) e++;
+                rc = hudi_pq_colreader_skip(cr, r - pos, err);
+                if (rc == 0) rc = hudi_pq_colreader_read(cr, a, e - r, err);
+                s->stats.values_late_decoded += e - r;
+                pos = r = e;
+            }
+            if (rc == 0) rc = hudi_pq_colreader_skip(cr, n - pos, err);
+        }
+        s->stats.pages_late_skipped += cr->pages_stepped;
+        s->stats.values_late_decoded += cr->rows_trashed;
+        cr->pages_stepped = cr->rows_trashed = 0;
+        if (rc < 0) return rc;
+    }
+    if (whole && *kept < n) {
+        rc = hudi_pq_batch_compact(b, n, keep, s->col_pred + s->n_cols, err);
+    }
+    return rc;
+}
+
 int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
     int rc;
     *out = NULL;
@@ -286,6 +388,7 @@ int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
     for (;;) {
         while (s->cur_rg < 0 || s->range_idx >= s->n_ranges) {
             if (s->rg_pos >= s->n_rgs) {
+                finish_readers(s);
                 close_readers(s);
                 return 0;
             }
@@ -300,23 +403,28 @@ int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
         }
         int64_t n = HUDI_MIN(s->opts.batch_rows, end - s->row_pos);
         hudi_batch_clear(s->batch);
-        for (int32_t i = 0; i < s->n_readers; i++) {
-            rc =
-                hudi_pq_colreader_read(&s->readers[i], s->batch->columns[s->reader_col[i]], n, err);
-            if (rc < 0) return rc;
+        int64_t kept = n;
+        rc = 0;
+        if (s->late) {
+            rc = read_late(s, n, &kept, err);
+        } else {
+            for (int32_t i = 0; rc == 0 && i < s->n_readers; i++)
+                rc = hudi_pq_colreader_read(&s->readers[i], s->batch->columns[s->reader_col[i]], n,
+                                            err);
         }
+        if (rc < 0) return rc;
         s->row_pos += n;
         if (s->row_pos == end) s->range_idx++;
         for (int32_t i = 0; i < s->n_readers; i++) {
             s->stats.bytes_decompressed += s->readers[i].bytes_decompressed;
             s->readers[i].bytes_decompressed = 0;
         }
-        s->batch->num_rows = n;
+        s->batch->num_rows = kept;
         s->stats.rows_read += n;
-        if (s->opts.filter_rows && s->opts.n_predicates > 0) {
+        if (!s->late && s->opts.filter_rows && s->opts.n_predicates > 0) {
             if ((rc = hudi_pq_scan_filter_batch(s, s->batch, err)) < 0) return rc;
-            if (s->batch->num_rows == 0) continue;
         }
+        if (s->batch->num_rows == 0) continue;
         s->stats.rows_returned += s->batch->num_rows;
         *out = s->batch;
         return 0;

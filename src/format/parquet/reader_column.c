@@ -450,6 +450,51 @@ static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8
     return start_values(cr, err);
 }
 
+static int load_dictionary_page(pq_colreader *cr, const pq_page_header *h, const uint8_t *payload,
+                                hudi_error *err) {
+    int rc;
+    if (!h->has_dictionary_page_header || h->dictionary_page_header.num_values < 0)
+        return col_error(cr, err, HUDI_ECORRUPT, "bad dictionary page header (num_values < 0)");
+    const uint8_t *d = payload;
+    if (cr->cm->codec != PQ_CODEC_UNCOMPRESSED) {
+        if ((rc = decompress_into(cr, payload, (size_t)h->compressed_page_size,
+                                  (size_t)h->uncompressed_page_size, 0, err)) < 0)
+            return rc;
+        d = cr->page_buf;
+    }
+    size_t dlen = cr->cm->codec != PQ_CODEC_UNCOMPRESSED ? (size_t)h->uncompressed_page_size
+                                                         : (size_t)h->compressed_page_size;
+    if ((rc = load_dictionary(cr, d, dlen, h->dictionary_page_header.num_values, err)) < 0)
+        return rc;
+    cr->has_dict = true;
+    return 0;
+}
+
+static bool is_dict_encoding(int32_t enc) {
+    return enc == PQ_ENC_PLAIN_DICTIONARY || enc == PQ_ENC_RLE_DICTIONARY;
+}
+
+/* The dictionary page that hudi_pq_colreader_skip stepped over, loaded now that a data page
+ * needs it (its header and checksum were checked then). */
+static int load_pending_dictionary(pq_colreader *cr, hudi_error *err) {
+    hudi_arena arena = HUDI_ARENA_INIT;
+    pq_page_header h;
+    size_t hlen = 0;
+    int rc = hudi_pq_decode_page_header(
+        &h, &arena, HUDI_SLICE(cr->chunk + cr->dict_pos, cr->chunk_len - cr->dict_pos), &hlen, err);
+    if (rc < 0) {
+        hudi_arena_dispose(&arena);
+        return col_wrap(cr, err, rc);
+    }
+    int32_t pages = cr->data_pages;
+    cr->data_pages = 0; /* it came first in the chunk */
+    cr->dict_pending = false;
+    rc = load_dictionary_page(cr, &h, cr->chunk + cr->dict_pos + hlen, err);
+    cr->data_pages = pages;
+    hudi_arena_dispose(&arena);
+    return rc;
+}
+
 /* Loads the next data page (reading a dictionary page first if one comes). Returns 1 when a
  * page is loaded, 0 at the end of the chunk. */
 static int next_page(pq_colreader *cr, hudi_error *err) {
@@ -479,25 +524,20 @@ static int next_page(pq_colreader *cr, hudi_error *err) {
             break;
         }
         if (h.type == PQ_PAGE_DICTIONARY) {
-            if (!h.has_dictionary_page_header || h.dictionary_page_header.num_values < 0) {
-                rc = col_error(cr, err, HUDI_ECORRUPT,
-                               "bad dictionary page header (num_values < 0)");
+            if (cr->dict_pending) {
+                rc = col_error(cr, err, HUDI_ECORRUPT, "second dictionary page");
                 break;
             }
-            const uint8_t *d = payload;
-            if (cr->cm->codec != PQ_CODEC_UNCOMPRESSED) {
-                if ((rc = decompress_into(cr, payload, (size_t)h.compressed_page_size,
-                                          (size_t)h.uncompressed_page_size, 0, err)) < 0)
-                    break;
-                d = cr->page_buf;
-            }
-            size_t dlen = cr->cm->codec != PQ_CODEC_UNCOMPRESSED ? (size_t)h.uncompressed_page_size
-                                                                 : (size_t)h.compressed_page_size;
-            if ((rc = load_dictionary(cr, d, dlen, h.dictionary_page_header.num_values, err)) < 0)
-                break;
-            cr->has_dict = true;
+            if ((rc = load_dictionary_page(cr, &h, payload, err)) < 0) break;
             continue;
         }
+        if ((h.type == PQ_PAGE_DATA || h.type == PQ_PAGE_DATA_V2) && cr->dict_pending &&
+            is_dict_encoding(h.type == PQ_PAGE_DATA
+                                 ? (h.has_data_page_header ? h.data_page_header.encoding : -1)
+                             : h.has_data_page_header_v2 ? h.data_page_header_v2.encoding
+                                                         : -1) &&
+            (rc = load_pending_dictionary(cr, err)) < 0)
+            break;
         if (h.type == PQ_PAGE_DATA || h.type == PQ_PAGE_DATA_V2) {
             rc = load_data_page(cr, &h, payload, err);
             if (rc == 0) rc = 1;
@@ -594,6 +634,8 @@ static int decode_dense(pq_colreader *cr, hudi_array *a, int64_t slot, int64_t n
     return rc < 0 ? col_wrap(cr, err, rc) : 0;
 }
 
+static int skip_now(pq_colreader *cr, int64_t records, hudi_error *err);
+
 /* ---- emitting records ---------------------------------------------------------------------- */
 
 static int64_t count_defined(const int16_t *def, int64_t n, int16_t max_def) {
@@ -671,6 +713,11 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
     bool flat = leaf->depth == 1;
     int64_t done = 0;
     int rc;
+    if (cr->skip_pending > 0) {
+        int64_t n = cr->skip_pending;
+        cr->skip_pending = 0;
+        if ((rc = skip_now(cr, n, err)) < 0) return rc;
+    }
     for (;;) {
         if (!cr->page_loaded || cr->entry_pos == cr->n_entries) {
             if (flat && done == records) return 0;
@@ -804,32 +851,48 @@ static int skip_whole_page(pq_colreader *cr, int64_t records, int64_t *skipped, 
         &h, &arena, HUDI_SLICE(cr->chunk + cr->pos, cr->chunk_len - cr->pos), &hlen, err);
     hudi_arena_dispose(&arena);
     if (rc < 0) return col_wrap(cr, err, rc);
-    int64_t n = h.type == PQ_PAGE_DATA && h.has_data_page_header ? h.data_page_header.num_values
-                : h.type == PQ_PAGE_DATA_V2 && h.has_data_page_header_v2
-                    ? h.data_page_header_v2.num_values
-                    : -1;
-    if (n < 0 || n > records || h.compressed_page_size < 0 ||
+    if (h.type == PQ_PAGE_DICTIONARY && !cr->has_dict && !cr->dict_pending && cr->data_pages == 0 &&
+        h.compressed_page_size >= 0 && h.uncompressed_page_size >= 0 &&
+        (size_t)h.compressed_page_size <= cr->chunk_len - cr->pos - hlen) {
+        /* Stepped over; loaded only if a data page that uses it is decoded. */
+        const uint8_t *payload = cr->chunk + cr->pos + hlen;
+        if (h.has_crc && cr->f->opts.verify_crc &&
+            (int32_t)hudi_crc32(0, payload, (size_t)h.compressed_page_size) != h.crc)
+            return col_error(cr, err, HUDI_ECORRUPT, "page checksum mismatch");
+        cr->dict_pending = true;
+        cr->dict_pos = cr->pos;
+        cr->pos += hlen + (size_t)h.compressed_page_size;
+        *skipped = 0;
+        return 1;
+    }
+    /* Entries and records of the page: the same without repetition; a v2 header also counts
+     * the records of a repeated column (v2 pages start at record boundaries). */
+    int64_t n = -1, rows = -1;
+    if (h.type == PQ_PAGE_DATA && h.has_data_page_header) {
+        n = h.data_page_header.num_values;
+        rows = cr->leaf->max_rep == 0 ? n : -1;
+    } else if (h.type == PQ_PAGE_DATA_V2 && h.has_data_page_header_v2) {
+        n = h.data_page_header_v2.num_values;
+        rows = cr->leaf->max_rep == 0 ? n : h.data_page_header_v2.num_rows;
+    }
+    if (n < 0 || rows < 0 || rows > records || h.compressed_page_size < 0 ||
         (size_t)h.compressed_page_size > cr->chunk_len - cr->pos - hlen)
         return 0; /* a dictionary page, or a page we must decode: let next_page handle it */
     cr->pos += hlen + (size_t)h.compressed_page_size;
     cr->entries_seen += n;
     cr->data_pages++;
-    *skipped = n;
+    cr->pages_stepped++;
+    *skipped = rows;
     return 1;
 }
 
-int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
+static int skip_now(pq_colreader *cr, int64_t records, hudi_error *err) {
     const pq_leaf *leaf = cr->leaf;
     int rc;
     if (records <= 0) return 0;
     if (!cr->trash) {
         /* Decoded-and-dropped rows land in a private array of the column's type. */
         if ((rc = hudi_array_new(&cr->trash, leaf->levels[0].field, err)) < 0) return rc;
-    }
-    if (leaf->depth > 1) {
-        rc = hudi_pq_colreader_read(cr, cr->trash, records, err);
-        hudi_array_clear(cr->trash);
-        return rc;
     }
     while (records > 0) {
         if (!cr->page_loaded || cr->entry_pos == cr->n_entries) {
@@ -840,17 +903,52 @@ int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
                 records -= n;
                 continue;
             }
+            if (leaf->depth > 1) break; /* the rest is decoded and dropped below */
             if ((rc = next_page(cr, err)) < 0) return rc;
             if (rc == 0)
                 return col_error(cr, err, HUDI_ECORRUPT,
                                  "column chunk has fewer values than the row group has rows");
             continue;
         }
+        if (leaf->depth > 1) break;
         int64_t m = HUDI_MIN(cr->n_entries - cr->entry_pos, records);
         rc = emit_flat(cr, cr->trash, m, err);
         hudi_array_clear(cr->trash);
         if (rc < 0) return rc;
+        cr->rows_trashed += m;
         records -= m;
     }
+    if (records > 0) { /* nested: records through assembly into the trash */
+        rc = hudi_pq_colreader_read(cr, cr->trash, records, err);
+        hudi_array_clear(cr->trash);
+        cr->rows_trashed += records;
+        return rc;
+    }
     return 0;
+}
+
+/* Skips are deferred and merged: a run of small skips (one per batch of a filtered scan) then
+ * spans whole pages, which are stepped over instead of decompressed, and a skip that runs to
+ * the end of the row group is never done at all. */
+int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err) {
+    (void)err;
+    if (records > 0) cr->skip_pending += records;
+    return 0;
+}
+
+void hudi_pq_colreader_finish(pq_colreader *cr) {
+    hudi_error ignored = HUDI_ERROR_INIT;
+    /* Count the pages the pending skip leaves behind unread (headers only). */
+    if (cr->skip_pending > 0 && cr->page_loaded && cr->leaf->max_rep == 0 &&
+        cr->n_entries - cr->entry_pos <= cr->skip_pending) {
+        cr->skip_pending -= cr->n_entries - cr->entry_pos; /* the rest of the loaded page */
+        cr->entry_pos = cr->n_entries;
+    }
+    while (cr->skip_pending > 0 && (!cr->page_loaded || cr->entry_pos == cr->n_entries)) {
+        int64_t n = 0;
+        cr->page_loaded = false;
+        if (skip_whole_page(cr, cr->skip_pending, &n, &ignored) != 1) break;
+        cr->skip_pending -= n;
+    }
+    cr->skip_pending = 0;
 }

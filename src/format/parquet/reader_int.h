@@ -40,6 +40,8 @@ typedef struct pq_colreader {
 
     /* dictionary, already converted to the array's representation */
     bool has_dict;
+    bool dict_pending; /* skipped over at dict_pos, not loaded yet */
+    size_t dict_pos;
     pq_dict dict;
     uint8_t *dict_values;
     int32_t *dict_offsets;
@@ -66,7 +68,10 @@ typedef struct pq_colreader {
     uint8_t *scratch;
     size_t scratch_cap;
     int64_t bytes_decompressed;
-    hudi_array *trash; /* rows decoded only to be skipped */
+    int64_t pages_stepped; /* data pages skipped without decompression (skip) */
+    int64_t rows_trashed;  /* records decoded only to be dropped (skip) */
+    int64_t skip_pending;  /* records skipped but not stepped over yet */
+    hudi_array *trash;     /* rows decoded only to be skipped */
 } pq_colreader;
 
 /* `cr` must be zeroed or released: its buffers are reused. */
@@ -75,9 +80,13 @@ int hudi_pq_colreader_init(pq_colreader *cr, hudi_pq_file *f, int32_t row_group,
 /* Appends exactly `records` records of the leaf to `column` (the top-level array holding the
  * leaf). ECORRUPT when the chunk holds fewer. */
 int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err);
-/* Skips `records` records: whole pages of flat columns are stepped over without being
- * decompressed; partial pages are decoded and dropped. */
+/* Skips `records` records. Skips are deferred to the next read and merged, so whole pages are
+ * stepped over without being decompressed (flat columns, nested ones without repetition, v2
+ * pages of repeated ones); partial pages are decoded and dropped. */
 int hudi_pq_colreader_skip(pq_colreader *cr, int64_t records, hudi_error *err);
+/* At the end of the chunk: drops a pending skip, counting (pages_stepped) the whole pages it
+ * leaves unread. */
+void hudi_pq_colreader_finish(pq_colreader *cr);
 /* Ends the chunk but keeps the reusable buffers for the next hudi_pq_colreader_init. */
 void hudi_pq_colreader_release(pq_colreader *cr);
 void hudi_pq_colreader_dispose(pq_colreader *cr);
@@ -102,6 +111,12 @@ struct hudi_pq_scan {
     int64_t *ranges; /* [start, end) row pairs of the current row group to read */
     int32_t n_ranges, range_idx;
     int64_t row_pos; /* next row of the current row group the readers stand at */
+    /* late materialisation (filter_rows without eager_filter; reader.c) */
+    bool late;         /* every predicate column is a projected flat column */
+    bool *reader_pred; /* per reader: its batch column is filtered on (read first) */
+    bool *col_pred;    /* per batch column: a predicate is evaluated on it; then the negation */
+    uint8_t *keep;     /* selection flags of the current rows, reused */
+    int64_t keep_cap;
 };
 
 /* reader_skip.c: row-group skipping from statistics, and exact row filtering. */
@@ -115,5 +130,12 @@ int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf
 /* reader_pageindex.c: the row ranges of row group `rg` that may match (s->ranges). */
 int hudi_pq_scan_select_rows(hudi_pq_scan *s, int32_t rg, hudi_error *err);
 int hudi_pq_scan_filter_batch(hudi_pq_scan *s, hudi_batch *b, hudi_error *err);
+/* Evaluates the predicates on the first `n` rows of b's predicate columns (s->pred_col) into
+ * keep[0..n) and counts the kept rows. */
+int hudi_pq_scan_select(hudi_pq_scan *s, const hudi_batch *b, int64_t n, uint8_t *keep,
+                        int64_t *kept, hudi_error *err);
+/* Replaces the columns of b for which `which` is NULL or true by their rows with keep set. */
+int hudi_pq_batch_compact(hudi_batch *b, int64_t n, const uint8_t *keep, const bool *which,
+                          hudi_error *err);
 
 #endif

@@ -235,18 +235,20 @@ int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value
     return 0;
 }
 
-/* Replaces each column by the rows whose keep flag is set (copied run by run). */
-static int compact(hudi_batch *b, const uint8_t *keep, hudi_error *err) {
+/* Replaces each chosen column by the rows whose keep flag is set (copied run by run). */
+int hudi_pq_batch_compact(hudi_batch *b, int64_t n, const uint8_t *keep, const bool *which,
+                          hudi_error *err) {
     for (int32_t c = 0; c < b->n_columns; c++) {
+        if (which && !which[c]) continue;
         hudi_array *old = b->columns[c], *fresh = NULL;
         int rc = hudi_array_new(&fresh, old->field, err);
-        for (int64_t i = 0; rc == 0 && i < b->num_rows;) {
+        for (int64_t i = 0; rc == 0 && i < n;) {
             if (!keep[i]) {
                 i++;
                 continue;
             }
             int64_t j = i;
-            while (j < b->num_rows && keep[j]) j++;
+            while (j < n && keep[j]) j++;
             rc = hudi_array_append_range(fresh, old, i, j - i, err);
             i = j;
         }
@@ -260,27 +262,43 @@ static int compact(hudi_batch *b, const uint8_t *keep, hudi_error *err) {
     return 0;
 }
 
-int hudi_pq_scan_filter_batch(hudi_pq_scan *s, hudi_batch *b, hudi_error *err) {
-    uint8_t *keep = hudi_malloc((size_t)b->num_rows + 1);
+/* The batch column each predicate is evaluated on: the last one reading its file column. */
+static int predicate_column(const hudi_pq_scan *s, const hudi_pq_predicate *p, int32_t *col,
+                            hudi_error *err) {
+    *col = -1;
+    for (int32_t k = 0; k < s->n_cols; k++)
+        if (s->cols[k] == p->column) *col = k;
+    if (*col < 0)
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "%s: a filtered column must be among the columns read", s->f->path);
+    return 0;
+}
+
+int hudi_pq_scan_select(hudi_pq_scan *s, const hudi_batch *b, int64_t n, uint8_t *keep,
+                        int64_t *kept, hudi_error *err) {
     int rc = 0;
-    if (!keep) return hudi_error_oom(err);
-    memset(keep, 1, (size_t)b->num_rows);
+    memset(keep, 1, (size_t)n);
+    *kept = 0;
     for (int32_t i = 0; rc == 0 && i < s->opts.n_predicates; i++) {
         const hudi_pq_predicate *p = &s->opts.predicates[i];
-        int32_t col = -1;
-        for (int32_t k = 0; k < s->n_cols; k++)
-            if (s->cols[k] == p->column) col = k;
-        if (col < 0) {
-            rc = hudi_error_set(err, HUDI_EINVAL,
-                                "%s: a filtered column must be among the columns read", s->f->path);
-            break;
-        }
+        int32_t col;
+        if ((rc = predicate_column(s, p, &col, err)) < 0) break;
         rc = hudi_pq_eval_predicate(b->columns[col], p->op, &p->value, keep, err);
     }
+    if (rc < 0) return rc;
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) k += keep[i];
+    *kept = k;
+    return 0;
+}
+
+int hudi_pq_scan_filter_batch(hudi_pq_scan *s, hudi_batch *b, hudi_error *err) {
+    uint8_t *keep = hudi_malloc((size_t)b->num_rows + 1);
     int64_t kept = 0;
-    for (int64_t i = 0; i < b->num_rows; i++) kept += keep[i];
+    if (!keep) return hudi_error_oom(err);
+    int rc = hudi_pq_scan_select(s, b, b->num_rows, keep, &kept, err);
     if (rc == 0 && kept < b->num_rows) {
-        rc = compact(b, keep, err);
+        rc = hudi_pq_batch_compact(b, b->num_rows, keep, NULL, err);
         b->num_rows = kept;
     }
     hudi_free(keep);
