@@ -149,7 +149,7 @@ Test(compact, copy_on_write_refused) {
 
 /* A failure at every storage call of a compaction leaves the snapshot unchanged, and a rerun
  * (which removes the failed compaction's files and instant first) compacts the table. */
-Test(compact, fails_at_every_call, .timeout = 300) {
+Test(compact, fails_at_every_call) {
     const char *zip = "hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip";
     int failures = 0;
     for (int64_t n = 1; n < 2000; n++) {
