@@ -458,23 +458,28 @@ done:
 
 /* ---- one file group ----------------------------------------------------------------------- */
 
-static int name_group(wctx *c, wgroup *g, hudi_error *err) {
-    hudi_buf name = HUDI_BUF_INIT, rel = HUDI_BUF_INIT;
-    hudi_write_token_format(g->token, (uint64_t)g->task, 0, (uint64_t)g->task);
-    int rc = hudi_base_file_name_format(&name, g->file_id, g->token, c->instant, "parquet", err);
+int hudi_wgroup_take_name(wctx *c, wgroup *g, hudi_buf *name, int rc, hudi_error *err) {
+    hudi_buf rel = HUDI_BUF_INIT;
     const char *part = c->parts[g->part].path;
     if (rc == 0) {
         if (*part) hudi_buf_printf(&rel, "%s/", part);
-        hudi_buf_puts(&rel, name.data);
-        if (hudi_buf_failed(&rel) || hudi_buf_failed(&name)) rc = hudi_error_oom(err);
+        hudi_buf_puts(&rel, name->data);
+        if (hudi_buf_failed(&rel) || hudi_buf_failed(name)) rc = hudi_error_oom(err);
     }
     if (rc == 0) {
-        g->name = hudi_buf_detach(&name);
+        g->name = hudi_buf_detach(name);
         g->rel_path = hudi_buf_detach(&rel);
     }
-    hudi_buf_dispose(&name);
+    hudi_buf_dispose(name);
     hudi_buf_dispose(&rel);
     return rc;
+}
+
+static int name_group(wctx *c, wgroup *g, hudi_error *err) {
+    hudi_buf name = HUDI_BUF_INIT;
+    hudi_write_token_format(g->token, (uint64_t)g->task, 0, (uint64_t)g->task);
+    int rc = hudi_base_file_name_format(&name, g->file_id, g->token, c->instant, "parquet", err);
+    return hudi_wgroup_take_name(c, g, &name, rc, err);
 }
 
 /* Hudi's bloom settings (hoodie.index.bloom.num_entries, hoodie.index.bloom.fpp,

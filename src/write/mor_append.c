@@ -31,24 +31,12 @@ static uint64_t next_version(const wgroup *g) {
 }
 
 static int name_log(wctx *c, wgroup *g, hudi_error *err) {
-    hudi_buf name = HUDI_BUF_INIT, rel = HUDI_BUF_INIT;
-    const char *part = c->parts[g->part].path;
+    hudi_buf name = HUDI_BUF_INIT;
     hudi_write_token_format(g->token, (uint64_t)g->task, 0, (uint64_t)g->task);
     g->log_version = next_version(g);
     int rc =
         hudi_log_file_name_format(&name, g->file_id, g->prev_commit, g->log_version, g->token, err);
-    if (rc == 0) {
-        if (*part) hudi_buf_printf(&rel, "%s/", part);
-        hudi_buf_puts(&rel, name.data);
-        if (hudi_buf_failed(&rel) || hudi_buf_failed(&name)) rc = hudi_error_oom(err);
-    }
-    if (rc == 0) {
-        g->name = hudi_buf_detach(&name);
-        g->rel_path = hudi_buf_detach(&rel);
-    }
-    hudi_buf_dispose(&name);
-    hudi_buf_dispose(&rel);
-    return rc;
+    return hudi_wgroup_take_name(c, g, &name, rc, err);
 }
 
 /* The ordering value of a delete (log-file.md, delete blocks): the row's precombine value for

@@ -132,6 +132,10 @@ typedef struct wctx {
 int hudi_wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err);
 int hudi_wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,
                         const char *prev_commit, int32_t *out, hudi_error *err);
+/* cow_merge.c: gives group `g` the file name in `name` (taken over; `name` is left empty) and
+ * its path relative to the table, "<partition>/<name>". `rc` is the result of formatting the
+ * name: when it failed nothing is set and it is returned. */
+int hudi_wgroup_take_name(wctx *c, wgroup *g, hudi_buf *name, int rc, hudi_error *err);
 
 /* write_plan.c */
 /* A table without record key fields: keys generated on insert (keys.md §9). */

@@ -392,7 +392,7 @@ int hudi_avro_decode(hudi_avro_value *out, size_t count, const hudi_avro_schema 
 
 /* ---- binary encoding ---------------------------------------------------------------------- */
 
-static void put_long(hudi_buf *b, int64_t v) {
+void hudi_avro_put_long(hudi_buf *b, int64_t v) {
     uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
     uint8_t s[10];
     size_t n = 0;
@@ -426,7 +426,7 @@ static int encode_node(hudi_buf *b, const anode *n, const hudi_avro_value *v, in
             return hudi_error_set(err, HUDI_EINVAL,
                                   "avro encode: no union branch for a value of type %d",
                                   (int)v->type);
-        put_long(b, (int64_t)k);
+        hudi_avro_put_long(b, (int64_t)k);
         return encode_node(b, n->kids[k], v, depth + 1, err);
     }
     if (!branch_fits(n, v))
@@ -436,7 +436,7 @@ static int encode_node(hudi_buf *b, const anode *n, const hudi_avro_value *v, in
     case HUDI_AVRO_NULL: return 0;
     case HUDI_AVRO_BOOLEAN: hudi_buf_putc(b, v->v.b ? 1 : 0); return 0;
     case HUDI_AVRO_INT:
-    case HUDI_AVRO_LONG: put_long(b, v->v.i); return 0;
+    case HUDI_AVRO_LONG: hudi_avro_put_long(b, v->v.i); return 0;
     case HUDI_AVRO_FLOAT: {
         float f = (float)v->v.d;
         hudi_buf_append(b, &f, 4);
@@ -445,7 +445,7 @@ static int encode_node(hudi_buf *b, const anode *n, const hudi_avro_value *v, in
     case HUDI_AVRO_DOUBLE: hudi_buf_append(b, &v->v.d, 8); return 0;
     case HUDI_AVRO_BYTES:
     case HUDI_AVRO_STRING:
-        put_long(b, (int64_t)v->bytes.len);
+        hudi_avro_put_long(b, (int64_t)v->bytes.len);
         hudi_buf_append(b, v->bytes.data, v->bytes.len);
         return 0;
     case HUDI_AVRO_FIXED:
@@ -461,23 +461,23 @@ static int encode_node(hudi_buf *b, const anode *n, const hudi_avro_value *v, in
             if (hudi_slice_eq(n->names[i], v->bytes)) idx = (int64_t)i;
         if (idx < 0 || (uint64_t)idx >= n->n)
             return hudi_error_set(err, HUDI_EINVAL, "avro encode: enum symbol out of range");
-        put_long(b, idx);
+        hudi_avro_put_long(b, idx);
         return 0;
     }
     case HUDI_AVRO_ARRAY:
     case HUDI_AVRO_MAP:
         if (v->count) {
-            put_long(b, (int64_t)v->count);
+            hudi_avro_put_long(b, (int64_t)v->count);
             for (size_t i = 0; i < v->count; i++) {
                 if (n->type == HUDI_AVRO_MAP) {
-                    put_long(b, (int64_t)v->keys[i].len);
+                    hudi_avro_put_long(b, (int64_t)v->keys[i].len);
                     hudi_buf_append(b, v->keys[i].data, v->keys[i].len);
                 }
                 int rc = encode_node(b, n->kids[0], &v->items[i], depth + 1, err);
                 if (rc < 0) return rc;
             }
         }
-        put_long(b, 0);
+        hudi_avro_put_long(b, 0);
         return 0;
     case HUDI_AVRO_RECORD:
         if (v->count != n->n)
@@ -665,7 +665,7 @@ done:
 }
 
 static void put_bytes(hudi_buf *b, const void *data, size_t len) {
-    put_long(b, (int64_t)len);
+    hudi_avro_put_long(b, (int64_t)len);
     hudi_buf_append(b, data, len);
 }
 
@@ -688,13 +688,14 @@ int hudi_avro_container_write(hudi_buf *out, const hudi_avro_schema *schema,
         rc = hudi_avro_encode(&block, schema, &records[i], err);
     if (rc == 0) {
         hudi_buf_append(out, MAGIC, 4);
-        put_long(out, 1); /* one metadata entry: avro.schema, no codec (= null), as Hudi */
+        hudi_avro_put_long(out,
+                           1); /* one metadata entry: avro.schema, no codec (= null), as Hudi */
         put_bytes(out, "avro.schema", 11);
         put_bytes(out, schema->json, strlen(schema->json));
-        put_long(out, 0);
+        hudi_avro_put_long(out, 0);
         hudi_buf_append(out, marker, 16);
         if (count) {
-            put_long(out, (int64_t)count);
+            hudi_avro_put_long(out, (int64_t)count);
             put_bytes(out, block.data, block.len);
             hudi_buf_append(out, marker, 16);
         }

@@ -72,6 +72,9 @@ int hudi_avro_decode(hudi_avro_value *out, size_t count, const hudi_avro_schema 
 int hudi_avro_encode(hudi_buf *out, const hudi_avro_schema *schema, const hudi_avro_value *v,
                      hudi_error *err);
 
+/** Appends `v` as an Avro long: a zigzag varint (1 to 10 bytes). */
+void hudi_avro_put_long(hudi_buf *b, int64_t v);
+
 /** A decoded object container file. */
 typedef struct hudi_avro_container {
     hudi_avro_schema *schema; /* the writer schema from the header (owned) */

@@ -248,18 +248,6 @@ bool hudi_log_read_long(const uint8_t **p, const uint8_t *end, int64_t *out) {
     return false;
 }
 
-void hudi_log_put_long(hudi_buf *b, int64_t v) {
-    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-    uint8_t s[10];
-    size_t n = 0;
-    do {
-        uint8_t byte = z & 0x7F;
-        z >>= 7;
-        s[n++] = (uint8_t)(byte | (z ? 0x80 : 0));
-    } while (z);
-    hudi_buf_append(b, s, n);
-}
-
 /* ---- delete blocks ------------------------------------------------------------------------- */
 
 typedef struct ddec {
@@ -446,11 +434,11 @@ void hudi_log_deletes_dispose(hudi_log_deletes *d) {
 
 static void put_opt_string(hudi_buf *b, hudi_slice s) {
     if (!s.data) {
-        hudi_log_put_long(b, 0);
+        hudi_avro_put_long(b, 0);
         return;
     }
-    hudi_log_put_long(b, 1);
-    hudi_log_put_long(b, (int64_t)s.len);
+    hudi_avro_put_long(b, 1);
+    hudi_avro_put_long(b, (int64_t)s.len);
     hudi_buf_append(b, s.data, s.len);
 }
 
@@ -458,7 +446,7 @@ static int put_ordering(hudi_buf *b, const hudi_log_ordering *o, hudi_error *err
     if (o->kind < HUDI_LOG_ORDER_NULL || o->kind > HUDI_LOG_ORDER_TIMESTAMP)
         return hudi_error_set(err, HUDI_EINVAL, "delete block: bad ordering value kind %d",
                               (int)o->kind);
-    hudi_log_put_long(b, (int64_t)o->kind);
+    hudi_avro_put_long(b, (int64_t)o->kind);
     switch (o->kind) {
     case HUDI_LOG_ORDER_NULL: break;
     case HUDI_LOG_ORDER_BOOLEAN: hudi_buf_putc(b, o->i ? 1 : 0); break;
@@ -467,11 +455,11 @@ static int put_ordering(hudi_buf *b, const hudi_log_ordering *o, hudi_error *err
         if (o->i < INT32_MIN || o->i > INT32_MAX)
             return hudi_error_set(err, HUDI_EINVAL, "delete block: int ordering value %lld",
                                   (long long)o->i);
-        hudi_log_put_long(b, o->i);
+        hudi_avro_put_long(b, o->i);
         break;
     case HUDI_LOG_ORDER_LONG:
     case HUDI_LOG_ORDER_TIME:
-    case HUDI_LOG_ORDER_TIMESTAMP: hudi_log_put_long(b, o->i); break;
+    case HUDI_LOG_ORDER_TIMESTAMP: hudi_avro_put_long(b, o->i); break;
     case HUDI_LOG_ORDER_FLOAT: {
         float f = (float)o->d;
         hudi_buf_append(b, &f, 4);
@@ -481,7 +469,7 @@ static int put_ordering(hudi_buf *b, const hudi_log_ordering *o, hudi_error *err
     case HUDI_LOG_ORDER_BYTES:
     case HUDI_LOG_ORDER_STRING:
     case HUDI_LOG_ORDER_DECIMAL:
-        hudi_log_put_long(b, (int64_t)o->bytes.len);
+        hudi_avro_put_long(b, (int64_t)o->bytes.len);
         hudi_buf_append(b, o->bytes.data, o->bytes.len);
         break;
     }
@@ -493,14 +481,14 @@ int hudi_log_delete_block_encode(hudi_buf *out, const hudi_log_delete *deletes, 
     hudi_buf data = HUDI_BUF_INIT;
     int rc = 0;
     if (count) {
-        hudi_log_put_long(&data, (int64_t)count);
+        hudi_avro_put_long(&data, (int64_t)count);
         for (size_t i = 0; i < count && rc == 0; i++) {
             put_opt_string(&data, deletes[i].record_key);
             put_opt_string(&data, deletes[i].partition_path);
             rc = put_ordering(&data, &deletes[i].ordering, err);
         }
     }
-    hudi_log_put_long(&data, 0);
+    hudi_avro_put_long(&data, 0);
     if (rc == 0 && data.len > INT32_MAX)
         rc = hudi_error_set(err, HUDI_EINVAL, "delete block: %zu bytes is too large", data.len);
     if (rc == 0) {

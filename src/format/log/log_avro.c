@@ -413,7 +413,7 @@ static int put_decimal_bytes(enc *e, const hudi_array *a, int64_t i, int64_t wid
         skip++;
     size_t n = 16 - skip;
     if (width <= 0) {
-        hudi_log_put_long(e->b, (int64_t)n);
+        hudi_avro_put_long(e->b, (int64_t)n);
         hudi_buf_append(e->b, be + skip, n);
         return 0;
     }
@@ -431,14 +431,14 @@ static int encode_items(enc *e, const hudi_avro_node *n, const hudi_array *a, in
     int64_t start = a->offsets[i], count = a->offsets[i + 1] - start;
     int rc;
     if (count > 0) {
-        hudi_log_put_long(e->b, count);
+        hudi_avro_put_long(e->b, count);
         const hudi_array *items = a->children[0];
         for (int64_t k = start; k < start + count; k++) {
             if (n->type == HUDI_AVRO_MAP) {
                 const hudi_array *key = items->children[0];
                 if (!hudi_array_is_valid(key, k)) return enc_bad(e, a, "null map key");
                 int32_t ks = key->offsets[k], ke = key->offsets[k + 1];
-                hudi_log_put_long(e->b, ke - ks);
+                hudi_avro_put_long(e->b, ke - ks);
                 if (ke > ks) hudi_buf_append(e->b, key->data + ks, (size_t)(ke - ks));
                 rc = encode(e, n->kids[0], items->children[1], k, depth + 1);
             } else {
@@ -447,7 +447,7 @@ static int encode_items(enc *e, const hudi_avro_node *n, const hudi_array *a, in
             if (rc < 0) return rc;
         }
     }
-    hudi_log_put_long(e->b, 0);
+    hudi_avro_put_long(e->b, 0);
     return 0;
 }
 
@@ -472,7 +472,7 @@ static int encode(enc *e, const hudi_avro_node *n, const hudi_array *a, int64_t 
             m += !is_null;
         }
         if (want < 0) return enc_bad(e, a, "null value where the writer schema has no null");
-        hudi_log_put_long(e->b, want);
+        hudi_avro_put_long(e->b, want);
         if (!valid) return 0;
         return encode(e, n->kids[want], k > 1 ? a->children[member] : a, i, depth + 1);
     }
@@ -481,7 +481,7 @@ static int encode(enc *e, const hudi_avro_node *n, const hudi_array *a, int64_t 
     switch (n->type) {
     case HUDI_AVRO_BOOLEAN: hudi_buf_putc(e->b, hudi_bit_get(a->values, i) ? 1 : 0); return 0;
     case HUDI_AVRO_INT:
-    case HUDI_AVRO_LONG: hudi_log_put_long(e->b, get_whole(a, i)); return 0;
+    case HUDI_AVRO_LONG: hudi_avro_put_long(e->b, get_whole(a, i)); return 0;
     case HUDI_AVRO_FLOAT: {
         float x = (float)get_real(a, i);
         if (f->type == HUDI_TYPE_FLOAT) memcpy(&x, (const float *)a->values + i, 4); /* NaN bits */
@@ -512,7 +512,7 @@ static int encode(enc *e, const hudi_avro_node *n, const hudi_array *a, int64_t 
         if (n->type == HUDI_AVRO_ENUM) {
             for (size_t k = 0; k < n->n; k++)
                 if (hudi_slice_eq(n->names[k], HUDI_SLICE(s, len))) {
-                    hudi_log_put_long(e->b, (int64_t)k);
+                    hudi_avro_put_long(e->b, (int64_t)k);
                     return 0;
                 }
             return enc_bad(e, a, "value is not a symbol of the enum");
@@ -521,7 +521,7 @@ static int encode(enc *e, const hudi_avro_node *n, const hudi_array *a, int64_t 
             if ((int64_t)len != n->fixed_size)
                 return enc_bad(e, a, "value width is not the fixed size");
         } else {
-            hudi_log_put_long(e->b, (int64_t)len);
+            hudi_avro_put_long(e->b, (int64_t)len);
         }
         hudi_buf_append(e->b, s, len);
         return 0;

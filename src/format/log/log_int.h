@@ -7,8 +7,6 @@
 /* Reads one Avro zigzag varint from [*p, end); advances *p. False when truncated or longer
  * than 64 bits. */
 bool hudi_log_read_long(const uint8_t **p, const uint8_t *end, int64_t *out);
-/* Appends an Avro zigzag varint. */
-void hudi_log_put_long(hudi_buf *b, int64_t v);
 /* Appends a big-endian int32 (the framing of blocks and of block contents). */
 void hudi_log_put_i32be(hudi_buf *b, int32_t v);
 
