@@ -713,6 +713,8 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
     } else if (c->width < 0) {
         size_t need = (size_t)(pv + nv + 7) / 8;
         if ((rc = buf_room(&c->vals, need - c->vals.len, err)) < 0) return rc;
+        /* new bytes start as zeros: the bits past the last value are padding in the file */
+        memset(c->vals.data + c->vals.len, 0, need - c->vals.len);
         hudi_bitmap_copy((uint8_t *)c->vals.data, pv, d.bits, d.bit_off, nv);
         c->vals.len = need;
     } else if (c->width > 0) {
