@@ -92,6 +92,24 @@ HUDI_API const char *hudi_session_error_context(const hudi_session *s);
  *  back. Callable from any thread and from a signal handler. */
 HUDI_API void hudi_session_cancel(hudi_session *s);
 
+/** What the running statement is doing (hudi_session_progress). */
+typedef enum hudi_progress_phase {
+    HUDI_PROGRESS_NONE = 0,  /**< nothing to report (planning, joining, a DDL statement) */
+    HUDI_PROGRESS_SCAN = 1,  /**< reading tables: done/total count base files */
+    HUDI_PROGRESS_WRITE = 2, /**< writing a commit: done/total count file groups */
+} hudi_progress_phase;
+
+typedef struct hudi_statement_progress {
+    hudi_progress_phase phase;
+    int64_t done, total; /**< units of the phase finished or started, of those it will take */
+    int64_t rows;        /**< scan: rows decoded so far; write: rows of the write */
+} hudi_statement_progress;
+
+/** The progress of the statement running in `s` (hudi_session_execute, or reading its
+ *  result's stream); once it ended, its final counts until the next statement starts (all zero
+ *  before the first). Callable from any thread. */
+HUDI_API void hudi_session_progress(const hudi_session *s, hudi_statement_progress *out);
+
 HUDI_API hudi_statement_kind hudi_result_kind(const hudi_result *r);
 /** The statement's name: "SELECT", "CREATE TABLE", "INSERT", ... */
 HUDI_API const char *hudi_result_statement(const hudi_result *r);

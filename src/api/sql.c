@@ -91,6 +91,20 @@ hudi_sql_session *hudi_api_sql_session(const hudi_session *h) { return h->s; }
 
 const char *hudi_session_error_context(const hudi_session *h) { return h->error_context; }
 
+_Static_assert(HUDI_PROGRESS_SCAN == HUDI_PROGRESS_PHASE_SCAN &&
+                   HUDI_PROGRESS_WRITE == HUDI_PROGRESS_PHASE_WRITE,
+               "the public progress phases are the library's");
+
+void hudi_session_progress(const hudi_session *h, hudi_statement_progress *out) {
+    memset(out, 0, sizeof(*out));
+    if (!h) return;
+    hudi_progress *p = &h->s->progress;
+    out->phase = (hudi_progress_phase)atomic_load(&p->phase);
+    out->done = atomic_load(&p->done);
+    out->total = atomic_load(&p->total);
+    out->rows = atomic_load(&p->rows);
+}
+
 void hudi_session_cancel(hudi_session *h) {
     if (h) atomic_store(&h->s->cancel, 1);
 }
@@ -156,6 +170,7 @@ int hudi_session_execute(hudi_session *h, const char *sql, size_t len, size_t *c
     *consumed = len;
     h->error_context[0] = '\0';
     atomic_store(&h->s->cancel, 0);
+    hudi_progress_reset(&h->s->progress);
     hudi_result *res = hudi_calloc(1, sizeof(*res));
     if (!res) return hudi_error_oom(err);
     hudi_sql_result_init(&res->r, h->s);

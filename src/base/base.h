@@ -7,6 +7,7 @@
 #ifndef HUDI_BASE_H
 #define HUDI_BASE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,26 @@
 #define HUDI_UNLIKELY(x) (x)
 #define HUDI_INTERNAL
 #endif
+
+/* ---- progress of a long operation ----------------------------------------------------- */
+
+/* Counters one thread advances while another reads them (hudi_session_progress): the phase
+ * (HUDI_PROGRESS_PHASE_*, the values of include/hudi/hudi_sql.h's hudi_progress_phase; 0 = none),
+ * units done of total (base files of a scan, file groups of a write) and rows (decoded, or to
+ * write). */
+#define HUDI_PROGRESS_PHASE_SCAN 1
+#define HUDI_PROGRESS_PHASE_WRITE 2
+typedef struct hudi_progress {
+    atomic_int phase;
+    atomic_llong done, total, rows;
+} hudi_progress;
+
+static inline void hudi_progress_reset(hudi_progress *p) {
+    atomic_store(&p->phase, 0);
+    atomic_store(&p->done, 0);
+    atomic_store(&p->total, 0);
+    atomic_store(&p->rows, 0);
+}
 
 /* ---- allocation hooks (alloc.c) ------------------------------------------------------ */
 

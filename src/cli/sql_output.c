@@ -649,6 +649,9 @@ int sql_print_rows(sql_shell *sh, hudi_result *r, int64_t *rows, hudi_error *err
             goto done;
         }
         if (!batch.release) break;
+        /* rows printed as they come take the line from the progress line */
+        if (sh->mode != SQL_MODE_BOX && sh->mode != SQL_MODE_MARKDOWN)
+            sql_progress_stop(&sh->progress);
         if (jw) {
             rc = hudi_json_writer_write(jw, &batch, 0, batch.length, err);
             p.rows += batch.length;
@@ -663,6 +666,7 @@ int sql_print_rows(sql_shell *sh, hudi_result *r, int64_t *rows, hudi_error *err
         batch.release(&batch);
         if (rc < 0) goto done;
     }
+    sql_progress_stop(&sh->progress);
     if (jw) {
         rc = hudi_json_writer_flush(jw, err);
         if (rc == 0 && sh->mode == SQL_MODE_JSON) fputs(jo.rows ? "]\n" : "[]\n", sh->out);

@@ -238,6 +238,7 @@ int sql_run_sql(sql_shell *sh, const char *sql, size_t n) {
         int64_t t0 = now_ms(), rows = 0;
         sigint_seen = 0;
         sql_running_session = sh->session;
+        sql_progress_start(&sh->progress, sh->session);
         int rc = hudi_session_execute(sh->session, sql + pos, n - pos, &used, &r, &err);
         bool at_execute = rc < 0;
         if (rc == 0 && r && hudi_result_has_rows(r)) {
@@ -245,8 +246,10 @@ int sql_run_sql(sql_shell *sh, const char *sql, size_t n) {
         } else if (rc == 0 && r && sh->mode == SQL_MODE_BOX &&
                    hudi_result_kind(r) == HUDI_STMT_DML && hudi_result_rows_affected(r) >= 0) {
             int64_t k = hudi_result_rows_affected(r);
+            sql_progress_stop(&sh->progress);
             fprintf(sh->out, "%lld row%s affected\n", (long long)k, k == 1 ? "" : "s");
         }
+        sql_progress_stop(&sh->progress);
         sql_running_session = NULL;
         int64_t ms = now_ms() - t0;
         if (fflush(sh->out) != 0 && rc == 0)

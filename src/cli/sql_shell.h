@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "hudi/hudi_sql.h"
+#include "sql_progress.h"
 
 /* Output modes (--mode, .mode). */
 typedef enum sql_mode {
@@ -66,6 +67,7 @@ typedef struct sql_shell {
     cli_buf history;      /* the pending statement as one history entry */
     bool history_newline; /* its last line has a -- comment */
     int read_depth;       /* nesting of .read */
+    sql_progress progress; /* the running statement's progress line */
 } sql_shell;
 
 /* The running session for the SIGINT handler (set while a statement runs). */

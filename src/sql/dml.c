@@ -94,6 +94,7 @@ static int write_batch(hudi_sql_binder *b, const target *t, const hudi_batch *ba
     hudi_write_options wo = HUDI_WRITE_OPTIONS_INIT;
     wo.op = op;
     wo.latest_wins = latest_wins;
+    wo.progress = b->ctx->progress;
     if (!(wo.props = hudi_sql_write_props(b->r, b->s, t->entry))) return oom(b);
     hudi_table_write_result res;
     memset(&res, 0, sizeof(res));

@@ -31,6 +31,7 @@
 typedef struct hudi_sql_ctx {
     hudi_arena *arena;         /* the statement's arena */
     const atomic_int *cancel;  /* non-zero: stop with HUDI_ECANCELED at the next batch */
+    hudi_progress *progress;   /* scans and writes advance it (may be NULL) */
     int32_t tz_offset_minutes; /* session time zone as a fixed offset (UTC = 0); see
                                 * tz_name for the zone as the user set it */
     const char *tz_name;       /* "UTC", "+08:00", ... */

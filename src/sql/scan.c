@@ -1020,7 +1020,22 @@ typedef struct scan_op {
     hudi_array **part_value; /* per partition column: the current file's value (1 row) */
     hudi_pq_predicate *preds;
     hudi_value *values; /* converted pushdown constants */
+    int64_t shown[3];   /* files done, files to read and rows last added to ctx->progress */
 } scan_op;
+
+/* Adds this scan's advance to the statement's progress (a query may run several scans). */
+static void report(scan_op *s, int64_t done, int64_t total, int64_t rows) {
+    hudi_progress *p = s->base.ctx->progress;
+    if (!p) return;
+    atomic_fetch_add(&p->done, done - s->shown[0]);
+    atomic_fetch_add(&p->total, total - s->shown[1]);
+    atomic_fetch_add(&p->rows, rows - s->shown[2]);
+    int phase = 0;
+    atomic_compare_exchange_strong(&p->phase, &phase, HUDI_PROGRESS_PHASE_SCAN);
+    s->shown[0] = done;
+    s->shown[1] = total;
+    s->shown[2] = rows;
+}
 
 static void scan_free(hudi_sql_oper *base) {
     scan_op *s = (scan_op *)base;
@@ -1077,6 +1092,7 @@ static void update_counts(scan_op *s) {
     s->spec->files_read = st->files_opened;
     s->spec->row_groups_skipped = st->row_groups_skipped;
     s->spec->rows_read = st->rows_read;
+    report(s, st->files_opened, st->files_total - st->files_pruned, st->rows_read);
 }
 
 static int hudi_next(hudi_sql_oper *base, hudi_batch **out, hudi_error *err) {
@@ -1481,6 +1497,8 @@ static int pq_next(hudi_sql_oper *base, hudi_batch **out, hudi_error *err) {
             if (rc < 0) return rc;
         }
         s->out->num_rows = s->in->num_rows;
+        report(s, s->spec->files_read, (int64_t)s->files.n - s->spec->files_pruned,
+               s->shown[2] + s->in->num_rows);
         *out = s->out;
         return 0;
     }

@@ -190,6 +190,7 @@ void hudi_sql_result_init(hudi_sql_result *r, hudi_sql_session *s) {
     r->owned_states = (hudi_vec)HUDI_VEC_INIT(hudi_sql_owned_state);
     r->ctx.arena = &r->arena;
     r->ctx.cancel = &s->cancel;
+    r->ctx.progress = &s->progress;
     r->ctx.batch_rows = 8192;
     r->ctx.session = s;
 }

@@ -18,6 +18,7 @@ typedef struct hudi_sql_session {
     char **conf;           /* SET values: key, value, ... (owned strings), in set order */
     int32_t n_conf, cap_conf;
     atomic_int cancel;       /* hudi_session_cancel sets it; cleared when a statement starts */
+    hudi_progress progress;  /* the running statement's (hudi_session_progress) */
     char error_context[512]; /* the failing statement's line and a caret, or "" */
     int32_t error_line, error_col;
 } hudi_sql_session;

@@ -70,10 +70,11 @@ typedef struct hudi_write_options {
      * concurrency, before the lock is taken again), so a test can commit a concurrent write. */
     void (*before_commit)(void *payload);
     void *payload;
+    hudi_progress *progress; /* advanced per file group written (may be NULL) */
 } hudi_write_options;
 
 #define HUDI_WRITE_OPTIONS_INIT                                                                    \
-    { HUDI_WRITE_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL, NULL, NULL, NULL }
+    { HUDI_WRITE_UPSERT, false, NULL, 0, 0, 0, 10, true, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /* A write's result is the public hudi_table_write_result (instant, record and file counts). */
 

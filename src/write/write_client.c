@@ -162,11 +162,21 @@ static int pick_instant(wctx *c, hudi_error *err) {
 
 static int write_groups(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
     int rc = 0;
+    hudi_progress *p = c->o.progress;
+    if (p) {
+        int64_t total = 0;
+        for (size_t gi = 0; gi < c->n_groups; gi++) total += c->groups[gi].active;
+        atomic_store(&p->done, 0);
+        atomic_store(&p->total, total);
+        atomic_store(&p->rows, c->in ? c->in->num_rows : 0);
+        atomic_store(&p->phase, HUDI_PROGRESS_PHASE_WRITE);
+    }
     for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {
         if (!c->groups[gi].active) continue;
         rc = c->groups[gi].append ? hudi_mor_append_group(c, gi, err)
                                   : hudi_merge_write_group(c, gi, err);
         if (rc == 0) rc = hudi_heartbeat_beat(hb, err);
+        if (p) atomic_fetch_add(&p->done, 1);
     }
     return rc;
 }

@@ -1,7 +1,8 @@
 """test_sql_pty.py - the interactive `hudic sql` shell in a pseudo-terminal (Python's pty): a
 multi-line statement and its box output, history recall (and the history file), tab completion
 of a table and a column name, Ctrl-C cancelling a long statement while the shell stays up,
-Ctrl-C at the prompt dropping the typed line, Ctrl-D leaving the shell, and plain `hudic` on a
+Ctrl-C at the prompt dropping the typed line, the progress line of a long scan and of a
+write (and none for a quick statement), Ctrl-D leaving the shell, and plain `hudic` on a
 terminal opening the same shell."""
 import fcntl
 import os
@@ -257,3 +258,38 @@ def test_plain_hudic_on_a_terminal_opens_the_shell(tmp_path):
         assert (tmp_path / "wh").is_dir()
     finally:
         p.close()
+
+
+def test_progress_line_of_a_long_scan_and_a_write(shell):
+    """A statement running longer than a second shows a progress line on stderr (the terminal)
+    and erases it before its output; a quick one shows none."""
+    wh = shell.wh
+    # three partitions of 30,000 rows each (one base file per partition)
+    wh.ok("-S", "-e",
+          "CREATE TABLE big (id BIGINT, v STRING, p STRING) USING hudi PARTITIONED BY (p) "
+          "TBLPROPERTIES (primaryKey = 'id', preCombineField = 'id');"
+          "INSERT INTO big WITH v AS (SELECT col1 AS d FROM VALUES (0),(1),(2),(3),(4),(5),(6),"
+          "(7),(8),(9)) SELECT a.d * 10000 + b.d * 1000 + c.d * 100 + e.d * 10 + f.d, 'x', "
+          "cast(a.d % 3 AS STRING) FROM v a CROSS JOIN v b CROSS JOIN v c CROSS JOIN v e "
+          "CROSS JOIN v f WHERE a.d < 9;")
+    shell.read_until(re.escape(PROMPT))
+    shell.type_slowly("SELECT 41 + 1 AS answer;\r")
+    screen = shell.read_until(re.escape(PROMPT))
+    assert "scanning" not in screen and "writing" not in screen, screen
+    # every row of the table joined with 5,000 of them: the scan of `a` takes many seconds
+    shell.type_slowly("SELECT count(*) FROM big a CROSS JOIN (SELECT id FROM big "
+                      "WHERE id < 5000) b;\r")
+    screen = shell.read_until(r"scanning \[[=> ]{20}\] +\d+%  \d+/6 files  [\d,]+ rows  "
+                              r"\d+\.\d s", timeout=60)
+    shell.send("\x03")
+    screen = shell.read_until(re.escape(PROMPT), timeout=60)
+    assert re.search(r"Error: .*cancel", screen, re.I), screen
+    # an upsert of every row rewrites the three file groups: seconds under the sanitizers
+    shell.type_slowly("UPDATE big SET v = 'y';\r")
+    shell.read_until(r"writing \[[=> ]{20}\] +\d+%  \d/3 file groups  90,000 rows", timeout=60)
+    screen = shell.read_until(re.escape(PROMPT), timeout=120)
+    assert "90000 rows affected" in screen.replace(",", ""), screen
+    shell.type_slowly("SELECT count(*) FROM big WHERE v = 'y';\r")
+    screen = shell.read_until(re.escape(PROMPT), timeout=60)
+    assert re.search(r"│\s+90000 │", screen), screen
+    assert shell.ctrl_d() == 0

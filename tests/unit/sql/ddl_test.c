@@ -421,3 +421,39 @@ Test(ddl, merge_on_read_table) {
     rm_rf(wh);
     free(wh);
 }
+
+/* hudi_session_progress: a write counts the file groups it wrote and its rows, a scan the base
+ * files it opened (after partition pruning) and the rows it decoded; the counts stay until the
+ * next statement starts. */
+Test(ddl, statement_progress) {
+    char *wh = warehouse_new();
+    hudi_session *s = open_session(wh);
+    hudi_statement_progress pr;
+    hudi_session_progress(s, &pr);
+    cr_assert_eq(pr.phase, HUDI_PROGRESS_NONE);
+    ok(s, "CREATE TABLE p (id INT, v STRING, part STRING) USING hudi PARTITIONED BY (part) "
+          "TBLPROPERTIES (primaryKey = 'id')");
+    hudi_session_progress(s, &pr);
+    cr_assert_eq(pr.phase, HUDI_PROGRESS_NONE, "DDL reports nothing");
+    ok(s, "INSERT INTO p VALUES (1, 'a', 'x'), (2, 'b', 'y'), (3, 'c', 'z'), (4, 'd', 'x')");
+    hudi_session_progress(s, &pr);
+    cr_assert_eq(pr.phase, HUDI_PROGRESS_WRITE);
+    cr_assert_eq(pr.done, 3, "one file group per partition");
+    cr_assert_eq(pr.total, 3);
+    cr_assert_eq(pr.rows, 4);
+    expect_rows(s, "SELECT count(*) FROM p", "4\n");
+    hudi_session_progress(s, &pr);
+    cr_assert_eq(pr.phase, HUDI_PROGRESS_SCAN);
+    cr_assert_eq(pr.done, 3);
+    cr_assert_eq(pr.total, 3);
+    cr_assert_eq(pr.rows, 4);
+    expect_rows(s, "SELECT id FROM p WHERE part = 'x' ORDER BY id", "1\n4\n");
+    hudi_session_progress(s, &pr);
+    cr_assert_eq(pr.phase, HUDI_PROGRESS_SCAN);
+    cr_assert_eq(pr.total, 1, "the pruned partitions are not counted");
+    cr_assert_eq(pr.done, 1);
+    cr_assert_eq(pr.rows, 2);
+    hudi_session_close(s);
+    rm_rf(wh);
+    free(wh);
+}
