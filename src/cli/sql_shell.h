@@ -64,9 +64,9 @@ typedef struct sql_shell {
     /* the statement being typed or read: complete statements run as soon as they end */
     cli_buf pending;
     sql_scan scan;
-    cli_buf history;      /* the pending statement as one history entry */
-    bool history_newline; /* its last line has a -- comment */
-    int read_depth;       /* nesting of .read */
+    cli_buf history;       /* the pending statement as one history entry */
+    bool history_newline;  /* its last line has a -- comment */
+    int read_depth;        /* nesting of .read */
     sql_progress progress; /* the running statement's progress line */
 } sql_shell;
 
