@@ -734,6 +734,22 @@ hudi_sql_stmt *hudi_sql_parse_statement(P *p) {
     hudi_sql_token *t = hudi_sql_peek(p, 0);
     hudi_sql_stmt *s = new_stmt(p, HUDI_SQL_S_QUERY, t->pos), *r = NULL;
     if (!s) goto done;
+    /* Spark's `WITH v AS (...) INSERT INTO t SELECT ... FROM v`: the CTEs scope the insert's
+     * query */
+    if (AT("WITH")) {
+        hudi_sql_list ctes = {0};
+        if (!hudi_sql_parse_ctes(p, &ctes)) goto done;
+        if (KW("INSERT")) {
+            if ((r = insert_stmt(p, s)) && !(s->query = hudi_sql_query_add_ctes(p, s->query, ctes)))
+                r = NULL;
+        } else if (hudi_sql_at_query_start(p, 0)) {
+            hudi_sql_query *q = hudi_sql_parse_query(p);
+            r = q && (s->query = hudi_sql_query_add_ctes(p, q, ctes)) ? s : NULL;
+        } else {
+            hudi_sql_expected(p, "SELECT, VALUES or INSERT");
+        }
+        goto done;
+    }
     if (hudi_sql_at_query_start(p, 0)) {
         r = (s->query = hudi_sql_parse_query(p)) ? s : NULL;
         goto done;

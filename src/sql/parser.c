@@ -1377,25 +1377,36 @@ static hudi_sql_query *wrap(P *p, hudi_sql_query *q) {
     return hudi_sql_push(p, &w->items, it) ? w : NULL;
 }
 
+bool hudi_sql_parse_ctes(P *p, hudi_sql_list *ctes) {
+    if (!hudi_sql_accept_kw(p, "WITH")) return true;
+    if (hudi_sql_at_kw(p, 0, "RECURSIVE")) {
+        hudi_sql_fail(p, hudi_sql_peek(p, 0), "WITH RECURSIVE is not supported");
+        return false;
+    }
+    do {
+        hudi_sql_cte *c = hudi_sql_new(p, sizeof(*c));
+        if (!c || !(c->name = hudi_sql_ident(p))) return false;
+        if (hudi_sql_at_op(p, 0, "(") && !hudi_sql_ident_list(p, &c->columns)) return false;
+        hudi_sql_accept_kw(p, "AS");
+        if (!hudi_sql_expect_op(p, "(") || !(c->query = hudi_sql_parse_query(p)) ||
+            !hudi_sql_expect_op(p, ")") || !hudi_sql_push(p, ctes, c))
+            return false;
+    } while (hudi_sql_accept_op(p, ","));
+    return true;
+}
+
+hudi_sql_query *hudi_sql_query_add_ctes(P *p, hudi_sql_query *q, hudi_sql_list ctes) {
+    if (!ctes.len) return q;
+    if (q->ctes.len && !(q = wrap(p, q))) return NULL;
+    q->ctes = ctes;
+    return q;
+}
+
 hudi_sql_query *hudi_sql_parse_query(P *p) {
     if (!hudi_sql_enter(p)) return NULL;
     hudi_sql_list ctes = {0};
     hudi_sql_query *q = NULL;
-    if (hudi_sql_accept_kw(p, "WITH")) {
-        if (hudi_sql_at_kw(p, 0, "RECURSIVE")) {
-            hudi_sql_fail(p, hudi_sql_peek(p, 0), "WITH RECURSIVE is not supported");
-            goto done;
-        }
-        do {
-            hudi_sql_cte *c = hudi_sql_new(p, sizeof(*c));
-            if (!c || !(c->name = hudi_sql_ident(p))) goto done;
-            if (hudi_sql_at_op(p, 0, "(") && !hudi_sql_ident_list(p, &c->columns)) goto done;
-            hudi_sql_accept_kw(p, "AS");
-            if (!hudi_sql_expect_op(p, "(") || !(c->query = hudi_sql_parse_query(p)) ||
-                !hudi_sql_expect_op(p, ")") || !hudi_sql_push(p, &ctes, c))
-                goto done;
-        } while (hudi_sql_accept_op(p, ","));
-    }
+    if (!hudi_sql_parse_ctes(p, &ctes)) goto done;
     q = intersect_query(p);
     for (;;) {
         hudi_sql_setop op;

@@ -41,6 +41,10 @@ hudi_sql_expr *hudi_sql_parse_expr(P *p);
 hudi_sql_expr *hudi_sql_parse_value(P *p);   /* no AND/OR/NOT/predicates at the top */
 hudi_sql_expr *hudi_sql_parse_literal(P *p); /* constants: properties, CALL, PARTITION */
 hudi_sql_query *hudi_sql_parse_query(P *p);
+/* `WITH name AS (query), ...` when there (else nothing is read): the CTEs into `ctes`. */
+bool hudi_sql_parse_ctes(P *p, hudi_sql_list *ctes);
+/* `q` with `ctes` in scope (q wrapped in a SELECT * when it has CTEs of its own). */
+hudi_sql_query *hudi_sql_query_add_ctes(P *p, hudi_sql_query *q, hudi_sql_list ctes);
 hudi_sql_rel *hudi_sql_parse_relation(P *p); /* one FROM item with its joins */
 hudi_sql_rel *hudi_sql_parse_table_ref(P *p, bool allow_alias);
 bool hudi_sql_parse_hints(P *p, hudi_sql_list *out);

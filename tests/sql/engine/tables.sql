@@ -38,3 +38,9 @@ SELECT uuid, city FROM trips;
 SELECT * FROM no_such_table;
 INSERT INTO trips VALUES (1, 2);
 UPDATE trips SET uuid = 'x';
+-- CTEs before INSERT scope its query (Spark's `WITH ... INSERT INTO`); other statements after WITH are errors
+CREATE TABLE cte_target (id INT, name STRING) USING hudi TBLPROPERTIES (primaryKey = 'id');
+WITH src AS (SELECT col1 AS id, col2 AS name FROM VALUES (1, 'one'), (2, 'two')) INSERT INTO cte_target SELECT id, upper(name) FROM src;
+WITH extra AS (SELECT 3 AS id) INSERT INTO cte_target WITH named AS (SELECT id, 'three' AS name FROM extra) SELECT * FROM named;
+SELECT id, name FROM cte_target ORDER BY id;
+WITH v AS (SELECT 1 AS d) UPDATE cte_target SET name = 'x';
