@@ -303,7 +303,7 @@ static void json_string(hudi_buf *o, const uint8_t *s, size_t n) {
         hudi_buf_puts(o, "\"\"");
         return;
     }
-    memcpy(z, s, n);
+    if (n) memcpy(z, s, n);
     z[n] = '\0';
     hudi_schema_put_json_string(o, z);
     hudi_free(z);
