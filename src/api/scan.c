@@ -3,6 +3,7 @@
  * out as an Arrow C stream. Invariant: the table a scan reads must outlive it. */
 #include "api/api.h"
 #include "columnar/arrow_c.h"
+#include "read/cdc.h"
 
 struct hudi_scan {
     hudi_table *table; /* borrowed */
@@ -78,5 +79,40 @@ int hudi_scan_to_arrow(hudi_scan *scan, struct ArrowArrayStream *out, hudi_error
     int rc =
         hudi_arrow_stream_new(out, hudi_reader_schema(scan->r), scan_next, scan_release, scan, err);
     if (rc < 0) hudi_scan_free(scan); /* consumed in every case, as documented */
+    return rc;
+}
+
+/* ---- change data capture ------------------------------------------------------------------ */
+
+typedef struct cdc_stream {
+    hudi_cdc_rows rows;
+    size_t next;
+} cdc_stream;
+
+static int cdc_next(void *payload, hudi_batch **out, hudi_error *err) {
+    (void)err;
+    cdc_stream *s = payload;
+    *out = NULL;
+    if (s->next < s->rows.count) {
+        *out = s->rows.batches[s->next];
+        s->rows.batches[s->next++] = NULL; /* the stream owns it now */
+    }
+    return 0;
+}
+
+static void cdc_release(void *payload) {
+    cdc_stream *s = payload;
+    hudi_cdc_rows_dispose(&s->rows);
+    hudi_free(s);
+}
+
+int hudi_table_cdc(hudi_table *t, const char *begin, const char *end, struct ArrowArrayStream *out,
+                   hudi_error *err) {
+    if (!t || !out) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_cdc: no table or stream");
+    cdc_stream *s = hudi_calloc(1, sizeof(*s));
+    if (!s) return hudi_error_oom(err);
+    int rc = hudi_cdc_read(&s->rows, t, begin, end, err);
+    if (rc == 0) rc = hudi_arrow_stream_new(out, &s->rows.schema, cdc_next, cdc_release, s, err);
+    if (rc < 0) cdc_release(s);
     return rc;
 }

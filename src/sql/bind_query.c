@@ -4,6 +4,7 @@
  * operations. Spark's rules: SELECT * on a Hudi table includes the _hoodie_* meta columns;
  * ORDER BY sees the SELECT list's aliases first, then the FROM columns; GROUP BY accepts
  * ordinals and SELECT aliases. */
+#include "read/cdc.h"
 #include "sql/bind.h"
 
 #include <stdarg.h>
@@ -89,14 +90,56 @@ static int rename_columns(hudi_sql_binder *b, hudi_sql_plan *p, const hudi_sql_l
 static int bind_join(hudi_sql_binder *b, const hudi_sql_rel *rel, hudi_sql_plan **out,
                      hudi_sql_scope *scope);
 
+/* hudi_table_changes(..., 'cdc', ...): the change rows of read/cdc.h, computed here and kept
+ * as the plan's batches (statement-owned). */
+static int bind_cdc(hudi_sql_binder *b, hudi_catalog_table *entry, const char *qual,
+                    const char *begin, const char *end, hudi_sql_plan **out,
+                    hudi_sql_scope *scope) {
+    hudi_sql_scan_spec *spec = alloc(b, sizeof(*spec));
+    hudi_catalog_table *e = alloc(b, sizeof(*e));
+    hudi_sql_plan *p = hudi_sql_plan_new(b, HUDI_SQL_P_BATCHES, NULL);
+    if (!spec || !e || !p) {
+        hudi_catalog_table_dispose(entry);
+        return oom(b);
+    }
+    *e = *entry;
+    spec->entry = e;
+    spec->display_name = e->database && *e->database ? hudi_arena_strdup(&b->r->arena, e->name)
+                                                     : hudi_arena_strdup(&b->r->arena, e->location);
+    int rc =
+        hudi_sql_result_own_state(b->r, e, (void (*)(void *))hudi_catalog_table_dispose, b->err);
+    if (rc < 0 || (rc = hudi_sql_scan_prepare(b->ctx, spec, b->err)) < 0) return rc;
+    hudi_cdc_rows rows;
+    if ((rc = hudi_cdc_read(&rows, spec->table, begin, end, b->err)) < 0) return rc;
+    rc = hudi_sql_plan_set_schema(b, p, rows.schema.children, NULL, rows.schema.n_children);
+    p->batches = alloc(b, sizeof(hudi_batch *) * (rows.count ? rows.count : 1));
+    if (rc == 0 && !p->batches) rc = oom(b);
+    for (size_t i = 0; i < rows.count; i++) {
+        hudi_batch *x = rows.batches[i];
+        rows.batches[i] = NULL;
+        if (rc == 0)
+            rc = hudi_sql_result_own_batch(b->r, x, b->err);
+        else
+            hudi_batch_free(x);
+        if (rc < 0) continue;
+        x->schema = &p->schema;
+        for (int32_t j = 0; j < x->n_columns; j++) x->columns[j]->field = &p->schema.children[j];
+        p->batches[p->n_batches++] = x;
+    }
+    hudi_cdc_rows_dispose(&rows);
+    if (rc < 0) return rc;
+    *out = p;
+    return hudi_sql_scope_of(b, p, qual, scope);
+}
+
 static int bind_table_changes(hudi_sql_binder *b, const hudi_sql_rel *rel, hudi_sql_plan **out,
                               hudi_sql_scope *scope) {
     /* hudi_table_changes('db.tbl' | '/path', 'latest_state' | 'cdc', 'begin'[, 'end']) */
     uint32_t n = rel->args.len;
     if (n < 3 || n > 4)
-        return ERR(
-            b, rel->pos, HUDI_ESQL,
-            "hudi_table_changes(table, 'latest_state', begin[, end]) takes 3 or 4 arguments");
+        return ERR(b, rel->pos, HUDI_ESQL,
+                   "hudi_table_changes(table, 'latest_state' | 'cdc', begin[, end]) takes 3 or 4 "
+                   "arguments");
     const char *text[4] = {0};
     for (uint32_t i = 0; i < n; i++) {
         hudi_sql_bexpr *v;
@@ -111,10 +154,9 @@ static int bind_table_changes(hudi_sql_binder *b, const hudi_sql_rel *rel, hudi_
         hudi_buf_dispose(&t);
         if (!text[i]) return oom(b);
     }
-    if (strcasecmp(text[1], "latest_state") != 0)
-        return ERR(b, rel->pos, HUDI_EUNSUPPORTED,
-                   "hudi_table_changes: query type '%s' is not supported yet (latest_state is)",
-                   text[1]);
+    bool cdc = strcasecmp(text[1], "cdc") == 0;
+    if (!cdc && strcasecmp(text[1], "latest_state") != 0)
+        return ERR(b, rel->pos, HUDI_ESQL, "'hudi_table_changes' doesn't support `%s`", text[1]);
     /* the table: a path, or a name [db.]table */
     hudi_sql_name name;
     memset(&name, 0, sizeof(name));
@@ -153,6 +195,7 @@ static int bind_table_changes(hudi_sql_binder *b, const hudi_sql_rel *rel, hudi_
         return ERR(b, rel->pos, HUDI_ESQL, "hudi_table_changes needs a Hudi table");
     }
     const char *qual = rel->alias ? hudi_sql_lower(&b->r->arena, rel->alias) : NULL;
+    if (cdc) return bind_cdc(b, &entry, qual, text[2], text[3], out, scope);
     if ((rc = hudi_sql_bind_scan(b, &entry, qual, NULL, out, scope)) < 0) return rc;
     (*out)->scan->begin_instant = text[2];
     (*out)->scan->end_instant = text[3];

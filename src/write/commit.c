@@ -460,7 +460,17 @@ static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hu
         st.runtime_stats.total_upsert_time = g->time_ms;
     else
         st.runtime_stats.total_create_time = g->time_ms;
-    return hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
+    hudi_buf cdc = HUDI_BUF_INIT; /* cdcStats: {"<partition>/<cdc log name>": size} */
+    if (g->cdc_rel_path) {
+        hudi_buf_putc(&cdc, '{');
+        hudi_schema_put_json_string(&cdc, g->cdc_rel_path);
+        hudi_buf_printf(&cdc, ":%lld}", (long long)g->cdc_size);
+        if (hudi_buf_failed(&cdc)) return hudi_error_oom(err);
+        st.cdc_stats_json = cdc.data;
+    }
+    int rc = hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
+    hudi_buf_dispose(&cdc);
+    return rc;
 }
 
 /* Schema on read (docs/formats/schema-evolution.md §2, internal-schema.md): the commit carries

@@ -107,6 +107,11 @@ typedef struct fwriter {
     int64_t pos;  /* records written so far: the seqno counter */
     int32_t *idx; /* chunk of input rows */
     hudi_buf tmp;
+    /* change data capture (cdc_log.c): this batch's updates and deletes, as (old row, input
+     * row) pairs */
+    hudi_cdc_logger *cdc;
+    int32_t *cdc_u_old, *cdc_u_in, *cdc_d_old, *cdc_d_in;
+    int64_t n_cdc_u, n_cdc_d;
 } fwriter;
 
 static int64_t now_ms(void) {
@@ -212,12 +217,14 @@ static int write_rows(fwriter *fw, const wrows *rows, bool inserts, hudi_error *
         fw->idx[n++] = r;
         fw->g->num_inserts++;
         if (n == WRITE_CHUNK_ROWS) {
-            if ((rc = write_incoming(fw, fw->idx, n, err)) < 0 || (rc = flush(fw, err)) < 0)
+            if ((rc = write_incoming(fw, fw->idx, n, err)) < 0 || (rc = flush(fw, err)) < 0 ||
+                (fw->cdc && (rc = hudi_cdc_log_add(fw->cdc, 'i', NULL, NULL, fw->idx, n, err)) < 0))
                 return rc;
             n = 0;
         }
     }
-    if (n && ((rc = write_incoming(fw, fw->idx, n, err)) < 0 || (rc = flush(fw, err)) < 0))
+    if (n && ((rc = write_incoming(fw, fw->idx, n, err)) < 0 || (rc = flush(fw, err)) < 0 ||
+              (fw->cdc && (rc = hudi_cdc_log_add(fw->cdc, 'i', NULL, NULL, fw->idx, n, err)) < 0)))
         return rc;
     return 0;
 }
@@ -384,6 +391,7 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
         keys = b->columns[ms->meta_cols[HUDI_META_RECORD_KEY]];
     }
     ms->n_runs = 0;
+    fw->n_cdc_u = fw->n_cdc_d = 0;
     if ((rc = project_olds(fw, ms, b, err)) < 0) return rc;
     for (int64_t i = 0; i < b->num_rows; i++) {
         hudi_slice k = hudi_array_is_valid(keys, i) ? wstr(keys, i) : HUDI_SLICE("", 0);
@@ -399,9 +407,17 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
         c->done[r] = true;
         if (!merge_decide(fw, ms, i, r, &old_wins)) {
             g->num_deletes++;
+            if (fw->cdc) {
+                fw->cdc_d_old[fw->n_cdc_d] = (int32_t)i;
+                fw->cdc_d_in[fw->n_cdc_d++] = r;
+            }
             continue;
         }
         g->num_update_writes++;
+        if (fw->cdc && !old_wins) { /* an incoming record that loses changes nothing */
+            fw->cdc_u_old[fw->n_cdc_u] = (int32_t)i;
+            fw->cdc_u_in[fw->n_cdc_u++] = r;
+        }
         /* A stored record that wins over the incoming one is carried over unchanged, meta
          * columns included (as Hudi's merge handle does), so incremental reads do not see it
          * as changed by this commit. */
@@ -421,6 +437,11 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
             if (rc < 0) return rc;
         }
     }
+    if (fw->cdc && ((fw->n_cdc_u && (rc = hudi_cdc_log_add(fw->cdc, 'u', ms->olds, fw->cdc_u_old,
+                                                           fw->cdc_u_in, fw->n_cdc_u, err)) < 0) ||
+                    (fw->n_cdc_d && (rc = hudi_cdc_log_add(fw->cdc, 'd', ms->olds, fw->cdc_d_old,
+                                                           fw->cdc_d_in, fw->n_cdc_d, err)) < 0)))
+        return rc;
     return flush(fw, err);
 }
 
@@ -534,6 +555,12 @@ static int open_file(fwriter *fw, hudi_error *err) {
             return rc;
     }
     if (!(fw->idx = hudi_malloc(WRITE_CHUNK_ROWS * sizeof(int32_t)))) return hudi_error_oom(err);
+    if ((rc = hudi_cdc_logger_open(&fw->cdc, c, fw->g, err)) < 0) return rc;
+    if (fw->cdc && (!(fw->cdc_u_old = hudi_malloc(WRITE_CHUNK_ROWS * sizeof(int32_t))) ||
+                    !(fw->cdc_u_in = hudi_malloc(WRITE_CHUNK_ROWS * sizeof(int32_t))) ||
+                    !(fw->cdc_d_old = hudi_malloc(WRITE_CHUNK_ROWS * sizeof(int32_t))) ||
+                    !(fw->cdc_d_in = hudi_malloc(WRITE_CHUNK_ROWS * sizeof(int32_t)))))
+        return hudi_error_oom(err);
     return 0;
 }
 
@@ -586,7 +613,13 @@ int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err) {
     if ((rc = write_rows(&fw, &g->ins, true, err)) < 0) goto done;
     g->num_writes = fw.pos;
     rc = close_file(&fw, err);
+    if (rc == 0 && fw.cdc) rc = hudi_cdc_logger_close(fw.cdc, err);
 done:
+    hudi_cdc_logger_free(fw.cdc);
+    hudi_free(fw.cdc_u_old);
+    hudi_free(fw.cdc_u_in);
+    hudi_free(fw.cdc_d_old);
+    hudi_free(fw.cdc_d_in);
     hudi_pq_writer_abort(fw.w);
     hudi_batch_free(fw.out);
     hudi_bloom_free(fw.bf);

@@ -46,6 +46,7 @@ static void ctx_dispose(wctx *c) {
         hudi_free(c->groups[i].ins.v);
         hudi_free(c->groups[i].name);
         hudi_free(c->groups[i].rel_path);
+        hudi_free(c->groups[i].cdc_rel_path);
     }
     hudi_free(c->groups);
     hudi_fs_view_free(c->view);

@@ -10,6 +10,7 @@
 
 #include "format/avro/avro.h"
 #include "format/parquet/parquet.h"
+#include "read/cdc.h"
 #include "schema/project.h"
 #include "schema/schema.h"
 #include "table/schema_view.h"
@@ -74,6 +75,9 @@ typedef struct wgroup {
     /* merge-on-read: the rows go to a new log file of the slice instead of a new base file */
     bool append;
     uint64_t log_version;
+    /* hoodie.table.cdc.enabled: the `.cdc` log file written next to a merged base file */
+    char *cdc_rel_path; /* relative to the base path; NULL when none */
+    int64_t cdc_size;
 } wgroup;
 
 typedef struct wpart {
@@ -162,6 +166,23 @@ int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err);
 /* Appends rows idx[0..n) of src to dst (same shape). */
 int hudi_take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
                    hudi_error *err);
+
+/* cdc_log.c: the CDC log file of a merged file group (docs/formats/cdc.md). open leaves *out
+ * NULL when the table does not log changes (CDC off, a new file group, merge-on-read). add
+ * logs n changes `op` ('i', 'u', 'd'): before images from rows old_idx of `olds` (per data
+ * column, NULL = absent; old_idx NULL = no before image), after images (not for 'd') and
+ * record keys from incoming rows in_idx. close writes the file and its marker when Hudi
+ * would (sets g->cdc_rel_path, g->cdc_size). */
+typedef struct hudi_cdc_logger hudi_cdc_logger;
+int hudi_cdc_logger_open(hudi_cdc_logger **out, wctx *c, wgroup *g, hudi_error *err);
+int hudi_cdc_log_add(hudi_cdc_logger *lg, char op, const hudi_array *const *olds,
+                     const int32_t *old_idx, const int32_t *in_idx, int64_t n, hudi_error *err);
+int hudi_cdc_logger_close(hudi_cdc_logger *lg, hudi_error *err);
+void hudi_cdc_logger_free(hudi_cdc_logger *lg); /* NULL-safe */
+/* The Avro schema JSON of the CDC records for `mode` and the table's data schema (compact
+ * Avro JSON of the record without meta columns), as Hudi writes it in block headers. */
+int hudi_cdc_schema_json(hudi_buf *out, hudi_cdc_mode mode, const char *data_schema_json,
+                         hudi_error *err);
 
 /* mor_append.c: one log file appended to the latest slice of group gi (log-file.md). */
 int hudi_mor_append_group(wctx *c, size_t gi, hudi_error *err);

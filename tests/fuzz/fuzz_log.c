@@ -3,11 +3,13 @@
  * to the same type, header and content. Avro data blocks are decoded with the writer schema of
  * their header (when it parses) and with a fixed schema of every shape; whatever decodes must
  * encode and decode again to an equal batch. Delete blocks must survive encode and decode, and
- * ordering values must compare antisymmetrically. */
+ * ordering values must compare antisymmetrically. The input is also read as a `.cdc` file
+ * (read/cdc.h): its CDC blocks decoded and every value rendered as the CDC query does. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/log/log.h"
+#include "read/cdc.h"
 #include "schema/schema.h"
 
 #define CHECK(x)                                                                                   \
@@ -76,6 +78,31 @@ static void delete_round_trip(const hudi_log_block *b) {
     hudi_buf_dispose(&content);
 }
 
+/* The input as a `.cdc` log file: decode, then render every row both ways. */
+static void cdc_render(const uint8_t *data, size_t size) {
+    hudi_batch **b = NULL;
+    size_t n = 0;
+    hudi_field f;
+    if (hudi_cdc_log_decode(&b, &n, &f, HUDI_SLICE(data, size), "fuzz.cdc", NULL) != 0) return;
+    hudi_buf out = HUDI_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        int32_t *order = malloc(sizeof(int32_t) * (size_t)(b[i]->n_columns + 1));
+        CHECK(order != NULL);
+        hudi_cdc_json_order(b[i]->schema, order);
+        for (int64_t r = 0; r < b[i]->num_rows; r++) {
+            for (int32_t c = 0; c < b[i]->n_columns; c++)
+                hudi_cdc_render_avro(&out, b[i]->columns[c], r);
+            hudi_cdc_render_json(&out, b[i], order, r);
+            hudi_buf_clear(&out);
+        }
+        free(order);
+        hudi_batch_free(b[i]);
+    }
+    hudi_free(b);
+    hudi_buf_dispose(&out);
+    hudi_field_dispose(&f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static hudi_avro_schema *fixed;
     static hudi_field fixed_fields;
@@ -83,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         CHECK(hudi_avro_schema_parse(&fixed, hudi_slice_cstr(FIXED_SCHEMA), NULL) == 0);
         CHECK(hudi_schema_parse_avro(&fixed_fields, FIXED_SCHEMA, strlen(FIXED_SCHEMA), NULL) == 0);
     }
+    cdc_render(data, size);
     hudi_log_blocks bl;
     if (hudi_log_scan(&bl, HUDI_SLICE(data, size), "fuzz.log", NULL) != 0) return 0;
     int64_t at = 0;
