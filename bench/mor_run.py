@@ -531,6 +531,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results", "mor_latest.json"))
     ap.add_argument("--summary", metavar="JSON",
                     help="only print the tables of an earlier run's results (also a partial one)")
+    ap.add_argument("--spark-steps", metavar="JSONL",
+                    help="with --summary: Spark's steps from a run's spark.log.jsonl (the steps a "
+                         "stopped run finished), when the results hold no Spark side")
     ap.add_argument("--spark-child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.spark_child:
@@ -541,6 +544,13 @@ def main():
             result = json.load(f)
         for k in ("rows", "deltacommits", "spark_deltacommits"):
             setattr(args, k, result[k])
+        if args.spark_steps and result["reps"] and "spark" not in result["reps"][0]:
+            with open(args.spark_steps) as f:
+                steps = [json.loads(line[6:]) for line in f if line.startswith("BENCH ")]
+            last = max(i for i, x in enumerate(steps) if x["phase"] == "session")
+            result["reps"][0]["spark"] = {"phases": [x for x in steps[last + 1:]
+                                                     if x.get("rows", 0) in (0, args.rows) or
+                                                     not x["phase"].startswith("scan")]}
         print_tables(result, args)
         return
     args.rows = args.rows or (100_000 if args.quick else 10_000_000)
