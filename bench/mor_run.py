@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """mor_run.py - hudic vs Apache Hudi 0.15 on Spark local[2]: merge-on-read tables (issue 10).
 
-    python3 bench/mor_run.py --quick                # 100k rows, 1 rep per side: a check, ~10 min
+    python3 bench/mor_run.py --quick                # 100k rows, 1 rep per side (~30 min at load 20-30)
     python3 bench/mor_run.py                        # 10M rows: hudic 3 reps, Spark 1 (10 deltacommits)
     python3 bench/mor_run.py --only hudic --reps 5  # hudic alone
     python3 bench/mor_run.py --rows 1000000 --spark-deltacommits 50
