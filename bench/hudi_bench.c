@@ -5,6 +5,9 @@
  *                        [--simple-index] [--phases bulk,upsert,small,scan]
  *   hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]
  *   hudi_bench scan TABLE [--keys k1,k2,...]
+ *   hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B] [--scan-at K,...]
+ *                        [--scan-now K] [--compact] [--codec snappy]
+ *   hudi_bench gen-mor DIR [--rows N] [--deltacommits D]
  *
  * `run` creates TABLE (COW, table version 6, no metadata table, key uuid, precombine ts,
  * partition partition_path) and times, each phase on its own: bulk_insert of the N base rows;
@@ -15,6 +18,13 @@
  * before each phase). `gen` writes the same batches as Parquet files (base.parquet,
  * round<k>.parquet, small<s>.parquet) for the Spark side. `scan` reads any Hudi table and
  * prints counts, sums and the rows of the given keys, for the cross-engine check.
+ *
+ * `mor` times the merge-on-read workload of bench/mor_run.py on TABLE (mor_dc_spec below):
+ * --create makes TABLE a MERGE_ON_READ table and bulk-inserts the N base rows; then
+ * deltacommits A..B (upserts of updates only: 1%, 10%, then 1,000 rows each), a snapshot scan
+ * (twice: cold, warm) after each deltacommit listed in --scan-at, --scan-now K scans first
+ * (labelled K), --compact compacts every file group with logs and scans the result. `gen-mor`
+ * writes the same batches as base.parquet and dc<k>.parquet for Spark and `hudic table write`.
  *
  * Key invariant: every row comes from trips_row(), which must stay identical to trips_sql()
  * in gen_trips.py (and to parquet_bench.c), so both engines work on the same rows; only the
@@ -42,6 +52,10 @@ typedef struct bench_args {
     bool simple_index;
     const char *phases;
     const char *keys;
+    /* mor */
+    bool create, compact;
+    int dc_from, dc_to, deltacommits, scan_now;
+    const char *scan_at;
 } bench_args;
 
 static double now_s(void) {
@@ -150,6 +164,19 @@ static batch_spec small_spec(int64_t n, int rounds, int s) {
                         .ins_first = n + rounds * ins + (int64_t)(s - 1) * 500};
 }
 
+/* The merge-on-read workload (mirrored in mor_run.py): after the bulk insert of rows [0, N),
+ * deltacommit k updates existing rows only (salt k, so each carries a later ts):
+ *   k = 1     1% of the rows:  0, 100, 200, ...  (N/100 rows)
+ *   k = 2     10% of the rows: 1, 11, 21, ...    (N/10 rows)
+ *   k >= 3    1,000 rows:      k, k + N/1000, k + 2N/1000, ...
+ * The row order is unrelated to the uuid order, so every batch touches every file group. */
+static batch_spec mor_dc_spec(int64_t n, int k) {
+    if (k == 1)
+        return (batch_spec){.n_upd = n / 100, .upd_first = 0, .upd_step = 100, .upd_salt = 1};
+    if (k == 2) return (batch_spec){.n_upd = n / 10, .upd_first = 1, .upd_step = 10, .upd_salt = 2};
+    return (batch_spec){.n_upd = 1000, .upd_first = k, .upd_step = n / 1000, .upd_salt = k};
+}
+
 /* ================================ gen ===================================================== */
 
 static void write_parquet(hudi_fs *fs, const char *dir, const char *name, const hudi_field *schema,
@@ -206,6 +233,25 @@ static void run_gen(const bench_args *a) {
     for (int s = 1; s <= a->small_rounds; s++) {
         sp = small_spec(a->rows, a->rounds, s);
         snprintf(name, sizeof(name), "small%d.parquet", s);
+        write_parquet(fs, a->path, name, &schema, &sp);
+    }
+    hudi_field_dispose(&schema);
+    hudi_fs_free(fs);
+}
+
+static void run_gen_mor(const bench_args *a) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_fs *fs = NULL;
+    hudi_field schema;
+    char name[64];
+    if (hudi_fs_local_new(&fs, &err) < 0) die("local fs", &err);
+    trips_schema(&schema);
+    mkdir(a->path, 0755);
+    batch_spec sp = base_spec(a->rows);
+    write_parquet(fs, a->path, "base.parquet", &schema, &sp);
+    for (int k = 1; k <= a->deltacommits; k++) {
+        sp = mor_dc_spec(a->rows, k);
+        snprintf(name, sizeof(name), "dc%d.parquet", k);
         write_parquet(fs, a->path, name, &schema, &sp);
     }
     hudi_field_dispose(&schema);
@@ -492,6 +538,97 @@ static void run_run(const bench_args *a) {
     hudi_fs_free(fs);
 }
 
+/* ================================ mor ===================================================== */
+
+static bool in_list(const char *list, int k) {
+    for (const char *p = list; p && *p;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p) break;
+        if (v == k) return true;
+        p = end + (*end == ',');
+    }
+    return false;
+}
+
+static void timed_scans(hudi_table *t, const char *name, int label) {
+    for (int r = 0; r < 2; r++) { /* first: cold process caches; second: warm */
+        scan_result res;
+        phase p;
+        phase_begin(&p);
+        do_scan(t, &res, NULL, 0);
+        phase_end_print(&p, name, label, res.rows);
+        printf(",\"rep\":%d,\"open_s\":%.6f,", r, res.open_s);
+        print_scan(&res);
+        printf("}\n");
+        fflush(stdout);
+    }
+}
+
+static void run_mor(const bench_args *a) {
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_fs *fs = NULL;
+    hudi_table *t = NULL;
+    hudi_field schema;
+    if (hudi_fs_local_new(&fs, &err) < 0) die("local fs", &err);
+    trips_schema(&schema);
+    if (a->create) {
+        batch_spec sp = base_spec(a->rows);
+        hudi_batch *b = make_batch(&schema, &sp);
+        hudi_create_options co = HUDI_CREATE_OPTIONS_INIT;
+        co.table_name = "trips";
+        co.type = HUDI_MERGE_ON_READ;
+        co.record_key_fields = "uuid";
+        co.partition_fields = "partition_path";
+        co.precombine_field = "ts";
+        co.schema = &schema;
+        hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+        hudi_table_write_result res;
+        o.op = HUDI_WRITE_BULK_INSERT;
+        o.codec = a->codec;
+        o.latest_wins = true;
+        o.target_file_bytes = 120ll << 20;
+        o.small_file_bytes = 100ll << 20;
+        phase p;
+        phase_begin(&p);
+        if (hudi_tbl_create(&t, fs, a->path, &co, &err) < 0) die("create", &err);
+        if (hudi_tbl_write(t, b, &o, &res, &err) < 0) die("bulk_insert", &err);
+        phase_end_print(&p, "bulk_insert", 0, b->num_rows);
+        print_write_result(&res);
+        hudi_batch_free(b);
+    } else if (hudi_tbl_open(&t, fs, a->path, &err) < 0) {
+        die(a->path, &err);
+    }
+    if (a->scan_now >= 0) timed_scans(t, "scan", a->scan_now);
+    for (int k = a->dc_from; k >= 1 && k <= a->dc_to; k++) {
+        batch_spec sp = mor_dc_spec(a->rows, k);
+        timed_write(a, t, &schema, &sp, HUDI_WRITE_UPSERT,
+                    k == 1   ? "upsert_1pct"
+                    : k == 2 ? "upsert_10pct"
+                             : "upsert_1000",
+                    k);
+        if (in_list(a->scan_at, k)) timed_scans(t, "scan", k);
+    }
+    if (a->compact) {
+        char instant[32] = "";
+        phase p;
+        phase_begin(&p);
+        int n = hudi_tbl_compact(t, NULL, instant, &err);
+        if (n < 0) die("compact", &err);
+        phase_end_print(&p, "compact", 0, 0);
+        printf(",\"instant\":\"%s\",\"file_groups\":%d}\n", instant, n);
+        fflush(stdout);
+        /* The compacted table, read through a fresh handle as a new reader would. */
+        hudi_tbl_free(t);
+        t = NULL;
+        if (hudi_tbl_open(&t, fs, a->path, &err) < 0) die(a->path, &err);
+        timed_scans(t, "scan_compacted", 0);
+    }
+    hudi_tbl_free(t);
+    hudi_field_dispose(&schema);
+    hudi_fs_free(fs);
+}
+
 /* ================================ main ==================================================== */
 
 static int parse_codec(const char *s) {
@@ -507,20 +644,31 @@ static void usage(void) {
     fputs("usage: hudi_bench run TABLE [--rows N] [--rounds R] [--small-rounds S] [--codec C]\n"
           "                            [--simple-index] [--phases bulk,upsert,small,scan]\n"
           "       hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]\n"
-          "       hudi_bench scan TABLE [--keys k1,k2,...]\n",
+          "       hudi_bench scan TABLE [--keys k1,k2,...]\n"
+          "       hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B]\n"
+          "                            [--scan-at K,...] [--scan-now K] [--compact] [--codec C]\n"
+          "       hudi_bench gen-mor DIR [--rows N] [--deltacommits D]\n",
           stderr);
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    bench_args a = {.rows = 1000000, .rounds = 5, .small_rounds = 3, .codec = PQ_CODEC_SNAPPY};
+    bench_args a = {.rows = 1000000,
+                    .rounds = 5,
+                    .small_rounds = 3,
+                    .codec = PQ_CODEC_SNAPPY,
+                    .deltacommits = 10,
+                    .scan_now = -1};
     if (argc < 3) usage();
     a.mode = argv[1];
     a.path = argv[2];
     for (int i = 3; i < argc; i++) {
         const char *k = argv[i];
-        if (strcmp(k, "--simple-index") == 0) {
-            a.simple_index = true;
+        if (strcmp(k, "--simple-index") == 0 || strcmp(k, "--create") == 0 ||
+            strcmp(k, "--compact") == 0) {
+            if (strcmp(k, "--simple-index") == 0) a.simple_index = true;
+            if (strcmp(k, "--create") == 0) a.create = true;
+            if (strcmp(k, "--compact") == 0) a.compact = true;
             continue;
         }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -538,12 +686,22 @@ int main(int argc, char **argv) {
             a.phases = v;
         else if (strcmp(k, "--keys") == 0)
             a.keys = v;
+        else if (strcmp(k, "--dc-from") == 0)
+            a.dc_from = atoi(v);
+        else if (strcmp(k, "--dc-to") == 0)
+            a.dc_to = atoi(v);
+        else if (strcmp(k, "--deltacommits") == 0)
+            a.deltacommits = atoi(v);
+        else if (strcmp(k, "--scan-at") == 0)
+            a.scan_at = v;
+        else if (strcmp(k, "--scan-now") == 0)
+            a.scan_now = atoi(v);
         else
             usage();
     }
     /* Rows up to 2^31 - 2 keep every uuid distinct (the LCG step is a bijection below P). */
     if (a.rows < 10000 || a.rows > 1000000000 || a.rounds < 1 || a.rounds > 100 ||
-        a.small_rounds < 0 || a.small_rounds > 100)
+        a.small_rounds < 0 || a.small_rounds > 100 || a.deltacommits < 1 || a.deltacommits > 97)
         usage();
     if (strcmp(a.mode, "run") == 0)
         run_run(&a);
@@ -551,6 +709,10 @@ int main(int argc, char **argv) {
         run_gen(&a);
     else if (strcmp(a.mode, "scan") == 0)
         run_scan_only(&a);
+    else if (strcmp(a.mode, "mor") == 0)
+        run_mor(&a);
+    else if (strcmp(a.mode, "gen-mor") == 0)
+        run_gen_mor(&a);
     else
         usage();
     return 0;
