@@ -90,7 +90,7 @@ def _command_block_logs(path):
         with open(os.path.join(path, rel), "rb") as fh:
             b = fh.read()
         # "#HUDI#", int64 size, int32 version, int32 type
-        if b[:6] == b"#HUDI#" and int.from_bytes(b[6:14], "big") + 6 == len(b) \
+        if b[:6] == b"#HUDI#" and int.from_bytes(b[6:14], "big") + 14 == len(b) \
                 and int.from_bytes(b[18:22], "big") == 0:
             out.append(rel)
     return out
