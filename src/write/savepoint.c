@@ -314,12 +314,6 @@ int hudi_tbl_restore_savepoint(hudi_table *t, const char *instant, const hudi_cl
         const hudi_instant *in = &tl->instants[i];
         if ((HUDI_ACTION_BIT(in->action) & HUDI_ACTIONS_COMMITS) &&
             in->state == HUDI_STATE_COMPLETED && hudi_instant_time_cmp(in->time, instant) > 0) {
-            if (in->action == HUDI_ACTION_DELTACOMMIT) {
-                rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                    "%s: restoring over a deltacommit is not supported",
-                                    t->base_path);
-                goto done;
-            }
             snprintf(times[n++], HUDI_INSTANT_TIME_MAX, "%s", in->time);
         }
     }

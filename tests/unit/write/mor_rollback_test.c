@@ -548,3 +548,44 @@ static void pending_compaction_case(bool savepoint) {
 
 Test(mor_clean, keeps_slices_of_a_pending_compaction) { pending_compaction_case(false); }
 Test(mor_clean, savepoint_keeps_a_slice_with_its_logs) { pending_compaction_case(true); }
+
+/* Restoring a MOR table to a savepoint rolls back the deltacommits after it (command blocks)
+ * and a compaction in between (its base files and the logs named with it go). */
+Test(mor_rollback, restore_to_savepoint) {
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_table *t = mor_create(fs, base, &s);
+    hudi_batch *b0 = wt_batch_range(&s, 0, 10, 1, P2, 2);
+    hudi_batch *b1 = wt_batch_range(&s, 0, 4, 2, P2, 2);
+    hudi_batch *b2 = wt_batch_range(&s, 2, 6, 3, P2, 2);
+    hudi_error err = HUDI_ERROR_INIT;
+    wt_write(t, b0, HUDI_WRITE_INSERT);
+    char d1[64], c1[32];
+    snprintf(d1, sizeof(d1), "%s", wt_write(t, b1, HUDI_WRITE_UPSERT));
+    char *at_d1 = wt_dump(t, NULL);
+    cr_assert_eq(hudi_tbl_savepoint_create(t, d1, "me", "", NULL, &err), 0, "%s", err.message);
+    wt_write(t, b2, HUDI_WRITE_UPSERT);
+    compact(t, c1);
+    wt_write(t, b1, HUDI_WRITE_UPSERT);
+    char *later = wt_dump(t, NULL);
+    cr_assert_str_neq(later, at_d1);
+    free(later);
+    cr_assert_eq(hudi_tbl_restore_savepoint(t, d1, NULL, &err), 0, "%s", err.message);
+    char *d = wt_dump_path(fs, base, NULL);
+    cr_assert_str_eq(d, at_d1);
+    char *c1_files = files_with(fs, base, c1);
+    cr_assert_str_eq(c1_files, "");
+    /* writes go on */
+    wt_write(t, b2, HUDI_WRITE_UPSERT);
+    free(d);
+    free(c1_files);
+    free(at_d1);
+    hudi_batch_free(b0);
+    hudi_batch_free(b1);
+    hudi_batch_free(b2);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
