@@ -418,7 +418,8 @@ static int latest_log_version(rb_state *s, const char *dir, const rb_cmd *c, uin
  * written first, so a rollback that does not complete can take its file back. */
 static int write_command_block(rb_state *s, const rb_cmd *c, const char *r_time, hudi_error *err) {
     hudi_table *t = s->t;
-    hudi_buf dir = HUDI_BUF_INIT, block = HUDI_BUF_INIT, name = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
+    hudi_buf dir = HUDI_BUF_INIT, block = HUDI_BUF_INIT, name = HUDI_BUF_INIT, path = HUDI_BUF_INIT,
+             marker = HUDI_BUF_INIT;
     hudi_slice header[HUDI_LOG_META_KEYS];
     memset(header, 0, sizeof(header));
     header[HUDI_LOG_INSTANT_TIME] = hudi_slice_cstr(r_time);
@@ -454,16 +455,19 @@ static int write_command_block(rb_state *s, const rb_cmd *c, const char *r_time,
         }
         if ((rc = hudi_fs_write_all(t->fs, path.data, HUDI_CREATE_OVERWRITE, "", 0, err)) < 0)
             break;
+        hudi_buf_clear(&marker);
+        hudi_buf_append(&marker, path.data, path.len + 1);
         hudi_buf_clear(&path);
         hudi_buf_printf(&path, "%s/%s", dir.data, name.data);
-        if (hudi_buf_failed(&path)) {
+        if (hudi_buf_failed(&path) || hudi_buf_failed(&marker)) {
             rc = hudi_error_oom(err);
             break;
         }
         rc = hudi_fs_write_all(t->fs, path.data, HUDI_CREATE_EXCLUSIVE, block.data, block.len, err);
-        if (rc == HUDI_EEXISTS && tries < 100) { /* a writer took that version meanwhile */
+        if (rc == HUDI_EEXISTS && tries < 100) {
+            /* a writer took that version meanwhile: its file is not ours to take back */
             hudi_error_clear(err);
-            rc = 0;
+            if ((rc = hudi_fs_remove(t->fs, marker.data, err)) < 0) break;
             continue;
         }
         break;
@@ -488,6 +492,7 @@ static int write_command_block(rb_state *s, const rb_cmd *c, const char *r_time,
     hudi_buf_dispose(&block);
     hudi_buf_dispose(&name);
     hudi_buf_dispose(&path);
+    hudi_buf_dispose(&marker);
     return rc;
 }
 
