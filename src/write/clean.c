@@ -2,12 +2,15 @@
  * commit-metadata.md §6; Hudi's CleanPlanner): with N commits retained, the earliest commit to
  * retain E is the N-th newest completed commit. In every file group, a slice older than E is
  * deleted unless it is the group's latest slice or the newest slice older than E (the one a query
- * as of E reads). File groups replaced by a replacecommit older than E are deleted entirely.
- * Files a completed savepoint names are never deleted (timeline.md §11).
+ * as of E reads), or a pending compaction reads it. A slice goes whole: its base file and, in a
+ * merge-on-read table, its log files. File groups replaced by a replacecommit older than E are
+ * deleted entirely (base and log files). Slices a completed savepoint names a file of are never
+ * deleted (timeline.md §11).
  *
  * The clean is recorded as Avro HoodieCleanerPlan (requested, inflight) and HoodieCleanMetadata
- * (completed). Nothing to delete = no clean instant, as in Hudi. An interrupted clean leaves a
- * pending instant that the next writer discards and plans again (deleting is idempotent). */
+ * (completed), every file listed (log files too). Nothing to delete = no clean instant, as in
+ * Hudi. An interrupted clean leaves a pending instant that the next writer discards and plans
+ * again (deleting is idempotent). */
 #include <stdio.h>
 #include <time.h>
 
@@ -53,7 +56,40 @@ static int add_file(cl_state *s, const char *part, const char *name, hudi_error 
     return 0;
 }
 
-/* Older slices of the visible file groups. `all` is sorted by (partition, file id, instant). */
+/* Whether a completed savepoint names the slice's base file or one of its log files: then the
+ * whole slice stays (Hudi's CleanPlanner.isFileSliceExistInSavepointedFiles). */
+static bool slice_savepointed(const cl_state *s, const hudi_file_slice *sl) {
+    if (sl->base && hudi_map_get(&s->keep, sl->base->name, strlen(sl->base->name))) return true;
+    for (size_t i = 0; i < sl->logs_count; i++)
+        if (hudi_map_get(&s->keep, sl->logs[i].name, strlen(sl->logs[i].name))) return true;
+    return false;
+}
+
+/* A slice goes whole: its base file and, in a merge-on-read table, its log files. */
+static int add_slice(cl_state *s, const hudi_file_slice *sl, hudi_error *err) {
+    int rc = sl->base ? add_file(s, sl->partition_path, sl->base->name, err) : 0;
+    for (size_t i = 0; rc == 0 && i < sl->logs_count; i++)
+        rc = add_file(s, sl->partition_path, sl->logs[i].name, err);
+    return rc;
+}
+
+/* Whether `time` is a compaction that has not completed. */
+static bool pending_compaction(const hudi_timeline *tl, const char *time) {
+    bool pending = false;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hudi_instant *in = &tl->instants[i];
+        if (strcmp(in->time, time) != 0) continue;
+        if (in->state == HUDI_STATE_COMPLETED) return false;
+        pending |= in->action == HUDI_ACTION_COMPACTION || in->action == HUDI_ACTION_LOGCOMPACTION;
+    }
+    return pending;
+}
+
+/* Older slices of the visible file groups. `all` is sorted by (partition, file id, instant).
+ * In every group the latest slice stays, and the newest slice before E, and every slice from
+ * E on; so does every slice a pending compaction reads: the slices from the one before the
+ * compaction's own slice (the logs written since it was scheduled, base instant = the
+ * compaction) on (Hudi: base instant >= the operation's base instant). */
 static int plan_slices(cl_state *s, const hudi_fs_view *v, const char *earliest, hudi_error *err) {
     size_t n = 0;
     const hudi_file_slice *all = hudi_fs_view_all_slices(v, &n);
@@ -62,17 +98,21 @@ static int plan_slices(cl_state *s, const hudi_fs_view *v, const char *earliest,
         while (e < n && strcmp(all[e].file_id, all[i].file_id) == 0 &&
                strcmp(all[e].partition_path, all[i].partition_path) == 0)
             e++;
-        /* slices i..e-1 of one group, oldest first; keep the last and the newest before E */
+        /* slices i..e-1 of one group, oldest first */
         const char *before = NULL;
-        for (size_t k = i; k < e; k++)
+        size_t keep_from = e - 1;
+        for (size_t k = i; k < e; k++) {
             if (strcmp(all[k].base_instant, earliest) < 0) before = all[k].base_instant;
-        for (size_t k = i; k + 1 < e; k++) {
+            if (k > i && k - 1 < keep_from &&
+                pending_compaction(s->t->timeline, all[k].base_instant))
+                keep_from = k - 1;
+        }
+        for (size_t k = i; k < keep_from; k++) {
             const hudi_file_slice *sl = &all[k];
             if (strcmp(sl->base_instant, earliest) >= 0 ||
-                (before && !strcmp(before, sl->base_instant)))
+                (before && !strcmp(before, sl->base_instant)) || slice_savepointed(s, sl))
                 continue;
-            if (!sl->base) continue;
-            int rc = add_file(s, sl->partition_path, sl->base->name, err);
+            int rc = add_slice(s, sl, err);
             if (rc < 0) return rc;
         }
         i = e;
@@ -80,7 +120,7 @@ static int plan_slices(cl_state *s, const hudi_fs_view *v, const char *earliest,
     return 0;
 }
 
-/* Every base file of file groups replaced before E. */
+/* Every base and log file of file groups replaced before E. */
 static int plan_replaced(cl_state *s, const char *earliest, hudi_error *err) {
     hudi_instant_list l = {0};
     hudi_buf json = HUDI_BUF_INIT, dir = HUDI_BUF_INIT;
@@ -106,10 +146,17 @@ static int plan_replaced(cl_state *s, const char *earliest, hudi_error *err) {
             int lr = hudi_fs_list(s->t->fs, dir.data, &dl, NULL);
             for (size_t f = 0; lr == 0 && rc == 0 && f < dl.count; f++) {
                 hudi_base_file_name bn;
-                if (dl.entries[f].is_dir || !hudi_base_file_name_parse(&bn, dl.entries[f].name))
+                hudi_log_file_name ln;
+                hudi_slice fid;
+                if (dl.entries[f].is_dir) continue;
+                if (hudi_base_file_name_parse(&bn, dl.entries[f].name))
+                    fid = bn.file_id;
+                else if (hudi_log_file_name_parse(&ln, dl.entries[f].name) && !ln.is_archive)
+                    fid = ln.file_id; /* a merge-on-read group goes with its logs */
+                else
                     continue;
                 for (size_t k = 0; k < r->count; k++)
-                    if (hudi_slice_eq(bn.file_id, hudi_slice_cstr(r->file_ids[k])))
+                    if (hudi_slice_eq(fid, hudi_slice_cstr(r->file_ids[k])))
                         rc = add_file(s, r->partition_path, dl.entries[f].name, err);
             }
             hudi_dir_listing_dispose(&dl);

@@ -1,29 +1,48 @@
 /* rollback.c - rolling back failed writes (docs/formats/timeline.md §8): for each pending
- * commit/replacecommit, newest first, a rollback instant R with an Avro HoodieRollbackPlan
- * (requested), an empty inflight, the deletion of every file the failed instant F wrote (found
- * by its DIRECT markers and by listing partitions for base files named with F), an Avro
+ * commit/deltacommit/replacecommit F, newest first, a rollback instant R with an Avro
+ * HoodieRollbackPlan (requested), an empty inflight, then the work, an Avro
  * HoodieRollbackMetadata (completed), then F's timeline files and markers are removed.
  *
+ * The work, as Hudi 0.14/0.15's marker-based rollback does it on table version 6: every base
+ * file F wrote (its CREATE/MERGE markers, and a listing for base files named with F) is
+ * deleted; the log files F appended to slices of older instants (its APPEND markers) stay,
+ * and each such slice gets a new log file with one rollback COMMAND_BLOCK targeting F
+ * (log-file.md §7), recorded as rollbackLogFiles / logFilesFromFailedCommit in the metadata.
+ *
  * Crash safety: F stays pending until R is complete, so an interrupted rollback is simply
- * done again (with a new R; the stale pending R is discarded first). Deleting files of a
- * pending instant never touches committed data: a COW rewrite writes a new file version. */
+ * done again (with a new R; the stale pending R and the command-block files it wrote, found by
+ * its markers, are discarded first). Deleting files of a pending instant never touches
+ * committed data: a COW rewrite writes a new file version, a MOR append a new log file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "format/log/log.h"
 #include "write/write_int.h"
 
 typedef struct rb_part {
     const char *path;
-    hudi_vec ok;     /* char*: absolute paths deleted */
-    hudi_vec failed; /* char*: absolute paths that could not be deleted */
+    hudi_vec ok;       /* char*: absolute paths deleted */
+    hudi_vec failed;   /* char*: absolute paths that could not be deleted */
+    hudi_vec cmd_logs; /* char*: absolute paths of the log files with F's rollback blocks */
+    hudi_vec cmd_lens; /* int64_t: their lengths */
+    hudi_vec f_logs;   /* char*: names of F's log files those blocks roll back */
 } rb_part;
+
+/* A rollback command block to write: F appended to log files of the slice (part, file id,
+ * base instant) that an older instant started. */
+typedef struct rb_cmd {
+    const char *part, *file_id, *base;
+    hudi_vec logs; /* char*: names of F's log files in the slice (arena) */
+} rb_cmd;
 
 typedef struct rb_state {
     hudi_table *t;
     const hudi_instant *f;
-    char **files; /* relative paths */
+    char **files; /* relative paths to delete */
     size_t n_files;
+    rb_cmd *cmds;
+    size_t n_cmds;
     rb_part *parts;
     size_t n_parts;
     hudi_arena arena;
@@ -39,7 +58,104 @@ static const char *parent_of(hudi_arena *a, const char *rel) {
     return slash ? hudi_arena_strndup(a, rel, (size_t)(slash - rel)) : "";
 }
 
-/* Files written by F: its markers plus base files named with F. */
+static const char *name_of(const char *rel) {
+    const char *slash = strrchr(rel, '/');
+    return slash ? slash + 1 : rel;
+}
+
+static char *abs_path(rb_state *s, const char *rel) {
+    size_t n = strlen(s->t->base_path) + strlen(rel) + 2;
+    char *p = hudi_arena_alloc(&s->arena, n);
+    if (p) snprintf(p, n, "%s/%s", s->t->base_path, rel);
+    return p;
+}
+
+/* Adds log file `rel` (of slice file_id/base) to the command block of its slice. */
+static int add_cmd(rb_state *s, const char *rel, const hudi_log_file_name *ln, hudi_error *err) {
+    hudi_arena *a = &s->arena;
+    const char *part = parent_of(a, rel);
+    char *fid = hudi_arena_strndup(a, (const char *)ln->file_id.data, ln->file_id.len);
+    char *base = hudi_arena_strndup(a, (const char *)ln->instant.data, ln->instant.len);
+    char *name = hudi_arena_strdup(a, name_of(rel));
+    if (!part || !fid || !base || !name) return hudi_error_oom(err);
+    rb_cmd *c = NULL;
+    for (size_t i = 0; i < s->n_cmds && !c; i++)
+        if (!strcmp(s->cmds[i].part, part) && !strcmp(s->cmds[i].file_id, fid) &&
+            !strcmp(s->cmds[i].base, base))
+            c = &s->cmds[i];
+    if (!c) {
+        rb_cmd *v = hudi_realloc(s->cmds, (s->n_cmds + 1) * sizeof(rb_cmd));
+        if (!v) return hudi_error_oom(err);
+        s->cmds = v;
+        c = &s->cmds[s->n_cmds++];
+        *c = (rb_cmd){part, fid, base, HUDI_VEC_INIT(char *)};
+    }
+    char **slot = hudi_vec_push(&c->logs);
+    if (!slot) return hudi_error_oom(err);
+    *slot = name;
+    return 0;
+}
+
+/* A file an APPEND marker names (docs/formats/timeline.md §8): a log file of a slice that an
+ * older instant started gets a rollback command block, as Hudi 0.14/0.15's marker-based
+ * rollback does (its blocks stay, the block tells readers to drop them); a log file that
+ * starts a file group of F itself is deleted; a log file that was never written needs
+ * nothing. Returns 1 when `rel` is to be deleted, 0 when handled. */
+static int classify_append(rb_state *s, const char *rel, hudi_error *err) {
+    hudi_log_file_name ln;
+    if (!hudi_log_file_name_parse(&ln, name_of(rel)) || ln.is_cdc || ln.is_archive) return 1;
+    if (hudi_slice_eq(ln.instant, hudi_slice_cstr(s->f->time))) return 1;
+    hudi_stat st;
+    char *abs = abs_path(s, rel);
+    if (!abs) return hudi_error_oom(err);
+    int rc = hudi_fs_stat(s->t->fs, abs, &st, err);
+    if (rc == HUDI_ENOTFOUND) {
+        hudi_error_clear(err);
+        return 0;
+    }
+    if (rc < 0) return rc;
+    return add_cmd(s, rel, &ln, err);
+}
+
+/* Merge-on-read: the log files whose base instant is F (file groups F started in log files, or
+ * the logs written onto a compaction F's slices), found by listing, as Hudi's listing-based
+ * rollback deletes them. */
+static int list_own_logs(rb_state *s, hudi_vec *all, hudi_error *err) {
+    char **parts = NULL;
+    size_t np = 0;
+    hudi_buf dir = HUDI_BUF_INIT;
+    int rc = hudi_table_list_partitions(s->t->fs, s->t->base_path, &parts, &np, err);
+    for (size_t p = 0; rc == 0 && p < np; p++) {
+        hudi_dir_listing l = {0};
+        hudi_buf_clear(&dir);
+        hudi_buf_printf(&dir, "%s%s%s", s->t->base_path, *parts[p] ? "/" : "", parts[p]);
+        if (hudi_buf_failed(&dir)) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        rc = hudi_fs_list(s->t->fs, dir.data, &l, err);
+        for (size_t i = 0; rc == 0 && i < l.count; i++) {
+            hudi_log_file_name ln;
+            if (l.entries[i].is_dir || !hudi_log_file_name_parse(&ln, l.entries[i].name) ||
+                ln.is_archive || !hudi_slice_eq(ln.instant, hudi_slice_cstr(s->f->time)))
+                continue;
+            char **slot = hudi_vec_push(all);
+            size_t n = strlen(parts[p]) + strlen(l.entries[i].name) + 2;
+            if (!slot || !(*slot = hudi_malloc(n))) {
+                rc = hudi_error_oom(err);
+                break;
+            }
+            snprintf(*slot, n, "%s%s%s", parts[p], *parts[p] ? "/" : "", l.entries[i].name);
+        }
+        hudi_dir_listing_dispose(&l);
+    }
+    hudi_write_free_strings(parts, np);
+    hudi_buf_dispose(&dir);
+    return rc;
+}
+
+/* Files written by F: its markers plus base files named with F (and, merge-on-read, log files
+ * of slices F started). */
 static int collect_files(rb_state *s, hudi_error *err) {
     hudi_buf dir = HUDI_BUF_INIT;
     hudi_written_files wf = HUDI_WRITTEN_FILES_INIT;
@@ -49,12 +165,16 @@ static int collect_files(rb_state *s, hudi_error *err) {
     hudi_buf_printf(&dir, "%s/%s/%s", s->t->base_path, WRITE_TEMP_DIR, s->f->time);
     int rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : 0;
     if (rc == 0) rc = hudi_write_list_tree(s->t->fs, dir.data, &markers, &n_markers, err);
+    if (rc == 0 && n_markers > 1) qsort(markers, n_markers, sizeof(char *), cmp_str);
     for (size_t i = 0; rc == 0 && i < n_markers; i++) {
         char *m = strstr(markers[i], ".marker.");
         if (!m) continue;
+        *m = '\0';
+        if (strcmp(m + 8, "APPEND") == 0 && (rc = classify_append(s, markers[i], err)) <= 0)
+            continue;
+        rc = 0;
         char **slot = hudi_vec_push(&all);
-        if (!slot || !(*slot = hudi_strndup(markers[i], (size_t)(m - markers[i]))))
-            rc = hudi_error_oom(err);
+        if (!slot || !(*slot = hudi_strdup(markers[i]))) rc = hudi_error_oom(err);
     }
     if (rc == 0) {
         rc = hudi_fs_view_files_of_instant(&wf, s->t->timeline, s->f->time, err);
@@ -68,6 +188,8 @@ static int collect_files(rb_state *s, hudi_error *err) {
         char **slot = hudi_vec_push(&all);
         if (!slot || !(*slot = hudi_strdup(wf.files[i].path))) rc = hudi_error_oom(err);
     }
+    if (rc == 0 && s->t->cfg.type == HUDI_MERGE_ON_READ && s->t->cfg.timeline_layout < 2)
+        rc = list_own_logs(s, &all, err);
     if (rc == 0 && all.len > 1) {
         char **v = all.data;
         qsort(v, all.len, sizeof(char *), cmp_str);
@@ -105,13 +227,9 @@ static rb_part *part_for(rb_state *s, const char *path, hudi_error *err) {
     p->path = path;
     p->ok = (hudi_vec)HUDI_VEC_INIT(char *);
     p->failed = (hudi_vec)HUDI_VEC_INIT(char *);
-    return p;
-}
-
-static char *abs_path(rb_state *s, const char *rel) {
-    size_t n = strlen(s->t->base_path) + strlen(rel) + 2;
-    char *p = hudi_arena_alloc(&s->arena, n);
-    if (p) snprintf(p, n, "%s/%s", s->t->base_path, rel);
+    p->cmd_logs = (hudi_vec)HUDI_VEC_INIT(char *);
+    p->cmd_lens = (hudi_vec)HUDI_VEC_INIT(int64_t);
+    p->f_logs = (hudi_vec)HUDI_VEC_INIT(char *);
     return p;
 }
 
@@ -135,28 +253,66 @@ static hudi_avro_value *str_array(hudi_arena *a, const hudi_vec *v) {
     return arr;
 }
 
-/* HoodieRollbackPlan: one request per file, as Hudi's marker-based strategy makes them. */
+/* map<long> of the names in `keys` with `lens` (NULL: every value 1, as Hudi stubs a log
+ * file's size from a marker). */
+static hudi_avro_value *long_map(hudi_arena *a, const hudi_vec *keys, const hudi_vec *lens) {
+    hudi_avro_value *m = hudi_av_coll(a, HUDI_AVRO_MAP, keys->len);
+    for (size_t i = 0; m && i < keys->len; i++) {
+        hudi_avro_value *v =
+            hudi_av_long(a, HUDI_AVRO_LONG, lens ? hudi_vec_at(lens, int64_t, i) : 1);
+        if (!v) return NULL;
+        m->keys[i] = hudi_slice_cstr(hudi_vec_at(keys, char *, i));
+        m->items[i] = *v;
+    }
+    return m;
+}
+
+static hudi_avro_value *plan_request(hudi_arena *a, const char *part, const char *fid,
+                                     const char *base, hudi_avro_value *files,
+                                     hudi_avro_value *logs) {
+    hudi_avro_value *r = hudi_av_coll(a, HUDI_AVRO_RECORD, 5);
+    hudi_avro_value *vp = hudi_av_str(a, part), *vf = hudi_av_str(a, fid),
+                    *vb = hudi_av_str(a, base);
+    if (!r || !vp || !vf || !vb || !files || !logs) return NULL;
+    r->items[0] = *vp;
+    r->items[1] = *vf;
+    r->items[2] = *vb;
+    r->items[3] = *files;
+    r->items[4] = *logs;
+    return r;
+}
+
+/* HoodieRollbackPlan: a request per file to delete and per slice to get a command block, as
+ * Hudi's marker-based strategy makes them. */
 static hudi_avro_value *build_plan(rb_state *s) {
     hudi_arena *a = &s->arena;
     hudi_avro_value *rec = hudi_av_coll(a, HUDI_AVRO_RECORD, 3);
     hudi_avro_value *info = instant_info(a, s->f);
-    hudi_avro_value *reqs = hudi_av_coll(a, HUDI_AVRO_ARRAY, s->n_files);
+    hudi_avro_value *reqs = hudi_av_coll(a, HUDI_AVRO_ARRAY, s->n_files + s->n_cmds);
     if (!rec || !info || !reqs) return NULL;
     for (size_t i = 0; i < s->n_files; i++) {
-        hudi_avro_value *r = hudi_av_coll(a, HUDI_AVRO_RECORD, 5);
-        hudi_avro_value *part = hudi_av_str(a, parent_of(a, s->files[i]));
-        hudi_avro_value *fid = hudi_av_str(a, ""), *base = hudi_av_str(a, "");
+        hudi_base_file_name bn;
+        const char *fid = "", *base = "";
+        if (hudi_base_file_name_parse(&bn, name_of(s->files[i]))) {
+            fid = hudi_arena_strndup(a, (const char *)bn.file_id.data, bn.file_id.len);
+            base = hudi_arena_strndup(a, (const char *)bn.instant.data, bn.instant.len);
+        }
         hudi_avro_value *files = hudi_av_coll(a, HUDI_AVRO_ARRAY, 1);
         hudi_avro_value *path = hudi_av_str(a, abs_path(s, s->files[i]));
-        hudi_avro_value *logs = hudi_av_coll(a, HUDI_AVRO_MAP, 0);
-        if (!r || !part || !fid || !base || !files || !path || !logs) return NULL;
+        if (!files || !path || !fid || !base) return NULL;
         files->items[0] = *path;
-        r->items[0] = *part;
-        r->items[1] = *fid;
-        r->items[2] = *base;
-        r->items[3] = *files;
-        r->items[4] = *logs;
+        hudi_avro_value *r = plan_request(a, parent_of(a, s->files[i]), fid, base, files,
+                                          hudi_av_coll(a, HUDI_AVRO_MAP, 0));
+        if (!r) return NULL;
         reqs->items[i] = *r;
+    }
+    for (size_t i = 0; i < s->n_cmds; i++) {
+        const rb_cmd *c = &s->cmds[i];
+        hudi_avro_value *r =
+            plan_request(a, c->part, c->file_id, c->base, hudi_av_coll(a, HUDI_AVRO_ARRAY, 0),
+                         long_map(a, &c->logs, NULL));
+        if (!r) return NULL;
+        reqs->items[s->n_files + i] = *r;
     }
     hudi_avro_value *ver = hudi_av_long(a, HUDI_AVRO_INT, 1);
     if (!ver) return NULL;
@@ -166,6 +322,8 @@ static hudi_avro_value *build_plan(rb_state *s) {
     return rec;
 }
 
+/* HoodieRollbackMetadata; per partition rollbackLogFiles (the log files with the command
+ * blocks: path -> length) and logFilesFromFailedCommit (F's log files: name -> 1). */
 static hudi_avro_value *build_metadata(rb_state *s, const char *r_time, int64_t took_ms,
                                        int32_t deleted) {
     hudi_arena *a = &s->arena;
@@ -183,19 +341,19 @@ static hudi_avro_value *build_metadata(rb_state *s, const char *r_time, int64_t 
     commits->items[0] = *ft;
     infos->items[0] = *info;
     for (size_t i = 0; i < s->n_parts; i++) {
-        hudi_avro_value *p = hudi_av_coll(a, HUDI_AVRO_RECORD, 5),
-                        *path = hudi_av_str(a, s->parts[i].path);
-        hudi_avro_value *ok = str_array(a, &s->parts[i].ok);
-        hudi_avro_value *bad = str_array(a, &s->parts[i].failed);
-        hudi_avro_value *m1 = hudi_av_coll(a, HUDI_AVRO_MAP, 0),
-                        *m2 = hudi_av_coll(a, HUDI_AVRO_MAP, 0);
+        const rb_part *pt = &s->parts[i];
+        hudi_avro_value *p = hudi_av_coll(a, HUDI_AVRO_RECORD, 5), *path = hudi_av_str(a, pt->path);
+        hudi_avro_value *ok = str_array(a, &pt->ok);
+        hudi_avro_value *bad = str_array(a, &pt->failed);
+        hudi_avro_value *m1 = long_map(a, &pt->cmd_logs, &pt->cmd_lens),
+                        *m2 = long_map(a, &pt->f_logs, NULL);
         if (!p || !path || !ok || !bad || !m1 || !m2) return NULL;
         p->items[0] = *path;
         p->items[1] = *ok;
         p->items[2] = *bad;
         p->items[3] = *m1;
         p->items[4] = *m2;
-        pm->keys[i] = hudi_slice_cstr(s->parts[i].path);
+        pm->keys[i] = hudi_slice_cstr(pt->path);
         pm->items[i] = *p;
     }
     rec->items[0] = *start;
@@ -235,12 +393,124 @@ static int delete_files(rb_state *s, int32_t *deleted, hudi_error *err) {
     return 0;
 }
 
+/* The newest log version of slice (file id, base) in partition directory `dir` (0: none). */
+static int latest_log_version(rb_state *s, const char *dir, const rb_cmd *c, uint64_t *out,
+                              hudi_error *err) {
+    hudi_dir_listing l = {0};
+    *out = 0;
+    int rc = hudi_fs_list(s->t->fs, dir, &l, err);
+    for (size_t i = 0; rc == 0 && i < l.count; i++) {
+        hudi_log_file_name ln;
+        if (l.entries[i].is_dir || !hudi_log_file_name_parse(&ln, l.entries[i].name) || ln.is_cdc ||
+            ln.is_archive || !hudi_slice_eq(ln.file_id, hudi_slice_cstr(c->file_id)) ||
+            !hudi_slice_eq(ln.instant, hudi_slice_cstr(c->base)))
+            continue;
+        if (ln.version > *out) *out = ln.version;
+    }
+    hudi_dir_listing_dispose(&l);
+    return rc;
+}
+
+/* Writes the rollback command block of slice `c` as Hudi's log writer does on storage without
+ * append (docs/formats/log-file.md §3, §7): a new log file of the slice, one version past its
+ * newest, write token 1-0-1, holding one COMMAND_BLOCK (INSTANT_TIME = the rollback R,
+ * TARGET_INSTANT_TIME = F, COMMAND_BLOCK_TYPE = 0, no content). An APPEND marker under R is
+ * written first, so a rollback that does not complete can take its file back. */
+static int write_command_block(rb_state *s, const rb_cmd *c, const char *r_time, hudi_error *err) {
+    hudi_table *t = s->t;
+    hudi_buf dir = HUDI_BUF_INIT, block = HUDI_BUF_INIT, name = HUDI_BUF_INIT, path = HUDI_BUF_INIT,
+             marker = HUDI_BUF_INIT;
+    hudi_slice header[HUDI_LOG_META_KEYS];
+    memset(header, 0, sizeof(header));
+    header[HUDI_LOG_INSTANT_TIME] = hudi_slice_cstr(r_time);
+    header[HUDI_LOG_TARGET_INSTANT_TIME] = hudi_slice_cstr(s->f->time);
+    header[HUDI_LOG_COMMAND_BLOCK_TYPE] = hudi_slice_cstr("0"); /* ROLLBACK_BLOCK */
+    uint64_t version = 0;
+    rb_part *p = part_for(s, c->part, err);
+    int rc = p ? 0 : HUDI_ENOMEM;
+    if (rc == 0) {
+        hudi_buf_printf(&dir, "%s%s%s", t->base_path, *c->part ? "/" : "", c->part);
+        rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : 0;
+    }
+    if (rc == 0) rc = latest_log_version(s, dir.data, c, &version, err);
+    if (rc == 0)
+        rc = hudi_log_block_write(&block, HUDI_LOG_COMMAND_BLOCK, header, HUDI_SLICE("", 0), err);
+    for (int tries = 0; rc == 0; tries++) {
+        hudi_buf_clear(&name);
+        version++;
+        if ((rc = hudi_log_file_name_format(&name, c->file_id, c->base, version, "1-0-1", err)) < 0)
+            break;
+        hudi_buf_clear(&path);
+        hudi_buf_printf(&path, "%s/%s/%s%s%s", t->base_path, WRITE_TEMP_DIR, r_time,
+                        *c->part ? "/" : "", c->part);
+        if (hudi_buf_failed(&path)) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        if ((rc = hudi_fs_mkdirs(t->fs, path.data, err)) < 0) break;
+        hudi_buf_printf(&path, "/%s.marker.APPEND", name.data);
+        if (hudi_buf_failed(&path)) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        if ((rc = hudi_fs_write_all(t->fs, path.data, HUDI_CREATE_OVERWRITE, "", 0, err)) < 0)
+            break;
+        hudi_buf_clear(&marker);
+        hudi_buf_append(&marker, path.data, path.len + 1);
+        hudi_buf_clear(&path);
+        hudi_buf_printf(&path, "%s/%s", dir.data, name.data);
+        if (hudi_buf_failed(&path) || hudi_buf_failed(&marker)) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        rc = hudi_fs_write_all(t->fs, path.data, HUDI_CREATE_EXCLUSIVE, block.data, block.len, err);
+        if (rc == HUDI_EEXISTS && tries < 100) {
+            /* a writer took that version meanwhile: its file is not ours to take back */
+            hudi_error_clear(err);
+            if ((rc = hudi_fs_remove(t->fs, marker.data, err)) < 0) break;
+            continue;
+        }
+        break;
+    }
+    if (rc == 0) {
+        char **lp = hudi_vec_push(&p->cmd_logs);
+        int64_t *len = lp ? hudi_vec_push(&p->cmd_lens) : NULL;
+        if (!len || !(*lp = hudi_arena_strdup(&s->arena, path.data))) {
+            rc = hudi_error_oom(err);
+        } else {
+            *len = (int64_t)block.len;
+            for (size_t i = 0; rc == 0 && i < c->logs.len; i++) {
+                char **slot = hudi_vec_push(&p->f_logs);
+                if (!slot)
+                    rc = hudi_error_oom(err);
+                else
+                    *slot = hudi_vec_at(&c->logs, char *, i);
+            }
+        }
+    }
+    hudi_buf_dispose(&dir);
+    hudi_buf_dispose(&block);
+    hudi_buf_dispose(&name);
+    hudi_buf_dispose(&path);
+    hudi_buf_dispose(&marker);
+    return rc;
+}
+
+static int remove_markers(hudi_table *t, const char *time, hudi_error *err) {
+    hudi_buf dir = HUDI_BUF_INIT;
+    hudi_buf_printf(&dir, "%s/%s/%s", t->base_path, WRITE_TEMP_DIR, time);
+    int rc =
+        hudi_buf_failed(&dir) ? hudi_error_oom(err) : hudi_write_remove_tree(t->fs, dir.data, err);
+    hudi_buf_dispose(&dir);
+    return rc;
+}
+
 static int rollback_one(hudi_table *t, const hudi_instant *f_in, const hudi_clock *clock,
                         hudi_error *err) {
     rb_state s;
     memset(&s, 0, sizeof(s));
     hudi_instant f = *f_in; /* the timeline array changes below */
-    hudi_buf body = HUDI_BUF_INIT, dir = HUDI_BUF_INIT;
+    hudi_buf body = HUDI_BUF_INIT;
     char r_time[HUDI_INSTANT_TIME_MAX];
     int32_t deleted = 0;
     int64_t t0 = mono_ms();
@@ -260,6 +530,8 @@ static int rollback_one(hudi_table *t, const hudi_instant *f_in, const hudi_cloc
         rc = hudi_timeline_write_instant(t->timeline, r_time, HUDI_ACTION_ROLLBACK,
                                          HUDI_STATE_INFLIGHT, HUDI_SLICE("", 0), err);
     if (rc == 0) rc = delete_files(&s, &deleted, err);
+    for (size_t i = 0; rc == 0 && i < s.n_cmds; i++)
+        rc = write_command_block(&s, &s.cmds[i], r_time, err);
     if (rc == 0) {
         hudi_buf_clear(&body);
         rc = hudi_av_container(&body, hudi_write_schema_rollback_metadata,
@@ -271,20 +543,50 @@ static int rollback_one(hudi_table *t, const hudi_instant *f_in, const hudi_cloc
                                         HUDI_STATE_COMPLETED, HUDI_SLICE(body.data, body.len), err);
     /* R is complete: F can go (completed file first, so it never looks committed). */
     if (rc == 0) rc = hudi_timeline_delete_instant(t->timeline, f.time, err);
-    if (rc == 0) {
-        hudi_buf_printf(&dir, "%s/%s/%s", t->base_path, WRITE_TEMP_DIR, f.time);
-        rc = hudi_buf_failed(&dir) ? hudi_error_oom(err)
-                                   : hudi_write_remove_tree(t->fs, dir.data, err);
-    }
+    if (rc == 0) rc = remove_markers(t, f.time, err);
+    if (rc == 0) rc = remove_markers(t, r_time, err);
     for (size_t i = 0; i < s.n_parts; i++) {
         hudi_vec_dispose(&s.parts[i].ok);
         hudi_vec_dispose(&s.parts[i].failed);
+        hudi_vec_dispose(&s.parts[i].cmd_logs);
+        hudi_vec_dispose(&s.parts[i].cmd_lens);
+        hudi_vec_dispose(&s.parts[i].f_logs);
     }
+    for (size_t i = 0; i < s.n_cmds; i++) hudi_vec_dispose(&s.cmds[i].logs);
+    hudi_free(s.cmds);
     hudi_free(s.parts);
     hudi_write_free_strings(s.files, s.n_files);
     hudi_arena_dispose(&s.arena);
     hudi_buf_dispose(&body);
+    return rc;
+}
+
+/* A rollback R that did not complete is discarded and done again with a new instant: the log
+ * files with command blocks it wrote (named by its APPEND markers) go first - they hold only
+ * blocks for a write that is still pending - then its markers and its instant files. */
+static int discard_rollback(hudi_table *t, const char *time, hudi_error *err) {
+    hudi_buf dir = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
+    char **markers = NULL;
+    size_t n = 0;
+    hudi_buf_printf(&dir, "%s/%s/%s", t->base_path, WRITE_TEMP_DIR, time);
+    int rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : 0;
+    if (rc == 0) rc = hudi_write_list_tree(t->fs, dir.data, &markers, &n, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char *m = strstr(markers[i], ".marker.APPEND");
+        if (!m || m[14] != '\0') continue;
+        hudi_buf_clear(&path);
+        hudi_buf_printf(&path, "%s/%.*s", t->base_path, (int)(m - markers[i]), markers[i]);
+        rc = hudi_buf_failed(&path) ? hudi_error_oom(err) : hudi_fs_remove(t->fs, path.data, err);
+        if (rc == HUDI_ENOTFOUND) {
+            hudi_error_clear(err);
+            rc = 0;
+        }
+    }
+    if (rc == 0) rc = hudi_write_remove_tree(t->fs, dir.data, err);
+    if (rc == 0) rc = hudi_timeline_delete_instant(t->timeline, time, err);
+    hudi_write_free_strings(markers, n);
     hudi_buf_dispose(&dir);
+    hudi_buf_dispose(&path);
     return rc;
 }
 
@@ -348,8 +650,13 @@ int hudi_write_rollback_failed(hudi_table *t, const hudi_txn_config *tc, const h
      * them only under the table lock, which the caller holds.) */
     unsigned redo = HUDI_ACTION_BIT(HUDI_ACTION_ROLLBACK) | HUDI_ACTION_BIT(HUDI_ACTION_CLEAN);
     int rc = pending_times(t->timeline, redo, &times, &n, err);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = hudi_timeline_delete_instant(t->timeline, times[i], err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const hudi_instant *in = find_pending(t->timeline, times[i]);
+        if (in && in->action == HUDI_ACTION_ROLLBACK)
+            rc = discard_rollback(t, times[i], err);
+        else
+            rc = hudi_timeline_delete_instant(t->timeline, times[i], err);
+    }
     hudi_free(times);
     times = NULL;
     unsigned writes = HUDI_ACTION_BIT(HUDI_ACTION_COMMIT) |

@@ -3,8 +3,9 @@
  *
  * A savepoint of commit C is the instant pair `<C>.savepoint.inflight` (empty) and
  * `<C>.savepoint` (Avro HoodieSavepointMetadata: who, when, a comment, and per partition the
- * names of the latest base files as of C). The cleaner keeps every file a completed savepoint
- * names. Restoring to a savepoint rolls back every commit after it, newest first. */
+ * names of the files of the latest slices as of C: base files and, merge-on-read, their log
+ * files). The cleaner keeps every slice a completed savepoint names a file of. Restoring to a
+ * savepoint rolls back every commit after it, newest first. */
 #include <jansson.h>
 #include <stdio.h>
 
@@ -87,7 +88,7 @@ static int savepoint_locked(hudi_table *t, const char *time, const char *user, c
                               "%s: Could not savepoint commit %s as this is beyond the lookup "
                               "window %s",
                               t->base_path, time, window);
-    /* the latest base files of every partition as of the commit */
+    /* the files of the latest slices of every partition as of the commit */
     hudi_fs_view *v = NULL;
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
     vo.as_of_instant = time;
@@ -105,16 +106,23 @@ static int savepoint_locked(hudi_table *t, const char *time, const char *user, c
     bool ok = rec && map && by && at && cm && ver;
     for (size_t p = 0; ok && p < np; p++) {
         size_t n = 0;
-        for (size_t k = 0; k < ns; k++) n += sl[k].base && !strcmp(sl[k].partition_path, parts[p]);
+        for (size_t k = 0; k < ns; k++)
+            if (!strcmp(sl[k].partition_path, parts[p]))
+                n += (sl[k].base ? 1 : 0) + sl[k].logs_count;
         hudi_avro_value *pm = hudi_av_coll(&a, HUDI_AVRO_RECORD, 2),
                         *pp = hudi_av_str(&a, parts[p]),
                         *files = hudi_av_coll(&a, HUDI_AVRO_ARRAY, n);
         ok = pm && pp && files;
         for (size_t k = 0, i = 0; ok && k < ns; k++) {
-            if (!sl[k].base || strcmp(sl[k].partition_path, parts[p]) != 0) continue;
-            hudi_avro_value *f = hudi_av_str(&a, sl[k].base->name);
-            if (!(ok = f != NULL)) break;
-            files->items[i++] = *f;
+            if (strcmp(sl[k].partition_path, parts[p]) != 0) continue;
+            /* the slice's base file, then its log files (merge-on-read) */
+            for (size_t j = 0; ok && j < sl[k].logs_count + 1; j++) {
+                const char *name =
+                    j == 0 ? (sl[k].base ? sl[k].base->name : NULL) : sl[k].logs[j - 1].name;
+                if (!name) continue;
+                hudi_avro_value *f = hudi_av_str(&a, name);
+                if ((ok = f != NULL)) files->items[i++] = *f;
+            }
         }
         if (!ok) break;
         pm->items[0] = *pp;
@@ -306,12 +314,6 @@ int hudi_tbl_restore_savepoint(hudi_table *t, const char *instant, const hudi_cl
         const hudi_instant *in = &tl->instants[i];
         if ((HUDI_ACTION_BIT(in->action) & HUDI_ACTIONS_COMMITS) &&
             in->state == HUDI_STATE_COMPLETED && hudi_instant_time_cmp(in->time, instant) > 0) {
-            if (in->action == HUDI_ACTION_DELTACOMMIT) {
-                rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                    "%s: restoring over a deltacommit is not supported",
-                                    t->base_path);
-                goto done;
-            }
             snprintf(times[n++], HUDI_INSTANT_TIME_MAX, "%s", in->time);
         }
     }
