@@ -840,17 +840,34 @@ static int cmp_time(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static bool key_is(const char *o, size_t klen, const char *key) {
+    return klen == strlen(key) && strncmp(o, key, klen) == 0;
+}
+
 /* op: schedule (a new plan), execute (the given instants, else every pending one) or
  * scheduleAndExecute (`run`: a new plan and run it; with none, every pending one). A timestamp
- * means execute it. */
+ * means execute it. Scheduling follows Hudi's trigger (NUM_COMMITS): a plan only once
+ * hoodie.compact.inline.max.delta.commits deltacommits (default 5) followed the latest
+ * compaction request. Options: that key (and the metadata-table / timeline-server keys, which
+ * do not apply to hudic); others are refused. */
 static int run_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
                           hudi_error *err) {
     HUDI_UNUSED(p);
     const char *op = a->v[0], *wanted = a->v[5];
-    if (a->v[4] && *a->v[4])
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "run_compaction: options are not supported (hudic compacts every "
-                              "file group with log files)");
+    /* the trigger (NUM_COMMITS): options, then SET, then hoodie.properties, then 5 */
+    const char *max = hudi_sql_conf_get(s, "hoodie.compact.inline.max.delta.commits");
+    for (const char *o = a->v[4]; o && *o;) {
+        size_t len = strcspn(o, ","), klen = strcspn(o, "=");
+        if (klen < len && key_is(o, klen, "hoodie.compact.inline.max.delta.commits")) {
+            if (!(max = hudi_arena_strndup(&r->arena, o + klen + 1, len - klen - 1)))
+                return oom(err);
+        } else if (!(klen < len && (key_is(o, klen, "hoodie.metadata.enable") ||
+                                    key_is(o, klen, "hoodie.embed.timeline.server")))) {
+            return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                                  "run_compaction: option '%.*s' is not supported", (int)len, o);
+        }
+        o += len + (o[len] == ',');
+    }
     if (strcasecmp(op, "run") == 0) op = "scheduleandexecute";
     if (a->v[3] && !wanted) {
         wanted = a->v[3];
@@ -894,7 +911,9 @@ static int run_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p
         int64_t limit = arg_int(a, 6, 0);
         if (limit >= 0 && (size_t)limit < n) n = (size_t)limit;
     }
-    if (sched) {
+    if (!max) max = hudi_props_get(&t->props, "hoodie.compact.inline.max.delta.commits");
+    int64_t max_n = max ? strtoll(max, NULL, 10) : 5;
+    if (sched && hudi_write_inline_compaction_due(t->timeline, max_n < 1 ? 1 : max_n) > 0) {
         char instant[32] = "";
         if ((rc = hudi_tbl_compact_schedule(t, NULL, instant, err)) < 0) return rc;
         if (rc > 0) {
