@@ -3,7 +3,8 @@
  * per file group, the slice to compact - base instant, base file, log files, file id and
  * partition. Version 1 plans hold full paths, version 2 plans file names; both are reduced to
  * file names here (the partition comes from partitionPath). Any writer's plan reads the same:
- * fields are found by name, so extra or missing trailing fields (0.x versus 1.x) do not matter. */
+ * fields are found by name, so extra or missing trailing fields (0.x versus 1.x) do not matter.
+ * An empty file reads as a plan without operations. */
 #include <string.h>
 
 #include "format/avro/avro.h"
@@ -26,6 +27,10 @@ static const char *str_field(const hudi_avro_value *rec, const char *name) {
 int hudi_compaction_plan_parse(hudi_compaction_plan *out, hudi_slice bytes, const char *what,
                                hudi_error *err) {
     memset(out, 0, sizeof(*out));
+    if (bytes.len == 0) { /* an empty requested file: a plan without operations */
+        out->version = 2;
+        return 0;
+    }
     hudi_avro_container *c = hudi_calloc(1, sizeof(*c));
     if (!c) return hudi_error_oom(err);
     *c = (hudi_avro_container)HUDI_AVRO_CONTAINER_INIT;

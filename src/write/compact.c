@@ -1,11 +1,13 @@
-/* compact.c - compaction of merge-on-read tables (docs/formats/timeline.md): every file group
- * whose latest slice has log files gets a new base file holding its merged records (the merged
- * snapshot reader, read/read.h, restricted to the file group), written at the compaction instant.
- * Timeline: `<I>.compaction.requested` (Avro HoodieCompactionPlan), `<I>.compaction.inflight`
- * (empty), then `<I>.commit` (commit metadata, operationType COMPACT): the commit point. Until
- * then readers merge the pending compaction's slice as before (table/fs_view.c), so a failed
- * compaction leaves the table reading the same; its files are removed by rerunning. Meta columns
- * are the merged records' own (commit time, seqno, key, partition), the file name the new one. */
+/* compact.c - compaction of merge-on-read tables (docs/formats/timeline.md §12), scheduled and
+ * run apart. Scheduling writes `<I>.compaction.requested` (Avro HoodieCompactionPlan): one
+ * operation per file group whose latest slice has log files and that no pending plan holds.
+ * Running reads a pending plan - hudic's or Hudi's - and merges each operation's base file and
+ * log files, exactly those (the merged snapshot reader, read/read.h, given the slice), into a
+ * new base file at the compaction instant: `<I>.compaction.inflight` (empty), the base files,
+ * then `<I>.commit` (operationType COMPACT), the commit point. Until then readers merge the
+ * pending compaction's slice with the one before (table/fs_view.c), so a failed run leaves the
+ * table reading the same; running it again removes its partial files first. Meta columns are the
+ * merged records' own (commit time, seqno, key, partition), the file name the new one. */
 #include <stdio.h>
 #include <string.h>
 
