@@ -797,15 +797,17 @@ static int rollback_to_savepoint(hudi_sql_session *s, hudi_sql_result *r, const 
 
 /* ---- run_compaction / show_compaction (RunCompactionProcedure, ShowCompactionProcedure) ----- */
 
-/* The pending compaction instants, oldest first (arena copies). */
-static int pending_compactions(hudi_sql_result *r, const hudi_table *t, const char ***out,
-                               size_t *n, hudi_error *err) {
+/* The compaction instants, oldest first (arena copies): the pending ones, or with `all` also
+ * those that completed (a commit whose compaction.requested is on the timeline). */
+static int compactions(hudi_sql_result *r, const hudi_table *t, bool all, const char ***out,
+                       size_t *n, hudi_error *err) {
     const hudi_timeline *tl = t->timeline;
     *n = 0;
     if (!(*out = hudi_arena_alloc(&r->arena, (tl->count + 1) * sizeof(char *)))) return oom(err);
     for (size_t i = 0; i < tl->count; i++) {
         const hudi_instant *in = &tl->instants[i];
-        if (in->action != HUDI_ACTION_COMPACTION || !hudi_compaction_is_pending(tl, in->time) ||
+        if (in->action != HUDI_ACTION_COMPACTION ||
+            (!all && !hudi_compaction_is_pending(tl, in->time)) ||
             (*n && strcmp((*out)[*n - 1], in->time) == 0))
             continue;
         if (!((*out)[(*n)++] = hudi_arena_strdup(&r->arena, in->time))) return oom(err);
@@ -884,7 +886,7 @@ static int run_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p
                               t->base_path);
     const char **todo = NULL;
     size_t n = 0;
-    if ((rc = pending_compactions(r, t, &todo, &n, err)) < 0) return rc;
+    if ((rc = compactions(r, t, false, &todo, &n, err)) < 0) return rc;
     if (wanted) {
         if (strcasecmp(op, "execute") != 0)
             return hudi_error_set(err, HUDI_ESQL,
@@ -927,7 +929,7 @@ static int run_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p
     return compaction_rows(r, t, todo, n, err);
 }
 
-/* The pending compactions (a compaction that ran is a commit on the timeline), newest first. */
+/* The compactions, pending and completed (as Spark with Hudi 0.15 lists them), newest first. */
 static int show_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
                            hudi_error *err) {
     HUDI_UNUSED(p);
@@ -939,7 +941,7 @@ static int show_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *
                               "Cannot show compaction on a Non Merge On Read table.");
     const char **times = NULL;
     size_t n = 0;
-    if ((rc = pending_compactions(r, t, &times, &n, err)) < 0) return rc;
+    if ((rc = compactions(r, t, true, &times, &n, err)) < 0) return rc;
     int64_t limit = arg_int(a, 2, 20);
     if (limit >= 0 && (size_t)limit < n) {
         times += n - (size_t)limit;

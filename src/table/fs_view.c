@@ -162,6 +162,14 @@ int hudi_table_list_partitions(hudi_fs *fs, const char *base_path, char ***out, 
 
 /* ---- classifying the files of a partition ---------------------------------------------- */
 
+/* Hadoop's checksum of a file: `.<name>.crc` (Spark writes them beside log files on a local
+ * file system; Hadoop's listing hides them). `..<fileId>_<instant>.log.1_0-1-2.crc` would parse
+ * as a log file of file id `.<fileId>`, as Hudi's pattern matches a prefix. */
+static bool is_checksum_file(const char *name) {
+    size_t n = strlen(name);
+    return name[0] == '.' && n > 5 && strcmp(name + n - 4, ".crc") == 0;
+}
+
 static int add_partition_files(void *payload, const char *rel, const hudi_dir_listing *l,
                                hudi_error *err) {
     builder *b = payload;
@@ -171,7 +179,7 @@ static int add_partition_files(void *payload, const char *rel, const hudi_dir_li
     uint32_t part = (uint32_t)(b->parts.len - 1);
     for (size_t i = 0; i < l->count; i++) {
         const hudi_dirent *d = &l->entries[i];
-        if (d->is_dir) continue;
+        if (d->is_dir || is_checksum_file(d->name)) continue;
         hudi_base_file_name bn;
         hudi_log_file_name ln;
         entry e = {.part = part, .size_bytes = d->size_bytes};
