@@ -80,11 +80,26 @@ static hudi_avro_value *build_plan(hudi_arena *a, const cop *ops, size_t n) {
         const hudi_file_slice *s = &ops[i].s;
         hudi_avro_value *op = hudi_av_coll(a, HUDI_AVRO_RECORD, 7);
         hudi_avro_value *logs = hudi_av_coll(a, HUDI_AVRO_ARRAY, s->logs_count);
-        hudi_avro_value *metrics = hudi_av_coll(a, HUDI_AVRO_MAP, 0);
+        /* Hudi's CompactionStrategy.captureMetrics: Hudi's compactor reads
+         * TOTAL_LOG_FILES_SIZE back when it runs the plan (a missing one fails it) */
+        hudi_avro_value *metrics = hudi_av_coll(a, HUDI_AVRO_MAP, 5);
         hudi_avro_value *bi = hudi_av_str(a, s->base_instant), *fid = hudi_av_str(a, s->file_id);
         hudi_avro_value *part = hudi_av_str(a, s->partition_path);
         hudi_avro_value *data = hudi_av_str(a, s->base ? s->base->name : NULL);
         if (!op || !logs || !metrics || !bi || !fid || !part || !data) return NULL;
+        int64_t log_bytes = 0, base_bytes = s->base ? s->base->size_bytes : 0;
+        for (size_t k = 0; k < s->logs_count; k++) log_bytes += s->logs[k].size_bytes;
+        int64_t read_mb = (base_bytes + log_bytes) / (1024 * 1024);
+        int64_t write_mb = (s->base ? base_bytes : WRITE_DEFAULT_TARGET_BYTES) / (1024 * 1024);
+        static const char *const mk[] = {"TOTAL_IO_READ_MB", "TOTAL_IO_WRITE_MB", "TOTAL_IO_MB",
+                                         "TOTAL_LOG_FILES_SIZE", "TOTAL_LOG_FILES"};
+        const double mv[] = {(double)read_mb, (double)write_mb, (double)(read_mb + write_mb),
+                             (double)log_bytes, (double)s->logs_count};
+        for (size_t k = 0; k < 5; k++) {
+            metrics->keys[k] = hudi_slice_cstr(mk[k]);
+            metrics->items[k].type = HUDI_AVRO_DOUBLE;
+            metrics->items[k].v.d = mv[k];
+        }
         for (size_t k = 0; k < s->logs_count; k++) {
             hudi_avro_value *l = hudi_av_str(a, s->logs[k].name);
             if (!l) return NULL;

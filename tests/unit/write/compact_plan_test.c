@@ -110,6 +110,15 @@ Test(compact_plan, round_trip) {
         for (size_t k = 0; k < op->log_count; k++)
             cr_assert_str_eq(op->log_files[k], s[i].logs[k].name);
     }
+    /* the metrics Hudi's compactor reads back (TOTAL_LOG_FILES_SIZE) */
+    hudi_buf json = HUDI_BUF_INIT;
+    const hudi_instant *req = NULL;
+    cr_assert_eq(hudi_timeline_find(&req, t->timeline, instant, &err), 0);
+    cr_assert_eq(hudi_timeline_read_json(&json, t->timeline, req, &err), 0, "%s", err.message);
+    cr_assert(strstr(json.data, "\"TOTAL_LOG_FILES_SIZE\"") &&
+                  strstr(json.data, "\"TOTAL_LOG_FILES\":2"),
+              "%s", json.data);
+    hudi_buf_dispose(&json);
     /* the same bytes through the encoder of slices */
     hudi_buf bytes = HUDI_BUF_INIT;
     hudi_compaction_plan p2;
