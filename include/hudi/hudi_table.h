@@ -253,6 +253,10 @@ typedef struct hudi_table_write_result {
     char instant[32];                  /**< the committed instant; "" when nothing was written */
     int64_t inserts, updates, deletes; /**< records */
     int64_t files_written, bytes_written;
+    /** the compaction the write ran inline after its deltacommit (hoodie.compact.inline=true
+     *  on a merge-on-read table, once hoodie.compact.inline.max.delta.commits deltacommits -
+     *  default 5 - followed the latest compaction); "" when none */
+    char compaction_instant[32];
 } hudi_table_write_result;
 
 /** Commits one record batch with one operation as one instant (commit or replacecommit).
@@ -290,12 +294,33 @@ HUDI_API int hudi_table_rollback(hudi_table *t, int32_t *rolled_back, hudi_error
 HUDI_API int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
                               hudi_error *err);
 
-/** Compacts a merge-on-read table: every file group whose latest file slice has log files gets
- *  a new base file of its merged records, committed as one compaction instant (a pending
- *  compaction left by a failed run is removed first). `*groups` (may be NULL) receives the
- *  number of file groups compacted (0: nothing to do, no instant), `instant` (may be NULL, 32
- *  bytes) the instant. HUDI_EINVAL for a copy-on-write table. */
+/** Compacts a merge-on-read table: runs every pending compaction (oldest first), then
+ *  schedules one for every file group whose latest file slice has log files and runs it. A
+ *  compaction runs by its plan (`<I>.compaction.requested`, hudic's or Apache Hudi's): each
+ *  operation's base file and log files are merged into a new base file named with the
+ *  compaction instant, then `<I>.commit` commits them all; a compaction left inflight by a
+ *  failed run is run again after its partial files are removed. `*groups` (may be NULL)
+ *  receives the number of file groups compacted (0: nothing to do), `instant` (may be NULL,
+ *  32 bytes) the last instant run. HUDI_EINVAL for a copy-on-write table. */
 HUDI_API int hudi_table_compact(hudi_table *t, int32_t *groups, char instant[32], hudi_error *err);
+
+/** Schedules a compaction only: writes `<I>.compaction.requested` with one operation per file
+ *  group whose latest file slice has log files and that no pending compaction holds. Writers
+ *  then put that group's new log files in the slice the compaction opens (named with `I`), and
+ *  readers merge both slices until it runs. `*groups` (may be NULL) receives the number of
+ *  operations (0: nothing to compact, nothing written), `instant` (may be NULL, 32 bytes) the
+ *  instant ("" when none). HUDI_EINVAL for a copy-on-write table, HUDI_ECONFLICT while a
+ *  deltacommit is pending. */
+HUDI_API int hudi_table_compact_schedule(hudi_table *t, int32_t *groups, char instant[32],
+                                         hudi_error *err);
+
+/** Runs pending compaction `instant` by its plan (see hudi_table_compact), or every pending
+ *  compaction, oldest first, when `instant` is NULL. `*groups` (may be NULL) receives the
+ *  number of file groups compacted (0 when nothing was pending). HUDI_EINVAL when `instant` is
+ *  not a pending compaction (or already completed) or the table is copy-on-write; HUDI_ENOTFOUND
+ *  when a file the plan names is missing. */
+HUDI_API int hudi_table_compact_run(hudi_table *t, const char *instant, int32_t *groups,
+                                    hudi_error *err);
 
 /* ---- reading ------------------------------------------------------------------------------- */
 

@@ -339,6 +339,25 @@ int hudi_table_compact(hudi_table *t, int32_t *groups, char instant[32], hudi_er
     return rc < 0 ? rc : rr < 0 ? rr : 0;
 }
 
+int hudi_table_compact_schedule(hudi_table *t, int32_t *groups, char instant[32], hudi_error *err) {
+    if (groups) *groups = 0;
+    if (instant) instant[0] = 0;
+    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_compact_schedule: no table");
+    int rc = hudi_tbl_compact_schedule(t, NULL, instant, err);
+    if (rc >= 0 && groups) *groups = rc;
+    int rr = hudi_tbl_reload(t, rc >= 0 ? err : NULL);
+    return rc < 0 ? rc : rr < 0 ? rr : 0;
+}
+
+int hudi_table_compact_run(hudi_table *t, const char *instant, int32_t *groups, hudi_error *err) {
+    if (groups) *groups = 0;
+    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_compact_run: no table");
+    int rc = hudi_tbl_compact_run(t, instant, NULL, err);
+    if (rc >= 0 && groups) *groups = rc;
+    int rr = hudi_tbl_reload(t, rc >= 0 ? err : NULL);
+    return rc < 0 ? rc : rr < 0 ? rr : 0;
+}
+
 int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_deleted,
                      hudi_error *err) {
     if (files_deleted) *files_deleted = 0;

@@ -577,24 +577,42 @@ static int cmd_clean(const cli_group *g, const cli_command *self, int argc, char
 }
 
 static int cmd_compact(const cli_group *g, const cli_command *self, int argc, char **argv) {
+    const char *instant = NULL;
+    bool schedule = false, pending = false;
+    const cli_option opts[] = {{"--schedule", NULL, &schedule},
+                               {"--instant", &instant, NULL},
+                               {"--pending", NULL, &pending}};
     const char *pos[1];
     int n_pos = 0;
-    int rc = cli_parse_args(argc, argv, NULL, 0, pos, 1, 1, &n_pos, g, self);
+    int rc = cli_parse_args(argc, argv, opts, CLI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
     if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+    if ((schedule ? 1 : 0) + (instant ? 1 : 0) + (pending ? 1 : 0) > 1)
+        return cli_usage_error(g, self, "--schedule, --instant and --pending exclude each other");
     hudi_error err = HUDI_ERROR_INIT;
     hudi_table *t = NULL;
     char *path = clean_path(pos[0]);
     if (!path) return oom(pos[0]);
     if ((rc = open_table(&t, path)) == 0) {
         int32_t n = 0;
-        char instant[32];
-        if (hudi_table_compact(t, &n, instant, &err) < 0) {
+        char at[32] = "";
+        int r = schedule               ? hudi_table_compact_schedule(t, &n, at, &err)
+                : (instant || pending) ? hudi_table_compact_run(t, instant, &n, &err)
+                                       : hudi_table_compact(t, &n, at, &err);
+        if (r < 0) {
             rc = cli_runtime_error(path, &err);
         } else {
-            if (n == 0)
+            if (schedule && n == 0)
+                printf("nothing to compact\n");
+            else if (schedule)
+                printf("scheduled compaction %s of %d file group%s\n", at, n, n == 1 ? "" : "s");
+            else if (instant)
+                printf("compacted %d file group%s at %s\n", n, n == 1 ? "" : "s", instant);
+            else if (pending)
+                printf("compacted %d file group%s of pending compactions\n", n, n == 1 ? "" : "s");
+            else if (n == 0)
                 printf("nothing to compact\n");
             else
-                printf("compacted %d file group%s at %s\n", n, n == 1 ? "" : "s", instant);
+                printf("compacted %d file group%s at %s\n", n, n == 1 ? "" : "s", at);
             rc = cli_finish_output(CLI_EXIT_OK);
         }
     }
@@ -650,6 +668,12 @@ static const cli_option_doc clean_options[] = {
     {"--retain", "N", "keep the file versions the latest N commits read (default 10)"},
 };
 
+static const cli_option_doc compact_options[] = {
+    {"--schedule", NULL, "only schedule a compaction (write its plan); run it later"},
+    {"--instant", "TIME", "only run the pending compaction TIME (hudic's or Spark's plan)"},
+    {"--pending", NULL, "only run every pending compaction, oldest first"},
+};
+
 static const cli_command table_commands[] = {
     {"info", "PATH", "table properties, timeline, file groups and latest file slices", cmd_info,
      NULL, 0},
@@ -673,9 +697,9 @@ static const cli_command table_commands[] = {
     {"rollback", "PATH", "roll back writes left pending by a failed writer", cmd_rollback, NULL, 0},
     {"clean", "[--retain N] PATH", "remove file versions older than the latest N commits need",
      cmd_clean, clean_options, CLI_ARRAY_LEN(clean_options)},
-    {"compact", "PATH",
+    {"compact", "[--schedule | --instant TIME | --pending] PATH",
      "compact a merge-on-read table: merge each file group's log files into a new base file",
-     cmd_compact, NULL, 0},
+     cmd_compact, compact_options, CLI_ARRAY_LEN(compact_options)},
 };
 
 const cli_group cli_table_group = {"table", "Hudi tables", table_commands,

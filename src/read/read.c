@@ -470,6 +470,20 @@ int hudi_reader_only_file_group(hudi_reader *r, const char *partition, const cha
     return 0;
 }
 
+int hudi_reader_only_slice(hudi_reader *r, const hudi_file_slice *s, hudi_error *err) {
+    int rc = hudi_reader_only_file_group(r, s->partition_path, s->file_id, err);
+    if (rc < 0) return rc;
+    if (s->logs_count == 0)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: file group %s: a slice without log files",
+                              r->t->base_path, s->file_id);
+    read_file *rf = &r->files[0];
+    rf->base = s->base;
+    rf->mor = s;
+    rf->info.path = s->base ? s->base->path : s->logs[0].path;
+    rf->info.instant = s->base_instant;
+    return 0;
+}
+
 int64_t hudi_reader_files_pruned(const hudi_reader *r) { return r->stats.files_pruned; }
 const hudi_read_stats *hudi_reader_stats(const hudi_reader *r) { return &r->stats; }
 size_t hudi_reader_file_count(const hudi_reader *r) { return r->n_all; }

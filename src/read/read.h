@@ -99,6 +99,11 @@ int hudi_reader_want_keys(hudi_reader *r, const char *column, const hudi_value *
 int hudi_reader_only_file_group(hudi_reader *r, const char *partition, const char *file_id,
                                 hudi_error *err);
 
+/* Like hudi_reader_only_file_group, then the file group is read as slice `s` instead of the
+ * view's (a compaction plan's operation: exactly its base file and log files). `s` must outlive
+ * the reader. */
+int hudi_reader_only_slice(hudi_reader *r, const hudi_file_slice *s, hudi_error *err);
+
 /* Partition pruning by an IN list (`column` IN `values`, n of them, in the column's type),
  * which the predicates cannot say: when `column` is a partition field (as for predicates), the
  * files of a partition whose value equals none of the values are pruned (a null value matches

@@ -795,6 +795,161 @@ static int rollback_to_savepoint(hudi_sql_session *s, hudi_sql_result *r, const 
     return bool_row(r, "rollback_savepoint_result", err);
 }
 
+/* ---- run_compaction / show_compaction (RunCompactionProcedure, ShowCompactionProcedure) ----- */
+
+/* The compaction instants, oldest first (arena copies): the pending ones, or with `all` also
+ * those that completed (a commit whose compaction.requested is on the timeline). */
+static int compactions(hudi_sql_result *r, const hudi_table *t, bool all, const char ***out,
+                       size_t *n, hudi_error *err) {
+    const hudi_timeline *tl = t->timeline;
+    *n = 0;
+    if (!(*out = hudi_arena_alloc(&r->arena, (tl->count + 1) * sizeof(char *)))) return oom(err);
+    for (size_t i = 0; i < tl->count; i++) {
+        const hudi_instant *in = &tl->instants[i];
+        if (in->action != HUDI_ACTION_COMPACTION ||
+            (!all && !hudi_compaction_is_pending(tl, in->time)) ||
+            (*n && strcmp((*out)[*n - 1], in->time) == 0))
+            continue;
+        if (!((*out)[(*n)++] = hudi_arena_strdup(&r->arena, in->time))) return oom(err);
+    }
+    return 0;
+}
+
+/* Rows (timestamp, operation_size, state) of `times`, newest first: the state of each instant
+ * as the timeline holds it (a compaction that ran is its COMPLETED commit). */
+static int compaction_rows(hudi_sql_result *r, hudi_table *t, const char **times, size_t n,
+                           hudi_error *err) {
+    hudi_sql_rows w;
+    const char *cols[] = {"timestamp", "operation_size", "state"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING, HUDI_TYPE_INT32, HUDI_TYPE_STRING};
+    int rc = hudi_sql_rows_begin(&w, r, 3, cols, ty, err);
+    for (size_t i = n; rc == 0 && i-- > 0;) {
+        const hudi_instant *in = NULL;
+        hudi_compaction_plan plan;
+        if ((rc = hudi_timeline_find(&in, t->timeline, times[i], err)) < 0 ||
+            (rc = hudi_compaction_plan_read(&plan, t->timeline, times[i], err)) < 0)
+            break;
+        hudi_sql_rows_str(&w, 0, times[i]);
+        hudi_sql_rows_i64(&w, 1, (int64_t)plan.count);
+        hudi_sql_rows_str(&w, 2, hudi_state_name(in->state));
+        hudi_sql_rows_end(&w);
+        hudi_compaction_plan_dispose(&plan);
+    }
+    return rc < 0 ? rc : hudi_sql_rows_finish(&w, err);
+}
+
+static int cmp_time(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool key_is(const char *o, size_t klen, const char *key) {
+    return klen == strlen(key) && strncmp(o, key, klen) == 0;
+}
+
+/* op: schedule (a new plan), execute (the given instants, else every pending one) or
+ * scheduleAndExecute (`run`: a new plan and run it; with none, every pending one). A timestamp
+ * means execute it. Scheduling follows Hudi's trigger (NUM_COMMITS): a plan only once
+ * hoodie.compact.inline.max.delta.commits deltacommits (default 5) followed the latest
+ * compaction request. Options: that key (and the metadata-table / timeline-server keys, which
+ * do not apply to hudic); others are refused. */
+static int run_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                          hudi_error *err) {
+    HUDI_UNUSED(p);
+    const char *op = a->v[0], *wanted = a->v[5];
+    /* the trigger (NUM_COMMITS): options, then SET, then hoodie.properties, then 5 */
+    const char *max = hudi_sql_conf_get(s, "hoodie.compact.inline.max.delta.commits");
+    for (const char *o = a->v[4]; o && *o;) {
+        size_t len = strcspn(o, ","), klen = strcspn(o, "=");
+        if (klen < len && key_is(o, klen, "hoodie.compact.inline.max.delta.commits")) {
+            if (!(max = hudi_arena_strndup(&r->arena, o + klen + 1, len - klen - 1)))
+                return oom(err);
+        } else if (!(klen < len && (key_is(o, klen, "hoodie.metadata.enable") ||
+                                    key_is(o, klen, "hoodie.embed.timeline.server")))) {
+            return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                                  "run_compaction: option '%.*s' is not supported", (int)len, o);
+        }
+        o += len + (o[len] == ',');
+    }
+    if (strcasecmp(op, "run") == 0) op = "scheduleandexecute";
+    if (a->v[3] && !wanted) {
+        wanted = a->v[3];
+        op = "execute";
+    }
+    bool sched = strcasecmp(op, "schedule") == 0 || strcasecmp(op, "scheduleandexecute") == 0;
+    bool exec = strcasecmp(op, "execute") == 0 || strcasecmp(op, "scheduleandexecute") == 0;
+    if (!sched && !exec) return hudi_error_set(err, HUDI_ESQL, "Invalid value (%s)", op);
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 1, 2, &t, err);
+    if (rc < 0) return rc;
+    if (t->cfg.type != HUDI_MERGE_ON_READ)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: compaction needs a merge-on-read table",
+                              t->base_path);
+    const char **todo = NULL;
+    size_t n = 0;
+    if ((rc = compactions(r, t, false, &todo, &n, err)) < 0) return rc;
+    if (wanted) {
+        if (strcasecmp(op, "execute") != 0)
+            return hudi_error_set(err, HUDI_ESQL,
+                                  "specific instants only can be used in 'execute' op or not "
+                                  "specific op");
+        const char **pending = todo;
+        size_t np = n, cap = strlen(wanted) / 2 + 2;
+        if (!(todo = hudi_arena_alloc(&r->arena, cap * sizeof(char *)))) return oom(err);
+        n = 0;
+        for (const char *q = wanted; *q;) {
+            size_t len = strcspn(q, ",");
+            char *one = hudi_arena_strndup(&r->arena, q, len);
+            if (!one) return oom(err);
+            bool found = false;
+            for (size_t i = 0; i < np && !found; i++) found = strcmp(pending[i], one) == 0;
+            if (!found)
+                return hudi_error_set(err, HUDI_ENOTFOUND, "specific %s instants is not exist",
+                                      one);
+            if (n < cap) todo[n++] = one;
+            q += len + (q[len] == ',');
+        }
+        qsort(todo, n, sizeof(char *), cmp_time);
+    } else if (a->v[6]) {
+        int64_t limit = arg_int(a, 6, 0);
+        if (limit >= 0 && (size_t)limit < n) n = (size_t)limit;
+    }
+    if (!max) max = hudi_props_get(&t->props, "hoodie.compact.inline.max.delta.commits");
+    int64_t max_n = max ? strtoll(max, NULL, 10) : 5;
+    if (sched && hudi_write_inline_compaction_due(t->timeline, max_n < 1 ? 1 : max_n) > 0) {
+        char instant[32] = "";
+        if ((rc = hudi_tbl_compact_schedule(t, NULL, instant, err)) < 0) return rc;
+        if (rc > 0) {
+            if (!(todo[0] = hudi_arena_strdup(&r->arena, instant))) return oom(err);
+            n = 1;
+        }
+    }
+    for (size_t i = 0; exec && i < n; i++)
+        if ((rc = hudi_tbl_compact_run(t, todo[i], NULL, err)) < 0) return rc;
+    if ((rc = hudi_tbl_reload(t, err)) < 0) return rc;
+    return compaction_rows(r, t, todo, n, err);
+}
+
+/* The compactions, pending and completed (as Spark with Hudi 0.15 lists them), newest first. */
+static int show_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                           hudi_error *err) {
+    HUDI_UNUSED(p);
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 1, &t, err);
+    if (rc < 0) return rc;
+    if (t->cfg.type != HUDI_MERGE_ON_READ)
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "Cannot show compaction on a Non Merge On Read table.");
+    const char **times = NULL;
+    size_t n = 0;
+    if ((rc = compactions(r, t, true, &times, &n, err)) < 0) return rc;
+    int64_t limit = arg_int(a, 2, 20);
+    if (limit >= 0 && (size_t)limit < n) {
+        times += n - (size_t)limit;
+        n = (size_t)limit;
+    }
+    return compaction_rows(r, t, times, n, err);
+}
+
 static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
                 hudi_error *err);
 
@@ -839,6 +994,16 @@ static const proc procs[] = {
       {"options", P_STR, false, NULL}},
      "start_clean_time string, time_taken_in_millis long, total_files_deleted integer, "
      "earliest_commit_to_retain string, bootstrap_part_metadata string, version integer"},
+    {"run_compaction",
+     run_compaction,
+     {{"op", P_STR, true, NULL},
+      {"table", P_STR, false, NULL},
+      {"path", P_STR, false, NULL},
+      {"timestamp", P_INT, false, NULL},
+      {"options", P_STR, false, NULL},
+      {"instants", P_STR, false, NULL},
+      {"limit", P_INT, false, NULL}},
+     "timestamp string, operation_size integer, state string"},
     {"show_commit_files",
      show_commit_files,
      {{"table", P_STR, true, NULL},
@@ -853,6 +1018,10 @@ static const proc procs[] = {
      "commit_time string, state_transition_time string, action string, total_bytes_written "
      "long, total_files_added long, total_files_updated long, total_partitions_written long, "
      "total_records_written long, total_update_records_written long, total_errors long"},
+    {"show_compaction",
+     show_compaction,
+     {{"table", P_STR, false, NULL}, {"path", P_STR, false, NULL}, {"limit", P_INT, false, "20"}},
+     "timestamp string, operation_size integer, state string"},
     {"show_fs_path_detail",
      show_fs_path_detail,
      {{"path", P_STR, true, NULL},

@@ -49,6 +49,7 @@ typedef struct builder {
     hudi_vec entries;   /* entry */
     hudi_map replaced;  /* "<partition>\0<file id>" -> non-NULL */
     hudi_map committed; /* instant -> VISIBLE / HIDDEN: one timeline lookup per instant */
+    hudi_map pending;   /* "<partition>\0<file id>" -> instant of a pending compaction (arena) */
     hudi_vec all;       /* hudi_file_slice */
     hudi_vec latest;    /* hudi_file_slice */
     hudi_vec missing;   /* hudi_missing_file */
@@ -161,6 +162,14 @@ int hudi_table_list_partitions(hudi_fs *fs, const char *base_path, char ***out, 
 
 /* ---- classifying the files of a partition ---------------------------------------------- */
 
+/* Hadoop's checksum of a file: `.<name>.crc` (Spark writes them beside log files on a local
+ * file system; Hadoop's listing hides them). `..<fileId>_<instant>.log.1_0-1-2.crc` would parse
+ * as a log file of file id `.<fileId>`, as Hudi's pattern matches a prefix. */
+static bool is_checksum_file(const char *name) {
+    size_t n = strlen(name);
+    return name[0] == '.' && n > 5 && strcmp(name + n - 4, ".crc") == 0;
+}
+
 static int add_partition_files(void *payload, const char *rel, const hudi_dir_listing *l,
                                hudi_error *err) {
     builder *b = payload;
@@ -170,7 +179,7 @@ static int add_partition_files(void *payload, const char *rel, const hudi_dir_li
     uint32_t part = (uint32_t)(b->parts.len - 1);
     for (size_t i = 0; i < l->count; i++) {
         const hudi_dirent *d = &l->entries[i];
-        if (d->is_dir) continue;
+        if (d->is_dir || is_checksum_file(d->name)) continue;
         hudi_base_file_name bn;
         hudi_log_file_name ln;
         entry e = {.part = part, .size_bytes = d->size_bytes};
@@ -265,6 +274,31 @@ static bool base_visible(builder *b, const char *instant) {
     bool yes = hudi_timeline_is_committed(b->tl, instant);
     (void)hudi_map_put(&b->committed, instant, n, yes ? VISIBLE : HIDDEN, NULL);
     return yes;
+}
+
+/* The file groups of every pending compaction's plan (of those <= Q when the view has an
+ * explicit as-of; all of them for the latest view, which writers use): Hudi opens a new slice at
+ * the compaction instant for each, which takes the logs written while the plan is pending. */
+static int load_pending(builder *b, const hudi_fs_view_options *opts) {
+    hudi_buf key = HUDI_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < b->tl->count; i++) {
+        const hudi_instant *in = &b->tl->instants[i];
+        if (in->action != HUDI_ACTION_COMPACTION || in->state != HUDI_STATE_REQUESTED ||
+            !hudi_compaction_is_pending(b->tl, in->time) ||
+            (opts->as_of_instant && !at_or_before_q(b, in->time)))
+            continue;
+        hudi_compaction_plan plan;
+        if ((rc = hudi_compaction_plan_read(&plan, b->tl, in->time, b->err)) < 0) break;
+        const char *t = hudi_arena_strdup(&b->v->arena, in->time);
+        for (size_t k = 0; rc == 0 && k < plan.count; k++)
+            if (!t || replaced_key(&key, plan.ops[k].partition_path, plan.ops[k].file_id) < 0 ||
+                hudi_map_put(&b->pending, key.data, key.len, (void *)t, NULL) < 0)
+                rc = hudi_error_oom(b->err);
+        hudi_compaction_plan_dispose(&plan);
+    }
+    hudi_buf_dispose(&key);
+    return rc;
 }
 
 /* A pending compaction's slice has log files before its base file exists (file-names.md §7.4). */
@@ -476,10 +510,19 @@ static int build_group(builder *b, const entry *lo, const entry *hi) {
             /* b->all may have moved: index, do not keep pointers across pushes */
             const hudi_file_slice *last = &hudi_vec_at(&b->all, hudi_file_slice, b->all.len - 1);
             *latest = *last;
-            if (!last->base && b->all.len - first >= 2 &&
-                is_pending_compaction(b->tl, last->base_instant) &&
+            bool pending = !last->base && is_pending_compaction(b->tl, last->base_instant);
+            if (pending && b->all.len - first >= 2 &&
                 merge_pending_compaction(b, last - 1, last, latest) < 0)
                 rc = hudi_error_oom(b->err);
+            /* a plan that holds the group opens its next slice, logs or not */
+            const char *planned = NULL;
+            if (rc == 0 && b->pending.len && replaced_key(&key, part, lo->file_id) == 0)
+                planned = hudi_map_get(&b->pending, key.data, key.len);
+            hudi_buf_dispose(&key);
+            if (pending)
+                latest->pending_compaction = last->base_instant;
+            else if (planned && hudi_instant_time_cmp(planned, last->base_instant) > 0)
+                latest->pending_compaction = planned;
         }
     }
     for (size_t i = 0; i < slices.len; i++)
@@ -668,6 +711,7 @@ static void builder_dispose(builder *b) {
     hudi_vec_dispose(&b->entries);
     hudi_map_dispose(&b->replaced);
     hudi_map_dispose(&b->committed);
+    hudi_map_dispose(&b->pending);
     hudi_vec_dispose(&b->all);
     hudi_vec_dispose(&b->latest);
     hudi_vec_dispose(&b->missing);
@@ -704,7 +748,7 @@ int hudi_fs_view_build(hudi_fs_view **out, const hudi_timeline *tl,
         rc = walk_partitions(tl->fs, tl->base_path, add_partition_files, &b, err);
     if (rc < 0 || (rc = sort_partitions(&b)) < 0) goto done;
     if (last) {
-        if ((rc = load_replaced(&b)) < 0) goto done;
+        if ((rc = load_replaced(&b)) < 0 || (rc = load_pending(&b, opts)) < 0) goto done;
         if (b.entries.len) qsort(b.entries.data, b.entries.len, sizeof(entry), cmp_entry);
         const entry *all = b.entries.data;
         for (size_t i = 0; rc == 0 && i < b.entries.len;) {

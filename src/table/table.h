@@ -543,6 +543,10 @@ typedef struct hudi_file_slice {
     const hudi_base_file *base; /* NULL for a log-only slice */
     const hudi_log_file *logs;
     size_t logs_count;
+    /* Latest slices only: the pending compaction whose plan holds this file group, or NULL.
+     * Writers name new log files with it (the slice the compaction opens, file-names.md §7.4)
+     * and give the group no inserts. */
+    const char *pending_compaction;
 } hudi_file_slice;
 
 typedef struct hudi_fs_view hudi_fs_view;
@@ -652,6 +656,37 @@ int hudi_fs_view_files_between(hudi_written_files *out, const hudi_timeline *tl,
 int hudi_fs_view_files_of_instant(hudi_written_files *out, const hudi_timeline *tl,
                                   const char *instant, hudi_error *err);
 void hudi_written_files_dispose(hudi_written_files *w);
+
+/* ---- compaction_plan.c: `<I>.compaction.requested` (timeline.md) ---------------------------- */
+
+/** One operation of a compaction plan: the slice of one file group to compact. Names only
+ *  (version 1 plans' full paths are reduced to their last component). */
+typedef struct hudi_compaction_op {
+    const char *base_instant;
+    const char *file_id;
+    const char *partition_path; /* "" when not partitioned */
+    const char *data_file;      /* the base file's name; NULL for a log-only slice */
+    const char **log_files;     /* the log files' names, in plan order */
+    size_t log_count;
+} hudi_compaction_op;
+
+/** A decoded HoodieCompactionPlan (any writer's: hudic's or Hudi's 0.x/1.x). */
+typedef struct hudi_compaction_plan {
+    hudi_compaction_op *ops;
+    size_t count;
+    int32_t version;
+    void *container; /* owns every string (hudi_avro_container) */
+} hudi_compaction_plan;
+
+/** Decodes plan bytes; `what` names the file in errors (ECORRUPT). */
+int hudi_compaction_plan_parse(hudi_compaction_plan *out, hudi_slice bytes, const char *what,
+                               hudi_error *err);
+/** Reads the plan of compaction `instant` from its requested file (ENOTFOUND without one). */
+int hudi_compaction_plan_read(hudi_compaction_plan *out, const hudi_timeline *tl,
+                              const char *instant, hudi_error *err);
+void hudi_compaction_plan_dispose(hudi_compaction_plan *p); /* NULL-safe */
+/** True when `time` is a compaction that has not completed (requested or inflight). */
+bool hudi_compaction_is_pending(const hudi_timeline *tl, const char *time);
 
 /* ==== end of view section ================================================================== */
 

@@ -1,11 +1,13 @@
-/* compact.c - compaction of merge-on-read tables (docs/formats/timeline.md): every file group
- * whose latest slice has log files gets a new base file holding its merged records (the merged
- * snapshot reader, read/read.h, restricted to the file group), written at the compaction instant.
- * Timeline: `<I>.compaction.requested` (Avro HoodieCompactionPlan), `<I>.compaction.inflight`
- * (empty), then `<I>.commit` (commit metadata, operationType COMPACT): the commit point. Until
- * then readers merge the pending compaction's slice as before (table/fs_view.c), so a failed
- * compaction leaves the table reading the same; its files are removed by rerunning. Meta columns
- * are the merged records' own (commit time, seqno, key, partition), the file name the new one. */
+/* compact.c - compaction of merge-on-read tables (docs/formats/timeline.md §12), scheduled and
+ * run apart. Scheduling writes `<I>.compaction.requested` (Avro HoodieCompactionPlan): one
+ * operation per file group whose latest slice has log files and that no pending plan holds.
+ * Running reads a pending plan - hudic's or Hudi's - and merges each operation's base file and
+ * log files, exactly those (the merged snapshot reader, read/read.h, given the slice), into a
+ * new base file at the compaction instant: `<I>.compaction.inflight` (empty), the base files,
+ * then `<I>.commit` (operationType COMPACT), the commit point. Until then readers merge the
+ * pending compaction's slice with the one before (table/fs_view.c), so a failed run leaves the
+ * table reading the same; running it again removes its partial files first. Meta columns are the
+ * merged records' own (commit time, seqno, key, partition), the file name the new one. */
 #include <stdio.h>
 #include <string.h>
 
@@ -62,7 +64,7 @@ static const char *const compaction_plan_schema =
     "\":\"String\"}}],\"default\":null}]}";
 
 typedef struct cop {
-    const hudi_file_slice *s;
+    hudi_file_slice s; /* the slice to compact: the view's (scheduling) or the plan's (running) */
     char *name, *rel_path;
     char token[HUDI_WRITE_TOKEN_MAX];
     int64_t rows, size_bytes, log_bytes;
@@ -75,14 +77,29 @@ static hudi_avro_value *build_plan(hudi_arena *a, const cop *ops, size_t n) {
     hudi_avro_value *nul = hudi_av_new(a, HUDI_AVRO_NULL), *pres = hudi_av_bool(a, false);
     if (!rec || !arr || !ver || !nul || !pres) return NULL;
     for (size_t i = 0; i < n; i++) {
-        const hudi_file_slice *s = ops[i].s;
+        const hudi_file_slice *s = &ops[i].s;
         hudi_avro_value *op = hudi_av_coll(a, HUDI_AVRO_RECORD, 7);
         hudi_avro_value *logs = hudi_av_coll(a, HUDI_AVRO_ARRAY, s->logs_count);
-        hudi_avro_value *metrics = hudi_av_coll(a, HUDI_AVRO_MAP, 0);
+        /* Hudi's CompactionStrategy.captureMetrics: Hudi's compactor reads
+         * TOTAL_LOG_FILES_SIZE back when it runs the plan (a missing one fails it) */
+        hudi_avro_value *metrics = hudi_av_coll(a, HUDI_AVRO_MAP, 5);
         hudi_avro_value *bi = hudi_av_str(a, s->base_instant), *fid = hudi_av_str(a, s->file_id);
         hudi_avro_value *part = hudi_av_str(a, s->partition_path);
         hudi_avro_value *data = hudi_av_str(a, s->base ? s->base->name : NULL);
         if (!op || !logs || !metrics || !bi || !fid || !part || !data) return NULL;
+        int64_t log_bytes = 0, base_bytes = s->base ? s->base->size_bytes : 0;
+        for (size_t k = 0; k < s->logs_count; k++) log_bytes += s->logs[k].size_bytes;
+        int64_t read_mb = (base_bytes + log_bytes) / (1024 * 1024);
+        int64_t write_mb = (s->base ? base_bytes : WRITE_DEFAULT_TARGET_BYTES) / (1024 * 1024);
+        static const char *const mk[] = {"TOTAL_IO_READ_MB", "TOTAL_IO_WRITE_MB", "TOTAL_IO_MB",
+                                         "TOTAL_LOG_FILES_SIZE", "TOTAL_LOG_FILES"};
+        const double mv[] = {(double)read_mb, (double)write_mb, (double)(read_mb + write_mb),
+                             (double)log_bytes, (double)s->logs_count};
+        for (size_t k = 0; k < 5; k++) {
+            metrics->keys[k] = hudi_slice_cstr(mk[k]);
+            metrics->items[k].type = HUDI_AVRO_DOUBLE;
+            metrics->items[k].v.d = mv[k];
+        }
         for (size_t k = 0; k < s->logs_count; k++) {
             hudi_avro_value *l = hudi_av_str(a, s->logs[k].name);
             if (!l) return NULL;
@@ -102,7 +119,7 @@ int hudi_compaction_plan_encode(hudi_buf *out, const hudi_file_slice *slices, si
     hudi_arena a = HUDI_ARENA_INIT;
     cop *ops = hudi_calloc(n + 1, sizeof(cop));
     if (!ops) return hudi_error_oom(err);
-    for (size_t i = 0; i < n; i++) ops[i].s = &slices[i];
+    for (size_t i = 0; i < n; i++) ops[i].s = slices[i];
     int rc = hudi_av_container(out, compaction_plan_schema, build_plan(&a, ops, n), err);
     hudi_free(ops);
     hudi_arena_dispose(&a);
@@ -115,12 +132,11 @@ static int find_col(const hudi_field *st, const char *name) {
     return -1;
 }
 
-/* Writes the merged records of op's file group as its new base file. */
-static int compact_one(hudi_table *t, const char *instant, const char *as_of, cop *op, int32_t task,
-                       hudi_error *err) {
-    const hudi_file_slice *s = op->s;
+/* Writes the merged records of op's slice (its base file and log files, read through the table's
+ * latest schema as Hudi's compactor does) as the file group's new base file. */
+static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task, hudi_error *err) {
+    const hudi_file_slice *s = &op->s;
     hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
-    so.as_of_instant = as_of;
     hudi_reader *r = NULL;
     hudi_pq_writer *w = NULL;
     hudi_bloom *bf = NULL;
@@ -130,7 +146,7 @@ static int compact_one(hudi_table *t, const char *instant, const char *as_of, co
     bool have_key = false;
     hudi_batch *b = NULL;
     int rc = hudi_reader_open(&r, t, &so, err);
-    if (rc == 0) rc = hudi_reader_only_file_group(r, s->partition_path, s->file_id, err);
+    if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
     if (rc < 0) goto done;
     if (hudi_field_copy(&schema, hudi_reader_schema(r)) < 0) goto oom;
     hudi_schema_record_fullname(&full, t->cfg.name);
@@ -246,15 +262,15 @@ static int complete(hudi_table *t, const char *instant, const cop *ops, size_t n
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const cop *op = &ops[i];
         hudi_write_stat st = {0};
-        st.file_id = op->s->file_id;
+        st.file_id = op->s.file_id;
         st.path = op->rel_path;
-        st.prev_commit = op->s->base_instant;
+        st.prev_commit = op->s.base_instant;
         st.num_writes = op->rows;
         st.num_update_writes = op->rows;
         st.total_write_bytes = op->size_bytes;
         st.file_size_bytes = op->size_bytes;
-        st.partition_path = op->s->partition_path;
-        st.total_log_files_compacted = (int64_t)op->s->logs_count;
+        st.partition_path = op->s.partition_path;
+        st.total_log_files_compacted = (int64_t)op->s.logs_count;
         st.total_log_size_compacted = op->log_bytes;
         st.total_updated_records_compacted = op->rows;
         rc = hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
@@ -270,89 +286,51 @@ static int complete(hudi_table *t, const char *instant, const cop *ops, size_t n
     return rc;
 }
 
-/* A pending compaction left by a failed run: its instant files and the base files it wrote
- * (named by its instant) are removed, so the rerun plans again. */
-static int drop_pending(hudi_table *t, const hudi_fs_view *v, hudi_error *err) {
-    (void)v;
-    for (size_t i = t->timeline->count; i-- > 0;) {
+static void free_ops(cop *ops, size_t n) {
+    for (size_t i = 0; ops && i < n; i++) {
+        hudi_free(ops[i].name);
+        hudi_free(ops[i].rel_path);
+    }
+    hudi_free(ops);
+}
+
+/* A deltacommit that has not completed (its logs would be planned, but their blocks are not
+ * committed): Hudi refuses to schedule a compaction before it too. */
+static int check_no_pending_writes(hudi_table *t, hudi_error *err) {
+    for (size_t i = 0; i < t->timeline->count; i++) {
         const hudi_instant *in = &t->timeline->instants[i];
-        if (in->action != HUDI_ACTION_COMPACTION || in->state == HUDI_STATE_COMPLETED) continue;
-        bool done = false; /* completed as a commit of the same time */
-        for (size_t k = 0; k < t->timeline->count; k++)
-            done |= !strcmp(t->timeline->instants[k].time, in->time) &&
-                    t->timeline->instants[k].state == HUDI_STATE_COMPLETED;
-        if (done) continue;
-        char time[HUDI_INSTANT_TIME_MAX];
-        snprintf(time, sizeof(time), "%s", in->time);
-        /* Later writes append logs to the slice the plan started: it must be executed as
-         * planned, which hudic does not do yet. */
-        if (strcmp(hudi_timeline_last_time(t->timeline), time) != 0)
-            return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                  "%s: compaction %s is pending and later instants exist: "
-                                  "executing a pending plan is not supported",
-                                  t->base_path, time);
-        /* its written files: <fileId>_<token>_<time>.parquet in any partition */
-        char **files = NULL;
-        size_t nf = 0;
-        int rc = hudi_write_list_tree(t->fs, t->base_path, &files, &nf, err);
-        hudi_buf p = HUDI_BUF_INIT, suffix = HUDI_BUF_INIT;
-        hudi_buf_printf(&suffix, "_%s.parquet", time);
-        for (size_t k = 0; rc == 0 && k < nf; k++) {
-            size_t l = strlen(files[k]);
-            if (strncmp(files[k], ".hoodie", 7) == 0 || l < suffix.len ||
-                strcmp(files[k] + l - suffix.len, suffix.data) != 0)
-                continue;
-            hudi_buf_clear(&p);
-            hudi_buf_printf(&p, "%s/%s", t->base_path, files[k]);
-            rc = hudi_fs_remove(t->fs, p.data, err);
-        }
-        hudi_write_free_strings(files, nf);
-        hudi_buf_dispose(&p);
-        hudi_buf_dispose(&suffix);
-        if (rc == 0) rc = hudi_timeline_delete_instant(t->timeline, time, err);
-        if (rc < 0) return rc;
-        i = t->timeline->count;
+        if (in->action != HUDI_ACTION_DELTACOMMIT || in->state == HUDI_STATE_COMPLETED ||
+            hudi_timeline_is_committed(t->timeline, in->time))
+            continue;
+        return hudi_error_set(err, HUDI_ECONFLICT,
+                              "%s: deltacommit %s is pending: roll it back or let it finish "
+                              "before compacting",
+                              t->base_path, in->time);
     }
     return 0;
 }
 
-static int compact_locked(hudi_table *t, const hudi_clock *clock, char instant_out[32],
-                          hudi_error *err) {
+/* Schedules: every file group whose latest slice has log files and that no pending compaction
+ * holds becomes one operation of a plan written as `<I>.compaction.requested`. */
+static int schedule_locked(hudi_table *t, const hudi_clock *clock, char instant_out[32],
+                           hudi_error *err) {
     hudi_fs_view *v = NULL;
     cop *ops = NULL;
     size_t n_ops = 0, n = 0;
     hudi_buf body = HUDI_BUF_INIT;
     hudi_arena a = HUDI_ARENA_INIT;
-    char instant[HUDI_INSTANT_TIME_MAX], as_of[HUDI_INSTANT_TIME_MAX];
-    int rc = drop_pending(t, NULL, err);
-    /* Logs of pending writes would be planned but not merged (their blocks are uncommitted). */
-    for (size_t i = 0; rc == 0 && i < t->timeline->count; i++) {
-        const hudi_instant *in = &t->timeline->instants[i];
-        if (in->state != HUDI_STATE_COMPLETED && in->action == HUDI_ACTION_DELTACOMMIT) {
-            bool done = false;
-            for (size_t k = 0; k < t->timeline->count; k++)
-                done |= !strcmp(t->timeline->instants[k].time, in->time) &&
-                        t->timeline->instants[k].state == HUDI_STATE_COMPLETED;
-            if (!done)
-                rc = hudi_error_set(err, HUDI_ECONFLICT,
-                                    "%s: deltacommit %s is pending: roll it back or let it "
-                                    "finish before compacting",
-                                    t->base_path, in->time);
-        }
-    }
+    char instant[HUDI_INSTANT_TIME_MAX];
     hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    int rc = check_no_pending_writes(t, err);
     if (rc == 0) rc = hudi_fs_view_build(&v, t->timeline, &vo, err);
     if (rc < 0) goto done;
-    snprintf(as_of, sizeof(as_of), "%s", hudi_fs_view_as_of(v));
     const hudi_file_slice *slices = hudi_fs_view_latest_slices(v, &n);
-    if (!(ops = hudi_calloc(n + 1, sizeof(cop)))) goto oom;
+    if (!(ops = hudi_calloc(n + 1, sizeof(cop)))) {
+        rc = hudi_error_oom(err);
+        goto done;
+    }
     for (size_t i = 0; i < n; i++)
-        if (slices[i].logs_count > 0) {
-            ops[n_ops].s = &slices[i];
-            for (size_t k = 0; k < slices[i].logs_count; k++)
-                ops[n_ops].log_bytes += slices[i].logs[k].size_bytes;
-            n_ops++;
-        }
+        if (slices[i].logs_count > 0 && !slices[i].pending_compaction) ops[n_ops++].s = slices[i];
     if (n_ops == 0) goto done;
     if ((rc = hudi_instant_time_new(instant, clock, t->cfg.timeline_utc,
                                     hudi_timeline_last_time(t->timeline), err)) < 0 ||
@@ -360,22 +338,10 @@ static int compact_locked(hudi_table *t, const hudi_clock *clock, char instant_o
             0 ||
         (rc = hudi_timeline_write_instant(t->timeline, instant, HUDI_ACTION_COMPACTION,
                                           HUDI_STATE_REQUESTED, HUDI_SLICE(body.data, body.len),
-                                          err)) < 0 ||
-        (rc = hudi_timeline_write_instant(t->timeline, instant, HUDI_ACTION_COMPACTION,
-                                          HUDI_STATE_INFLIGHT, HUDI_SLICE("", 0), err)) < 0)
+                                          err)) < 0)
         goto done;
-    for (size_t i = 0; i < n_ops && rc == 0; i++)
-        rc = compact_one(t, instant, as_of, &ops[i], (int32_t)i, err);
-    if (rc == 0) rc = complete(t, instant, ops, n_ops, err);
-    if (rc == 0 && instant_out) snprintf(instant_out, 32, "%s", instant);
-    goto done;
-oom:
-    rc = hudi_error_oom(err);
+    if (instant_out) snprintf(instant_out, 32, "%s", instant);
 done:
-    for (size_t i = 0; ops && i < n_ops; i++) {
-        hudi_free(ops[i].name);
-        hudi_free(ops[i].rel_path);
-    }
     hudi_free(ops);
     hudi_fs_view_free(v);
     hudi_buf_dispose(&body);
@@ -383,20 +349,250 @@ done:
     return rc < 0 ? rc : (int)n_ops;
 }
 
-int hudi_tbl_compact(hudi_table *t, const hudi_clock *clock, char instant_out[32],
-                     hudi_error *err) {
+/* The slice of plan operation `po` from the listing of its partition: the plan's base file and
+ * log files, which must all exist. Strings live in `a`. */
+static int slice_of_op(hudi_table *t, const char *instant, const hudi_compaction_op *po,
+                       const hudi_dir_listing *l, hudi_arena *a, cop *op, hudi_error *err) {
+    hudi_file_slice *s = &op->s;
+    memset(s, 0, sizeof(*s));
+    s->partition_path = po->partition_path;
+    s->file_id = po->file_id;
+    s->base_instant = po->base_instant;
+    hudi_log_file *logs = hudi_arena_alloc(a, (po->log_count + 1) * sizeof(*logs));
+    hudi_base_file *bf = hudi_arena_alloc(a, sizeof(*bf));
+    hudi_buf p = HUDI_BUF_INIT;
+    if (!logs || !bf) return hudi_error_oom(err);
+    const char *want[1 + 64], **names = want;
+    size_t nn = 1 + po->log_count;
+    if (nn > 65 && !(names = hudi_arena_alloc(a, nn * sizeof(char *)))) return hudi_error_oom(err);
+    names[0] = po->data_file;
+    for (size_t k = 0; k < po->log_count; k++) names[1 + k] = po->log_files[k];
+    for (size_t k = 0; k < nn; k++) {
+        if (!names[k]) continue;
+        const hudi_dirent *d = NULL;
+        for (size_t j = 0; j < l->count && !d; j++)
+            if (!l->entries[j].is_dir && strcmp(l->entries[j].name, names[k]) == 0)
+                d = &l->entries[j];
+        hudi_buf_clear(&p);
+        hudi_buf_printf(&p, "%s/%s%s%s", t->base_path, po->partition_path,
+                        *po->partition_path ? "/" : "", names[k]);
+        if (hudi_buf_failed(&p)) return hudi_error_oom(err);
+        if (!d) {
+            int rc = hudi_error_set(err, HUDI_ENOTFOUND,
+                                    "%s: compaction %s: file %s of its plan is missing", p.data,
+                                    instant, names[k]);
+            hudi_buf_dispose(&p);
+            return rc;
+        }
+        char *path = hudi_arena_strdup(a, p.data);
+        if (!path) return hudi_error_oom(err);
+        if (k == 0) {
+            hudi_base_file_name bn;
+            if (!hudi_base_file_name_parse(&bn, names[0])) {
+                hudi_buf_dispose(&p);
+                return hudi_error_set(err, HUDI_ECORRUPT, "%s: compaction %s: not a base file",
+                                      path, instant);
+            }
+            *bf = (hudi_base_file){names[0], path, "", bn.format, d->size_bytes};
+            s->base = bf;
+            continue;
+        }
+        hudi_log_file_name ln;
+        if (!hudi_log_file_name_parse(&ln, names[k])) {
+            hudi_buf_dispose(&p);
+            return hudi_error_set(err, HUDI_ECORRUPT, "%s: compaction %s: not a log file", path,
+                                  instant);
+        }
+        hudi_log_file *lf = &logs[s->logs_count++];
+        *lf = (hudi_log_file){
+            names[k],
+            path,
+            hudi_arena_strndup(a, (const char *)ln.instant.data, ln.instant.len),
+            hudi_arena_strndup(a, (const char *)ln.write_token.data, ln.write_token.len),
+            ln.version,
+            d->size_bytes};
+        if (!lf->instant || !lf->write_token) return hudi_error_oom(err);
+        op->log_bytes += d->size_bytes;
+    }
+    hudi_buf_dispose(&p);
+    s->logs = logs;
+    return 0;
+}
+
+/* Removes the base files a failed run of compaction `instant` wrote for the plan's file groups
+ * (`<fileId>_<token>_<instant>.<ext>`: never visible while the compaction is pending). */
+static int remove_partial(hudi_table *t, const char *instant, const hudi_compaction_op *po,
+                          const hudi_dir_listing *l, hudi_error *err) {
+    hudi_buf p = HUDI_BUF_INIT;
+    int rc = 0;
+    for (size_t j = 0; rc == 0 && j < l->count; j++) {
+        hudi_base_file_name bn;
+        const char *name = l->entries[j].name;
+        if (l->entries[j].is_dir || !hudi_base_file_name_parse(&bn, name) ||
+            bn.instant.len != strlen(instant) || memcmp(bn.instant.data, instant, bn.instant.len) ||
+            bn.file_id.len != strlen(po->file_id) ||
+            memcmp(bn.file_id.data, po->file_id, bn.file_id.len))
+            continue;
+        hudi_buf_clear(&p);
+        hudi_buf_printf(&p, "%s/%s%s%s", t->base_path, po->partition_path,
+                        *po->partition_path ? "/" : "", name);
+        rc = hudi_buf_failed(&p) ? hudi_error_oom(err) : hudi_fs_remove(t->fs, p.data, err);
+    }
+    hudi_buf_dispose(&p);
+    return rc;
+}
+
+/* Executes pending compaction `instant` by its plan's operations: each operation's base file
+ * and log files are merged into a new base file named with the instant; then the commit. An
+ * inflight compaction (a failed run) is run again after its partial files are removed. */
+static int run_locked(hudi_table *t, const char *instant, hudi_error *err) {
+    const hudi_instant *in = NULL;
+    int rc = hudi_timeline_find(&in, t->timeline, instant, err);
+    if (rc < 0) return rc;
+    if (!hudi_compaction_is_pending(t->timeline, instant))
+        return hudi_error_set(err, HUDI_EINVAL, "%s: instant %s is not a pending compaction",
+                              t->base_path, instant);
+    bool inflight = in->state == HUDI_STATE_INFLIGHT;
+    char time[HUDI_INSTANT_TIME_MAX];
+    snprintf(time, sizeof(time), "%s", instant);
+    hudi_compaction_plan plan;
+    if ((rc = hudi_compaction_plan_read(&plan, t->timeline, time, err)) < 0) return rc;
+    hudi_arena a = HUDI_ARENA_INIT;
+    hudi_dir_listing l = {NULL, 0};
+    hudi_buf dir = HUDI_BUF_INIT;
+    const char *listed = NULL;
+    size_t n = plan.count;
+    cop *ops = hudi_calloc(n + 1, sizeof(cop));
+    size_t *order = hudi_calloc(n + 1, sizeof(size_t));
+    if (!ops || !order) {
+        rc = hudi_error_oom(err);
+        goto done;
+    }
+    /* operations by partition, so each partition is listed once */
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i;
+        while (k > 0 &&
+               strcmp(plan.ops[order[k - 1]].partition_path, plan.ops[i].partition_path) > 0) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const hudi_compaction_op *po = &plan.ops[order[i]];
+        if (!listed || strcmp(listed, po->partition_path) != 0) {
+            hudi_dir_listing_dispose(&l);
+            hudi_buf_clear(&dir);
+            hudi_buf_printf(&dir, "%s%s%s", t->base_path, *po->partition_path ? "/" : "",
+                            po->partition_path);
+            if (hudi_buf_failed(&dir)) {
+                rc = hudi_error_oom(err);
+                break;
+            }
+            if ((rc = hudi_fs_list(t->fs, dir.data, &l, err)) < 0) break;
+            listed = po->partition_path;
+        }
+        rc = remove_partial(t, time, po, &l, err);
+        if (rc == 0) rc = slice_of_op(t, time, po, &l, &a, &ops[i], err);
+    }
+    if (rc == 0 && !inflight)
+        rc = hudi_timeline_write_instant(t->timeline, time, HUDI_ACTION_COMPACTION,
+                                         HUDI_STATE_INFLIGHT, HUDI_SLICE("", 0), err);
+    for (size_t i = 0; i < n && rc == 0; i++) rc = compact_one(t, time, &ops[i], (int32_t)i, err);
+    if (rc == 0) rc = complete(t, time, ops, n, err);
+done:
+    free_ops(ops, n);
+    hudi_free(order);
+    hudi_dir_listing_dispose(&l);
+    hudi_buf_dispose(&dir);
+    hudi_arena_dispose(&a);
+    hudi_compaction_plan_dispose(&plan);
+    return rc < 0 ? rc : (int)n;
+}
+
+/* The oldest pending compaction's instant, or false. */
+static bool oldest_pending(const hudi_table *t, char out[HUDI_INSTANT_TIME_MAX]) {
+    for (size_t i = 0; i < t->timeline->count; i++) {
+        const hudi_instant *in = &t->timeline->instants[i];
+        if (in->action == HUDI_ACTION_COMPACTION &&
+            hudi_compaction_is_pending(t->timeline, in->time)) {
+            snprintf(out, HUDI_INSTANT_TIME_MAX, "%s", in->time);
+            return true;
+        }
+    }
+    return false;
+}
+
+typedef enum { DO_SCHEDULE, DO_RUN, DO_BOTH } compact_what;
+
+static int compact_locked(hudi_table *t, compact_what what, const hudi_clock *clock,
+                          const char *instant, char instant_out[32], hudi_error *err) {
+    char time[HUDI_INSTANT_TIME_MAX];
+    int rc = 0, total = 0;
+    switch (what) {
+    case DO_SCHEDULE: return schedule_locked(t, clock, instant_out, err);
+    case DO_RUN:
+        if (instant) {
+            rc = run_locked(t, instant, err);
+            if (rc >= 0 && instant_out) snprintf(instant_out, 32, "%s", instant);
+            return rc;
+        }
+        /* every pending compaction, oldest first */
+        while (rc >= 0 && oldest_pending(t, time)) {
+            if ((rc = run_locked(t, time, err)) >= 0) {
+                total += rc;
+                if (instant_out) snprintf(instant_out, 32, "%s", time);
+            }
+        }
+        return rc < 0 ? rc : total;
+    case DO_BOTH:
+        if ((rc = compact_locked(t, DO_RUN, clock, NULL, instant_out, err)) < 0) return rc;
+        total = rc;
+        if ((rc = schedule_locked(t, clock, time, err)) <= 0) return rc < 0 ? rc : total;
+        if ((rc = run_locked(t, time, err)) < 0) return rc;
+        if (instant_out) snprintf(instant_out, 32, "%s", time);
+        return total + rc;
+    }
+    return 0;
+}
+
+static int with_lock(hudi_table *t, compact_what what, const hudi_clock *clock, const char *instant,
+                     char instant_out[32], hudi_error *err) {
     hudi_txn_config tc;
     hudi_table_lock *lock = NULL;
     if (instant_out) instant_out[0] = 0;
     if (t->cfg.type != HUDI_MERGE_ON_READ)
         return hudi_error_set(err, HUDI_EINVAL, "%s: compaction needs a merge-on-read table",
                               t->base_path);
+    if (instant && !hudi_instant_time_valid(instant, strlen(instant)))
+        return hudi_error_set(err, HUDI_EINVAL, "%s: '%s' is not an instant time", t->base_path,
+                              instant);
     int rc = hudi_txn_config_load(&tc, t, NULL, err);
     if (rc < 0) return rc;
     if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) == 0 &&
         (rc = hudi_tbl_reload(t, err)) == 0)
-        rc = compact_locked(t, clock, instant_out, err);
+        rc = compact_locked(t, what, clock, instant, instant_out, err);
     hudi_table_lock_release(lock);
     hudi_txn_config_dispose(&tc);
     return rc;
+}
+
+int hudi_tbl_compact(hudi_table *t, const hudi_clock *clock, char instant_out[32],
+                     hudi_error *err) {
+    return with_lock(t, DO_BOTH, clock, NULL, instant_out, err);
+}
+
+int hudi_tbl_compact_schedule(hudi_table *t, const hudi_clock *clock, char instant_out[32],
+                              hudi_error *err) {
+    return with_lock(t, DO_SCHEDULE, clock, NULL, instant_out, err);
+}
+
+int hudi_tbl_compact_run(hudi_table *t, const char *instant, char instant_out[32],
+                         hudi_error *err) {
+    return with_lock(t, DO_RUN, NULL, instant, instant_out, err);
+}
+
+int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, char instant_out[32],
+                            hudi_error *err) {
+    return compact_locked(t, DO_BOTH, clock, NULL, instant_out, err);
 }

@@ -138,13 +138,26 @@ int hudi_tbl_alter_schema(hudi_table *t, const hudi_schema_change *changes, int3
  * clean instant. */
 int hudi_tbl_clean(hudi_table *t, int32_t retain_commits, const hudi_clock *clock, hudi_error *err);
 
-/* Compaction of a merge-on-read table (write/compact.c, docs/formats/timeline.md): under the
- * table lock, a pending compaction left by a failed run is removed, then every file group whose
- * latest slice has log files gets a new base file of its merged records at a new instant
- * (compaction.requested with the Avro plan, compaction.inflight, commit). Returns the number of
- * file groups compacted (0: nothing to do, no instant); the instant in `instant_out` (may be
- * NULL). EINVAL for a copy-on-write table. */
+/* Compaction of a merge-on-read table (write/compact.c, docs/formats/timeline.md), under the
+ * table lock. Scheduling writes `<I>.compaction.requested` (the Avro plan: one operation per
+ * file group whose latest slice has log files and that no pending compaction holds); running
+ * executes a pending plan - hudic's or Hudi's - by its operations (compaction.inflight, one new
+ * base file per operation, then `<I>.commit` with operationType COMPACT); an inflight one is
+ * run again after its partial files are removed. Each returns the number of file groups
+ * (0: nothing to schedule / no pending compaction) and the instant in `instant_out` (may be
+ * NULL). EINVAL for a copy-on-write table or an instant that is not a pending compaction.
+ * hudi_tbl_compact runs every pending compaction (oldest first), then schedules and runs a new
+ * one; hudi_tbl_compact_run with `instant` NULL runs every pending compaction. */
 int hudi_tbl_compact(hudi_table *t, const hudi_clock *clock, char instant_out[32], hudi_error *err);
+int hudi_tbl_compact_schedule(hudi_table *t, const hudi_clock *clock, char instant_out[32],
+                              hudi_error *err);
+int hudi_tbl_compact_run(hudi_table *t, const char *instant, char instant_out[32], hudi_error *err);
+/* Inline compaction's trigger (hoodie.compact.inline.max.delta.commits, Hudi's NUM_COMMITS):
+ * 1 when the deltacommits after the latest compaction request number at least `max`. */
+int hudi_write_inline_compaction_due(const hudi_timeline *tl, int64_t max_delta_commits);
+/* hudi_tbl_compact with the table lock already held (inline compaction after a write). */
+int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, char instant_out[32],
+                            hudi_error *err);
 /* The Avro HoodieCompactionPlan container of `n` slices (one operation each). */
 int hudi_compaction_plan_encode(hudi_buf *out, const hudi_file_slice *slices, size_t n,
                                 hudi_error *err);

@@ -7,6 +7,7 @@
  * commit point nothing is visible to readers; after it, errors in the housekeeping steps are
  * not failures of the write (the next writer redoes them). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "write/write_int.h"
 
@@ -136,12 +137,68 @@ static int plan(wctx *c, hudi_error *err) {
     return 0;
 }
 
+/* A writer setting: the write's props (the last of a key wins: SQL passes table properties,
+ * then the session's SET values), then hoodie.properties. */
+static const char *setting(const wctx *c, const char *key) {
+    const char *v = NULL;
+    for (size_t i = 0; c->o.props && c->o.props[i] && c->o.props[i + 1]; i += 2)
+        if (strcmp(c->o.props[i], key) == 0) v = c->o.props[i + 1];
+    return v ? v : hudi_props_get(&c->t->props, key);
+}
+
+/* Inline compaction (hoodie.compact.inline), Hudi's NUM_COMMITS trigger: compact once the
+ * deltacommits (any state) after the latest compaction request - a pending compaction, else the
+ * latest completed commit or replacecommit - number hoodie.compact.inline.max.delta.commits
+ * (default 5); with neither, all deltacommits count. */
+int hudi_write_inline_compaction_due(const hudi_timeline *tl, int64_t max_delta_commits) {
+    const char *since = NULL;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hudi_instant *in = &tl->instants[i];
+        if (in->action == HUDI_ACTION_COMPACTION && hudi_compaction_is_pending(tl, in->time))
+            since = in->time;
+    }
+    for (size_t i = tl->count; !since && i-- > 0;) {
+        const hudi_instant *in = &tl->instants[i];
+        if (in->state == HUDI_STATE_COMPLETED &&
+            (in->action == HUDI_ACTION_COMMIT || in->action == HUDI_ACTION_REPLACECOMMIT))
+            since = in->time;
+    }
+    int64_t n = 0;
+    const char *last = NULL;
+    for (size_t i = 0; i < tl->count; i++) {
+        const hudi_instant *in = &tl->instants[i];
+        if (in->action != HUDI_ACTION_DELTACOMMIT || (since && strcmp(in->time, since) <= 0) ||
+            (last && strcmp(last, in->time) == 0))
+            continue;
+        last = in->time; /* one per instant, whatever its state files */
+        n++;
+    }
+    return n >= max_delta_commits ? 1 : 0;
+}
+
+static void inline_compaction(wctx *c) {
+    const char *on = setting(c, "hoodie.compact.inline");
+    if (!c->mor || c->action != HUDI_ACTION_DELTACOMMIT || !on || strcasecmp(on, "true") != 0)
+        return;
+    const char *max = setting(c, "hoodie.compact.inline.max.delta.commits");
+    int64_t m = max ? strtoll(max, NULL, 10) : 5;
+    if (hudi_tbl_reload(c->t, NULL) < 0 ||
+        hudi_write_inline_compaction_due(c->t->timeline, m < 1 ? 1 : m) <= 0)
+        return;
+    /* a failure leaves the compaction pending (requested or inflight): the next write's inline
+     * compaction or `hudic table compact` runs it */
+    if (hudi_tbl_compact_locked(c->t, c->o.clock, c->res->compaction_instant, NULL) < 0)
+        c->res->compaction_instant[0] = 0;
+    (void)hudi_tbl_reload(c->t, NULL);
+}
+
 /* After the commit point: best effort (the table lock is held). */
 static void finish(wctx *c) {
     hudi_buf dir = HUDI_BUF_INIT;
     hudi_buf_printf(&dir, "%s/%s/%s", c->t->base_path, WRITE_TEMP_DIR, c->instant);
     if (!hudi_buf_failed(&dir)) (void)hudi_write_remove_tree(c->t->fs, dir.data, NULL);
     hudi_buf_dispose(&dir);
+    inline_compaction(c);
     if (c->o.clean_retain_commits > 0)
         (void)hudi_write_clean_locked(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
 }

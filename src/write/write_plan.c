@@ -430,8 +430,11 @@ static int add_partition_groups(wctx *c, int32_t part, hudi_error *err) {
         if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0)
             return rc;
         int32_t gi = -1;
-        if ((rc = hudi_wctx_add_group(c, part, s->file_id, s->base, s->base_instant, &gi, err)) < 0)
-            return rc;
+        /* a group in a pending compaction's plan writes its logs to the slice the compaction
+         * opens: they are named with (and their stats count from) the compaction instant */
+        const char *prev =
+            c->mor && s->pending_compaction ? s->pending_compaction : s->base_instant;
+        if ((rc = hudi_wctx_add_group(c, part, s->file_id, s->base, prev, &gi, err)) < 0) return rc;
         c->groups[gi].slice = s;
     }
     return 0;
@@ -500,7 +503,8 @@ static int assign_inserts(wctx *c, int32_t part, const wrows *rows, size_t n_exi
         if (g->part != part || !g->old || g->old->size_bytes >= c->o.small_file_bytes) continue;
         /* merge-on-read with the BLOOM index (which cannot see keys in log files): only slices
          * without logs take inserts, rewritten as a new base file (Hudi's MOR partitioner) */
-        if (c->mor && g->slice && g->slice->logs_count > 0) continue;
+        if (c->mor && g->slice && (g->slice->logs_count > 0 || g->slice->pending_compaction))
+            continue;
         int64_t cap = (target - g->old->size_bytes) / avg;
         if (cap <= 0) continue;
         int64_t take = HUDI_MIN(cap, rows->n - at);
