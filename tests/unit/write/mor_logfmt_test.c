@@ -266,3 +266,110 @@ Test(mor_logfmt, parquet_default_limits_and_bad_settings) {
     hudi_fs_free(fs);
     hudi_field_dispose(&s);
 }
+
+/* ---- bounded memory in merged reads (hoodie.memory.merge.max.size) ------------------------ */
+
+static hudi_reader *open_reader(hudi_table *t) {
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    hudi_reader *r = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    o.batch_rows = 64; /* several merged batches and insert batches per slice */
+    cr_assert_eq(hudi_reader_open(&r, t, &o, &err), 0, "open: %s", err.message);
+    return r;
+}
+
+static int dir_entries(hudi_fs *fs, const char *dir) {
+    hudi_dir_listing l;
+    memset(&l, 0, sizeof(l));
+    cr_assert_eq(hudi_fs_list(fs, dir, &l, NULL), 0);
+    int n = (int)l.count;
+    hudi_dir_listing_dispose(&l);
+    return n;
+}
+
+/* A slice whose logs (several deltacommits of Avro and Parquet blocks, deletes, inserts) are
+ * far larger than a 2000-byte bound reads exactly as without the bound: every batch equal,
+ * meta columns included, in the same order - while the reader spilled its log records and
+ * read its log files twice, and left no spill file behind. */
+Test(mor_logfmt, bounded_merge_reads_the_unbounded_rows) {
+    char base[512], spill[600];
+    hudi_field s;
+    hudi_error err = HUDI_ERROR_INIT;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_LOCAL, base, sizeof(base));
+    hudi_table *t = mor_create(fs, base, &s);
+    const int32_t n = 600;
+    hudi_batch *b = wt_batch_range(&s, 0, n, 1, P1, 1);
+    (void)wt_write(t, b, HUDI_WRITE_INSERT);
+    hudi_batch_free(b);
+    const char *const parquet[] = {"hoodie.logfile.data.block.format", "parquet",
+                                   "hoodie.logfile.data.block.max.size", "8000", NULL};
+    const char *const avro[] = {"hoodie.logfile.data.block.max.size", "8000", NULL};
+    for (int round = 0; round < 4; round++) { /* upserts of stored keys: log files */
+        b = wt_batch_range(&s, round * 50, n - round * 100, 2 + round, P1, 1);
+        cr_assert_eq(write_props(t, b, HUDI_WRITE_UPSERT, round % 2 ? parquet : avro, NULL, &err),
+                     0, "%s", err.message);
+        hudi_batch_free(b);
+    }
+    wt_row del[] = {
+        {7, NULL, 0, "a", false}, {300, NULL, 0, "a", false}, {599, NULL, 0, "a", false}};
+    b = wt_batch(&s, del, 3);
+    (void)wt_write(t, b, HUDI_WRITE_DELETE);
+    hudi_batch_free(b);
+
+    /* the unbounded reader, then the same table with a tiny bound and a spill folder */
+    hudi_table *tb = NULL;
+    cr_assert_eq(hudi_tbl_open(&tb, fs, base, &err), 0, "%s", err.message);
+    hudi_reader *big = open_reader(tb);
+    snprintf(spill, sizeof(spill), "%s-spill", base);
+    cr_assert_eq(hudi_fs_mkdirs(fs, spill, &err), 0);
+    cr_assert_eq(hudi_props_set(&t->props, "hoodie.memory.merge.max.size", "2000", &err), 0);
+    cr_assert_eq(hudi_props_set(&t->props, "hoodie.memory.spillable.map.path", spill, &err), 0);
+    cr_assert_eq(hudi_props_store(&t->props, fs, base, NULL, &err), 0, "%s", err.message);
+    hudi_table *ts = NULL;
+    cr_assert_eq(hudi_tbl_open(&ts, fs, base, &err), 0, "%s", err.message);
+    hudi_reader *small = open_reader(ts);
+
+    int64_t rows = 0, batches = 0;
+    for (;;) {
+        hudi_batch *x = NULL, *y = NULL;
+        cr_assert_eq(hudi_reader_next(big, &x, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_reader_next(small, &y, &err), 0, "bounded: %s", err.message);
+        cr_assert_eq(x == NULL, y == NULL, "batch %lld: one read ended first", (long long)batches);
+        if (!x) break;
+        cr_assert_eq(x->num_rows, y->num_rows, "batch %lld", (long long)batches);
+        cr_assert_eq(x->n_columns, y->n_columns);
+        for (int32_t c = 0; c < x->n_columns; c++) {
+            hudi_buf why = HUDI_BUF_INIT;
+            bool same = hudi_array_equal(x->columns[c], y->columns[c], &why);
+            cr_assert(same, "batch %lld column %s: %s", (long long)batches,
+                      x->schema->children[c].name, why.data ? why.data : "");
+            hudi_buf_dispose(&why);
+        }
+        rows += x->num_rows;
+        batches++;
+    }
+    cr_assert_eq(rows, n - 3);
+    cr_assert_gt(batches, 5);
+    const hudi_read_stats *sb = hudi_reader_stats(big), *ss = hudi_reader_stats(small);
+    cr_assert_eq(sb->log_spills + sb->log_files_reread, 0, "1 GiB: nothing spilled");
+    cr_assert_gt(ss->log_spills, 3, "spilled after every block (%lld)", (long long)ss->log_spills);
+    cr_assert_eq(ss->log_spilled_records, 600 + 500 + 400 + 300, "every log record spilled");
+    cr_assert_gt(ss->log_files_reread, 3);
+    hudi_reader_free(big);
+    hudi_reader_free(small);
+    cr_assert_eq(dir_entries(fs, spill), 0, "spill files removed");
+    /* the values are those the writes imply */
+    char *got = wt_dump(ts, NULL);
+    cr_assert_eq(wt_lines(got), n - 3);
+    cr_assert(strstr(got, "000450|n450|4|a\n") != NULL, "round 2 wrote id 450 last");
+    cr_assert(strstr(got, "000007|") == NULL);
+    free(got);
+
+    hudi_tbl_free(tb);
+    hudi_tbl_free(ts);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    wt_fs_cleanup(WT_LOCAL, base);
+    hudi_field_dispose(&s);
+}
