@@ -192,6 +192,18 @@ void hudi_array_free(hudi_array *a) {
     hudi_free(a);
 }
 
+int64_t hudi_array_memory(const hudi_array *a) {
+    if (!a) return 0;
+    int64_t n = (int64_t)sizeof(*a) + (int64_t)a->n_children * (int64_t)sizeof(hudi_array *);
+    size_t vb = 0;
+    if (a->validity) n += bitmap_bytes(a->capacity);
+    if (a->values && values_bytes(a->field, a->capacity, &vb)) n += (int64_t)vb;
+    if (a->offsets) n += (a->capacity + 1) * (int64_t)sizeof(int32_t);
+    if (a->data) n += a->data_capacity;
+    for (int32_t i = 0; i < a->n_children; i++) n += hudi_array_memory(a->children[i]);
+    return n;
+}
+
 void hudi_array_clear(hudi_array *a) {
     a->length = 0;
     a->null_count = 0;

@@ -203,6 +203,9 @@ int hudi_array_append_range(hudi_array *dst, const hudi_array *src, int64_t offs
 /* A new array (borrowing src's field) holding a deep copy of rows [offset, offset + n). */
 int hudi_array_slice(hudi_array **out, const hudi_array *src, int64_t offset, int64_t n,
                      hudi_error *err);
+/* Bytes of memory the array's buffers hold (capacities, children included): what a memory
+ * budget counts. */
+int64_t hudi_array_memory(const hudi_array *a);
 /* Drops rows from `length` down to `len` (children and data follow; capacity kept). */
 void hudi_array_truncate(hudi_array *a, int64_t len);
 /* Checks the structural invariants (lengths, offsets, null counts, map entries non-null);

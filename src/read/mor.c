@@ -34,14 +34,30 @@ typedef struct log_batch {
     int64_t rows;
 } log_batch;
 
+#define ENTRY_DELETE (-1)  /* mor_entry.batch of a delete */
+#define ENTRY_SPILLED (-2) /* of a record in the spill file */
+#define RUN_BASE (-1)      /* run_src of base rows */
+#define RUN_GATHER (-2)    /* of rows of the gathered (spilled) records */
+
 /* The current version of a record key. */
 typedef struct mor_entry {
-    hudi_slice key;               /* into a log batch's key column or a delete list */
-    int32_t batch;                /* the log batch of the record; -1 for a delete */
-    int64_t row;                  /* its row there */
-    const hudi_log_ordering *del; /* a delete's ordering value */
+    hudi_slice key; /* into a log batch's key column, a delete list or the spill arena */
+    int32_t batch;  /* the log batch of the record; ENTRY_DELETE; ENTRY_SPILLED */
+    uint32_t len;   /* spilled: bytes of its record in the spill file */
+    int64_t row;    /* its row there; spilled: the record's offset in the spill file */
+    const hudi_log_ordering *ord; /* a delete's ordering value; a spilled record's */
     bool matched;                 /* a base row took it */
+    bool deleted;                 /* spilled: the record's _hoodie_is_deleted is true */
 } mor_entry;
+
+/* A block that applies: where it is, and its instant (kept when the file's bytes are not). */
+typedef struct queued {
+    uint32_t file;
+    uint32_t block;
+    bool corrupt;
+    uint8_t instant_len; /* 0xff: too long to be an instant */
+    char instant[HUDI_INSTANT_TIME_MAX];
+} queued;
 
 /* What decoding a block left to keep alive: the writer schema the arrays may borrow. */
 typedef struct block_keep {
@@ -60,7 +76,7 @@ struct hudi_mor_slice {
     hudi_vec batches; /* log_batch */
     hudi_vec keeps;   /* block_keep */
     hudi_vec deletes; /* hudi_log_deletes * */
-    hudi_fs *mem;     /* Parquet data blocks are opened from here */
+    hudi_fs *mem_fs;  /* Parquet data blocks are opened from here */
     mor_entry *entries;
     size_t n_entries, cap_entries;
     int32_t *index; /* open addressing: entry + 1, 0 = empty */
@@ -69,9 +85,29 @@ struct hudi_mor_slice {
     hudi_mor_stats stats;
     const char *corrupt_file;
     /* hudi_mor_merge's plan: runs of rows */
-    int32_t *run_src; /* -1 = base, else log batch */
+    int32_t *run_src; /* RUN_BASE, RUN_GATHER, else log batch */
     int64_t *run_start, *run_len;
     size_t n_runs, cap_runs;
+    /* bounded memory */
+    int64_t max_memory;
+    int64_t mem;       /* bytes of the decoded log batches in memory */
+    int64_t kept;      /* bytes of log files kept between selection and decoding */
+    bool *reread;      /* per log file: dropped after selection, read again to decode */
+    bool no_spill;     /* the scan schema has types the spill records cannot hold */
+    hudi_arena arena;  /* spilled entries' keys and ordering values */
+    hudi_fs *spill_fs; /* owned when not the options' */
+    bool own_spill_fs;
+    char *spill_path;
+    hudi_writer *spill_w; /* while records are spilled */
+    hudi_file *spill_f;   /* once the logs are read */
+    int64_t spill_len;
+    hudi_avro_schema *spill_avro; /* the scan schema as Avro */
+    hudi_field spill_field;       /* its columnar form (the scan schema's shape) */
+    hudi_buf spill_buf;           /* encoded records; gathered records */
+    int64_t *g_off;               /* the records to gather for the batch being built */
+    uint32_t *g_len;
+    size_t n_gather, cap_gather;
+    hudi_batch *gathered;
 };
 
 /* ---- merge mode --------------------------------------------------------------------------- */
@@ -235,7 +271,7 @@ static int add_entry(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
 }
 
 static hudi_log_ordering entry_ordering(const hudi_mor_slice *m, const mor_entry *e) {
-    if (e->batch < 0) return *e->del;
+    if (e->batch < 0) return *e->ord;
     const log_batch *b = &hudi_vec_at(&m->batches, log_batch, e->batch);
     return ordering_at(m->o->ordering_col >= 0 ? b->cols[m->o->ordering_col] : NULL, e->row);
 }
@@ -252,13 +288,14 @@ static int apply_batch(hudi_mor_slice *m, int32_t bi, const char *name, hudi_err
                                     (size_t)(keys->offsets[r + 1] - keys->offsets[r]));
         mor_entry *e = lookup(m, key);
         if (!e) {
-            mor_entry n = {key, bi, r, NULL, false};
+            mor_entry n = {key, bi, 0, r, NULL, false, false};
             if (add_entry(m, &n, err) < 0) return HUDI_ENOMEM;
             continue;
         }
         /* A delete is replaced, except under EVENT_TIME by one whose ordering value is less. */
-        bool compare = e->batch >= 0 ? m->o->mode != HUDI_MOR_COMMIT_TIME
-                                     : m->o->mode == HUDI_MOR_EVENT_TIME && !no_ordering(e->del);
+        bool compare = e->batch != ENTRY_DELETE
+                           ? m->o->mode != HUDI_MOR_COMMIT_TIME
+                           : m->o->mode == HUDI_MOR_EVENT_TIME && !no_ordering(e->ord);
         if (compare) {
             hudi_log_ordering old = entry_ordering(m, e), now = ordering_at(ord, r);
             if (greater(&old, &now)) continue;
@@ -266,7 +303,7 @@ static int apply_batch(hudi_mor_slice *m, int32_t bi, const char *name, hudi_err
         e->key = key;
         e->batch = bi;
         e->row = r;
-        e->del = NULL;
+        e->ord = NULL;
     }
     m->stats.log_records += b->rows;
     return 0;
@@ -278,7 +315,7 @@ static int apply_deletes(hudi_mor_slice *m, const hudi_log_deletes *d, hudi_erro
         if (!x->record_key.data) continue; /* no key: nothing to delete */
         mor_entry *e = lookup(m, x->record_key);
         if (!e) {
-            mor_entry n = {x->record_key, -1, 0, &x->ordering, false};
+            mor_entry n = {x->record_key, ENTRY_DELETE, 0, 0, &x->ordering, false, false};
             if (add_entry(m, &n, err) < 0) return HUDI_ENOMEM;
             continue;
         }
@@ -287,8 +324,8 @@ static int apply_deletes(hudi_mor_slice *m, const hudi_log_deletes *d, hudi_erro
             if (greater(&old, &x->ordering)) continue;
         }
         e->key = x->record_key;
-        e->batch = -1;
-        e->del = &x->ordering;
+        e->batch = ENTRY_DELETE;
+        e->ord = &x->ordering;
     }
     m->stats.delete_records += (int64_t)d->count;
     return 0;
@@ -315,6 +352,7 @@ static int add_projected(hudi_mor_slice *m, const hudi_projection *p, hudi_array
             hudi_projection_column(p, i, a, rows, &schema->children[i], &b->cols[i], &moved, err);
         if (moved) src[map ? map[c] : c] = NULL;
         if (rc < 0) return rc;
+        m->mem += hudi_array_memory(b->cols[i]);
     }
     return 0;
 }
@@ -367,10 +405,11 @@ static int read_parquet_block(hudi_mor_slice *m, const hudi_log_block *blk, cons
     block_keep *k = hudi_vec_push(&m->keeps);
     if (!k) return hudi_error_oom(err);
     int rc = 0;
-    if (!m->mem) rc = hudi_fs_memory_new(&m->mem, err);
+    if (!m->mem_fs) rc = hudi_fs_memory_new(&m->mem_fs, err);
     if (rc == 0)
-        rc = hudi_fs_write_all(m->mem, path, 0644, blk->content.data, blk->content.len, err);
-    if (rc == 0) rc = hudi_pq_open(&k->pf, m->mem, path, NULL, err);
+        rc = hudi_fs_write_all(m->mem_fs, path, 0644, blk->content.data, blk->content.len, err);
+    if (rc == 0) rc = hudi_pq_open(&k->pf, m->mem_fs, path, NULL, err);
+    m->mem += (int64_t)blk->content.len; /* the copy the Parquet reader reads */
     hudi_projection *p = NULL;
     int32_t *cols = NULL, *map = NULL, n = 0;
     if (rc == 0) rc = block_projection(m, &p, hudi_pq_schema(k->pf), blk, name, err);
@@ -418,12 +457,198 @@ static int read_delete_block(hudi_mor_slice *m, const hudi_log_block *blk, const
     return rc;
 }
 
-/* ---- block selection ---------------------------------------------------------------------- */
+static int add_run(hudi_mor_slice *m, int32_t src, int64_t row, hudi_error *err);
 
-typedef struct queued {
-    uint32_t file;
-    uint32_t block;
-} queued;
+/* ---- spilling (bounded memory) ------------------------------------------------------------ */
+
+/* The scan schema as Avro, for the spill records; no_spill when it has types Avro cannot hold
+ * (then the merge is not bounded - hudi_mor_slice_open's caller sees it in the stats). */
+static int spill_schema(hudi_mor_slice *m, hudi_error *err) {
+    hudi_buf js = HUDI_BUF_INIT;
+    hudi_error scratch = HUDI_ERROR_INIT;
+    hudi_field root = *m->o->schema;
+    root.name = (char *)"hudic.spill";
+    int rc = hudi_schema_write_avro(&js, &root, HUDI_AVRO_STYLE_HUDI, &scratch);
+    if (rc == 0 && hudi_buf_failed(&js)) rc = HUDI_ENOMEM;
+    if (rc == 0) rc = hudi_schema_parse_avro(&m->spill_field, js.data, js.len, &scratch);
+    if (rc == 0) rc = hudi_avro_schema_parse(&m->spill_avro, HUDI_SLICE(js.data, js.len), &scratch);
+    hudi_buf_dispose(&js);
+    if (rc == HUDI_ENOMEM) return hudi_error_oom(err);
+    if (rc < 0) m->no_spill = true; /* types the Avro records cannot hold: not bounded */
+    return 0;
+}
+
+static int spill_open(hudi_mor_slice *m, hudi_error *err) {
+    static const char *const dflt = "/tmp";
+    hudi_buf path = HUDI_BUF_INIT;
+    int rc = spill_schema(m, err);
+    if (rc < 0 || m->no_spill) return rc;
+    m->spill_fs = m->o->spill_fs;
+    if (!m->spill_fs) {
+        if ((rc = hudi_fs_local_new(&m->spill_fs, err)) < 0) return rc;
+        m->own_spill_fs = true;
+    }
+    const char *dir = m->o->spill_dir && *m->o->spill_dir ? m->o->spill_dir : dflt;
+    hudi_buf_printf(&path, "%s/hudic-merge-spill-%ld-%p-%lld", dir, hudi_os_pid(), (void *)m,
+                    (long long)hudi_os_now_ms());
+    if (hudi_buf_failed(&path)) return hudi_error_oom(err);
+    m->spill_path = hudi_buf_detach(&path);
+    return hudi_fs_create(m->spill_fs, m->spill_path, HUDI_CREATE_OVERWRITE, &m->spill_w, err);
+}
+
+static uint32_t get_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put_be32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* Writes log batch bi (every row) to the spill file as Avro records (an Avro data block's
+ * content without its 8-byte head: int32 length + datum per record); loc[r] = the offset of
+ * row r's record, loc[rows] = the end. */
+static int spill_batch(hudi_mor_slice *m, int32_t bi, int64_t *loc, hudi_error *err) {
+    const log_batch *lb = &hudi_vec_at(&m->batches, log_batch, bi);
+    hudi_batch b = {&m->spill_field, lb->rows, m->n_cols, lb->cols};
+    hudi_buf_clear(&m->spill_buf);
+    int rc = hudi_log_avro_block_encode(&m->spill_buf, &b, m->spill_avro, err);
+    if (rc < 0) return rc;
+    const uint8_t *d = (const uint8_t *)m->spill_buf.data;
+    size_t pos = 8;
+    for (int64_t r = 0; r < lb->rows; r++) {
+        if (pos + 4 > m->spill_buf.len) return hudi_error_set(err, HUDI_EINVAL, "spill encoding");
+        loc[r] = m->spill_len + (int64_t)pos - 8;
+        pos += 4 + get_be32(d + pos);
+    }
+    loc[lb->rows] = m->spill_len + (int64_t)pos - 8;
+    rc = hudi_writer_write(m->spill_w, d + 8, m->spill_buf.len - 8, err);
+    if (rc == 0) m->spill_len += (int64_t)(m->spill_buf.len - 8);
+    m->stats.spilled_records += lb->rows;
+    return rc;
+}
+
+/* Moves the entries of the in-memory log batches to the spill file: their records are written
+ * there, their keys and ordering values copied into the arena, and the batches (and what the
+ * blocks kept alive for them) freed. */
+static int spill_all(hudi_mor_slice *m, hudi_error *err) {
+    int rc = 0;
+    if (!m->spill_w && !m->no_spill && (rc = spill_open(m, err)) < 0) return rc;
+    if (m->no_spill) return 0;
+    size_t nb = m->batches.len;
+    int64_t **loc = hudi_calloc(nb + 1, sizeof(int64_t *));
+    if (!loc) return hudi_error_oom(err);
+    for (size_t i = 0; rc == 0 && i < nb; i++) {
+        log_batch *b = &hudi_vec_at(&m->batches, log_batch, i);
+        if (!b->cols) continue;
+        if (!(loc[i] = hudi_malloc(((size_t)b->rows + 1) * sizeof(int64_t))))
+            rc = hudi_error_oom(err);
+        else
+            rc = spill_batch(m, (int32_t)i, loc[i], err);
+    }
+    for (size_t k = 0; rc == 0 && k < m->n_entries; k++) {
+        mor_entry *e = &m->entries[k];
+        if (e->batch < 0) continue;
+        const log_batch *b = &hudi_vec_at(&m->batches, log_batch, e->batch);
+        hudi_log_ordering o = entry_ordering(m, e);
+        hudi_log_ordering *ord = hudi_arena_alloc(&m->arena, sizeof(*ord));
+        uint8_t *key = hudi_arena_alloc(&m->arena, e->key.len + o.bytes.len + 1);
+        if (!ord || !key) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        memcpy(key, e->key.data, e->key.len);
+        if (o.bytes.len) memcpy(key + e->key.len, o.bytes.data, o.bytes.len);
+        if (o.bytes.data) o.bytes.data = key + e->key.len;
+        *ord = o;
+        e->deleted = m->o->is_deleted_col >= 0 &&
+                     b->cols[m->o->is_deleted_col]->field->type == HUDI_TYPE_BOOL &&
+                     hudi_array_is_valid(b->cols[m->o->is_deleted_col], e->row) &&
+                     hudi_bit_get(b->cols[m->o->is_deleted_col]->values, e->row);
+        e->key = HUDI_SLICE(key, e->key.len);
+        e->ord = ord;
+        e->len = (uint32_t)(loc[e->batch][e->row + 1] - loc[e->batch][e->row]);
+        e->row = loc[e->batch][e->row];
+        e->batch = ENTRY_SPILLED;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        log_batch *b = &hudi_vec_at(&m->batches, log_batch, i);
+        if (rc == 0 && loc[i]) {
+            for (int32_t c = 0; c < m->n_cols; c++) hudi_array_free(b->cols[c]);
+            hudi_free(b->cols);
+            b->cols = NULL;
+        }
+        hudi_free(loc[i]);
+    }
+    hudi_free(loc);
+    if (rc < 0) return rc;
+    /* nothing borrows from the decoded blocks any more */
+    for (size_t i = 0; i < m->keeps.len; i++) {
+        block_keep *k = &hudi_vec_at(&m->keeps, block_keep, i);
+        hudi_pq_scan_free(k->scan);
+        hudi_pq_close(k->pf);
+        k->scan = NULL;
+        k->pf = NULL;
+    }
+    if (m->mem_fs) {
+        hudi_fs_free(m->mem_fs);
+        m->mem_fs = NULL;
+    }
+    m->mem = 0;
+    m->stats.spills++;
+    return 0;
+}
+
+/* The records of the entries queued by gather_add, in that order, as m->gathered: one Avro
+ * data block content assembled from the spill file (adjacent records read at once). */
+static int gather_load(hudi_mor_slice *m, hudi_error *err) {
+    hudi_batch_free(m->gathered);
+    m->gathered = NULL;
+    if (m->n_gather == 0) return 0;
+    size_t total = 8;
+    for (size_t k = 0; k < m->n_gather; k++) total += m->g_len[k];
+    hudi_buf_clear(&m->spill_buf);
+    if (hudi_buf_grow(&m->spill_buf, total) < 0) return hudi_error_oom(err);
+    uint8_t *d = (uint8_t *)m->spill_buf.data;
+    put_be32(d, 3);
+    put_be32(d + 4, (uint32_t)m->n_gather);
+    size_t pos = 8;
+    for (size_t k = 0; k < m->n_gather;) {
+        size_t j = k + 1, len = m->g_len[k];
+        while (j < m->n_gather && m->g_off[j] == m->g_off[k] + (int64_t)len) len += m->g_len[j++];
+        int rc = hudi_file_read_at(m->spill_f, m->g_off[k], d + pos, len, err);
+        if (rc < 0) return rc;
+        pos += len;
+        k = j;
+    }
+    m->spill_buf.len = total;
+    hudi_log_block blk;
+    memset(&blk, 0, sizeof(blk));
+    blk.type = HUDI_LOG_AVRO_DATA_BLOCK;
+    blk.format_version = 1;
+    blk.content = HUDI_SLICE(d, total);
+    return hudi_log_avro_block_read(&m->gathered, &blk, m->spill_avro, &m->spill_field,
+                                    m->spill_path, err);
+}
+
+static int gather_add(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
+    if (m->n_gather == m->cap_gather) {
+        size_t cap = m->cap_gather ? m->cap_gather * 2 : 256;
+        int64_t *o = hudi_realloc(m->g_off, cap * sizeof(int64_t));
+        if (o) m->g_off = o;
+        uint32_t *l = o ? hudi_realloc(m->g_len, cap * sizeof(uint32_t)) : NULL;
+        if (!l) return hudi_error_oom(err);
+        m->g_len = l;
+        m->cap_gather = cap;
+    }
+    m->g_off[m->n_gather] = e->row;
+    m->g_len[m->n_gather] = e->len;
+    return add_run(m, RUN_GATHER, (int64_t)m->n_gather++, err);
+}
+
+/* ---- block selection ---------------------------------------------------------------------- */
 
 static bool header_is(const hudi_log_block *b, hudi_log_meta_key k, const char *s) {
     return b->header[k].data && hudi_slice_eq(b->header[k], hudi_slice_cstr(s));
@@ -445,45 +670,97 @@ static bool committed(const hudi_mor_slice *m, hudi_slice it) {
     return hudi_timeline_is_committed(m->o->timeline, t);
 }
 
-/* The blocks that apply, in order (the header comment's rules). */
-static int select_blocks(hudi_mor_slice *m, hudi_vec *q, hudi_error *err) {
+/* Selects the blocks of log file f that apply, in order, into q (the header comment's
+ * rules); *ended when a block after the query instant ends the scan. */
+static int select_blocks(hudi_mor_slice *m, hudi_vec *q, size_t f, bool *ended, hudi_error *err) {
     const char *as_of = m->o->as_of && *m->o->as_of ? m->o->as_of : NULL;
-    for (size_t f = 0; f < m->n_files; f++) {
-        for (size_t i = 0; i < m->blocks[f].count; i++) {
-            const hudi_log_block *b = &m->blocks[f].blocks[i];
-            hudi_slice it = b->header[HUDI_LOG_INSTANT_TIME];
-            m->stats.blocks++;
-            if (b->type != HUDI_LOG_CORRUPT_BLOCK && as_of && it.data && instant_cmp(it, as_of) > 0)
-                return 0; /* after the query instant: the scan ends */
-            if (b->type == HUDI_LOG_COMMAND_BLOCK) {
-                hudi_slice target = b->header[HUDI_LOG_TARGET_INSTANT_TIME];
-                if (!header_is(b, HUDI_LOG_COMMAND_BLOCK_TYPE, "0") || !target.data) continue;
-                size_t kept = 0;
-                for (size_t k = 0; k < q->len; k++) {
-                    queued x = hudi_vec_at(q, queued, k);
-                    const hudi_log_block *qb = &m->blocks[x.file].blocks[x.block];
-                    if (qb->type == HUDI_LOG_CORRUPT_BLOCK ||
-                        hudi_slice_eq(qb->header[HUDI_LOG_INSTANT_TIME], target)) {
-                        m->stats.blocks_skipped++;
-                        continue;
-                    }
-                    hudi_vec_at(q, queued, kept++) = x;
+    for (size_t i = 0; i < m->blocks[f].count; i++) {
+        const hudi_log_block *b = &m->blocks[f].blocks[i];
+        hudi_slice it = b->header[HUDI_LOG_INSTANT_TIME];
+        m->stats.blocks++;
+        if (b->type != HUDI_LOG_CORRUPT_BLOCK && as_of && it.data && instant_cmp(it, as_of) > 0) {
+            *ended = true; /* after the query instant: the scan ends */
+            return 0;
+        }
+        if (b->type == HUDI_LOG_COMMAND_BLOCK) {
+            hudi_slice target = b->header[HUDI_LOG_TARGET_INSTANT_TIME];
+            if (!header_is(b, HUDI_LOG_COMMAND_BLOCK_TYPE, "0") || !target.data) continue;
+            size_t kept = 0;
+            for (size_t k = 0; k < q->len; k++) {
+                queued x = hudi_vec_at(q, queued, k);
+                if (x.corrupt || (x.instant_len == target.len &&
+                                  memcmp(x.instant, target.data, x.instant_len) == 0)) {
+                    m->stats.blocks_skipped++;
+                    continue;
                 }
-                q->len = kept;
-                continue;
+                hudi_vec_at(q, queued, kept++) = x;
             }
-            if (b->type != HUDI_LOG_CORRUPT_BLOCK && !committed(m, it)) {
-                m->stats.blocks_skipped++;
-                continue;
-            }
-            queued *x = hudi_vec_push(q);
-            if (!x) return hudi_error_oom(err);
-            *x = (queued){(uint32_t)f, (uint32_t)i};
+            q->len = kept;
+            continue;
+        }
+        if (b->type != HUDI_LOG_CORRUPT_BLOCK && !committed(m, it)) {
+            m->stats.blocks_skipped++;
+            continue;
+        }
+        queued *x = hudi_vec_push(q);
+        if (!x) return hudi_error_oom(err);
+        memset(x, 0, sizeof(*x));
+        x->file = (uint32_t)f;
+        x->block = (uint32_t)i;
+        x->corrupt = b->type == HUDI_LOG_CORRUPT_BLOCK;
+        if (it.data && it.len < sizeof(x->instant)) {
+            memcpy(x->instant, it.data, it.len);
+            x->instant_len = (uint8_t)it.len;
+        } else {
+            x->instant_len = 0xff;
         }
     }
     return 0;
 }
 
+/* Reads and splits log file f (the first time, counting what it holds). */
+static int load_file(hudi_mor_slice *m, const hudi_file_slice *s, size_t f, bool first,
+                     hudi_error *err) {
+    const hudi_log_file *lf = &s->logs[f];
+    int rc = hudi_fs_read_all(m->o->fs, lf->path, &m->files[f], err);
+    if (rc == 0)
+        rc = hudi_log_scan(&m->blocks[f], HUDI_SLICE(m->files[f].data, m->files[f].len), lf->path,
+                           err);
+    if (rc < 0 || !first) return rc;
+    m->stats.log_files++;
+    if (m->blocks[f].corrupt > 0) {
+        m->stats.corrupt_blocks += (int64_t)m->blocks[f].corrupt;
+        if (!m->corrupt_file) m->corrupt_file = lf->path;
+    }
+    return 0;
+}
+
+static void unload_file(hudi_mor_slice *m, size_t f) {
+    hudi_log_blocks_dispose(&m->blocks[f]);
+    hudi_buf_dispose(&m->files[f]);
+}
+
+static int decode_block(hudi_mor_slice *m, const hudi_log_block *b, const char *name,
+                        hudi_error *err) {
+    switch (b->type) {
+    case HUDI_LOG_AVRO_DATA_BLOCK: return read_avro_block(m, b, name, err);
+    case HUDI_LOG_PARQUET_DATA_BLOCK: return read_parquet_block(m, b, name, err);
+    case HUDI_LOG_DELETE_BLOCK: return read_delete_block(m, b, name, err);
+    case HUDI_LOG_CORRUPT_BLOCK: return 0; /* dropped (counted when read) */
+    case HUDI_LOG_HFILE_DATA_BLOCK:
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "%s: HFile data block at %lld: HFile log blocks (metadata "
+                              "tables) are not supported",
+                              name, (long long)b->offset);
+    default:
+        return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: block type %d at %lld in a data log",
+                              name, (int)b->type, (long long)b->offset);
+    }
+}
+
+/* Selection reads the files in order, keeping their bytes while they fit the memory bound
+ * (else they are read again to decode); decoding applies the selected blocks in order,
+ * spilling the decoded records whenever they outgrow the bound. */
 int hudi_mor_slice_open(hudi_mor_slice **out, const hudi_mor_options *opts,
                         const hudi_file_slice *s, hudi_error *err) {
     hudi_mor_slice *m = hudi_calloc(1, sizeof(*m));
@@ -493,55 +770,58 @@ int hudi_mor_slice_open(hudi_mor_slice **out, const hudi_mor_options *opts,
     if (!m) return hudi_error_oom(err);
     m->o = opts;
     m->n_cols = opts->schema->n_children;
+    m->max_memory = opts->max_memory > 0 ? opts->max_memory : (int64_t)1 << 30;
     m->batches = (hudi_vec)HUDI_VEC_INIT(log_batch);
     m->keeps = (hudi_vec)HUDI_VEC_INIT(block_keep);
     m->deletes = (hudi_vec)HUDI_VEC_INIT(hudi_log_deletes *);
+    m->arena = (hudi_arena)HUDI_ARENA_INIT;
     m->n_files = s->logs_count;
     if (!(m->files = hudi_calloc(s->logs_count + 1, sizeof(hudi_buf))) ||
-        !(m->blocks = hudi_calloc(s->logs_count + 1, sizeof(hudi_log_blocks)))) {
+        !(m->blocks = hudi_calloc(s->logs_count + 1, sizeof(hudi_log_blocks))) ||
+        !(m->reread = hudi_calloc(s->logs_count + 1, sizeof(bool)))) {
         hudi_mor_slice_free(m);
         return hudi_error_oom(err);
     }
-    for (size_t f = 0; rc == 0 && f < s->logs_count; f++) {
-        const hudi_log_file *lf = &s->logs[f];
+    for (size_t f = 0; f < s->logs_count; f++) {
         m->files[f] = (hudi_buf)HUDI_BUF_INIT;
         m->blocks[f] = (hudi_log_blocks)HUDI_LOG_BLOCKS_INIT;
-        rc = hudi_fs_read_all(opts->fs, lf->path, &m->files[f], err);
-        if (rc == 0)
-            rc = hudi_log_scan(&m->blocks[f], HUDI_SLICE(m->files[f].data, m->files[f].len),
-                               lf->path, err);
-        m->stats.log_files++;
-        if (rc == 0 && m->blocks[f].corrupt > 0) {
-            m->stats.corrupt_blocks += (int64_t)m->blocks[f].corrupt;
-            if (!m->corrupt_file) m->corrupt_file = lf->path;
+    }
+    bool ended = false;
+    for (size_t f = 0; rc == 0 && !ended && f < s->logs_count; f++) {
+        if ((rc = load_file(m, s, f, true, err)) < 0 ||
+            (rc = select_blocks(m, &q, f, &ended, err)) < 0)
+            break;
+        if (m->kept + (int64_t)m->files[f].len > m->max_memory) {
+            unload_file(m, f);
+            m->reread[f] = true;
+        } else {
+            m->kept += (int64_t)m->files[f].len;
         }
     }
-    if (rc == 0) rc = select_blocks(m, &q, err);
     for (size_t k = 0; rc == 0 && k < q.len; k++) {
         queued x = hudi_vec_at(&q, queued, k);
-        const hudi_log_block *b = &m->blocks[x.file].blocks[x.block];
         const char *name = s->logs[x.file].path;
-        switch (b->type) {
-        case HUDI_LOG_AVRO_DATA_BLOCK: rc = read_avro_block(m, b, name, err); break;
-        case HUDI_LOG_PARQUET_DATA_BLOCK: rc = read_parquet_block(m, b, name, err); break;
-        case HUDI_LOG_DELETE_BLOCK: rc = read_delete_block(m, b, name, err); break;
-        case HUDI_LOG_CORRUPT_BLOCK: break; /* dropped (counted above) */
-        case HUDI_LOG_HFILE_DATA_BLOCK:
-            rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                "%s: HFile data block at %lld: HFile log blocks (metadata "
-                                "tables) are not supported",
-                                name, (long long)b->offset);
-            break;
-        default:
-            rc = hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: block type %d at %lld in a data log",
-                                name, (int)b->type, (long long)b->offset);
+        if (m->reread[x.file] && !m->files[x.file].data) {
+            for (size_t f = 0; f < x.file; f++) unload_file(m, f); /* decoded already */
+            m->stats.reread_files++;
+            if ((rc = load_file(m, s, x.file, false, err)) < 0) break;
         }
+        if (x.block >= m->blocks[x.file].count) {
+            rc = hudi_error_set(err, HUDI_ECORRUPT, "%s: changed while it was read", name);
+            break;
+        }
+        const hudi_log_block *b = &m->blocks[x.file].blocks[x.block];
+        rc = decode_block(m, b, name, err);
+        if (rc == 0 && m->mem > m->max_memory && !m->no_spill) rc = spill_all(m, err);
     }
     hudi_vec_dispose(&q);
     /* Decoded batches and delete lists own their bytes: the files are no longer needed. */
-    for (size_t f = 0; f < m->n_files; f++) {
-        hudi_log_blocks_dispose(&m->blocks[f]);
-        hudi_buf_dispose(&m->files[f]);
+    for (size_t f = 0; f < m->n_files; f++) unload_file(m, f);
+    if (rc == 0 && m->spill_w) {
+        hudi_writer *w = m->spill_w;
+        m->spill_w = NULL;
+        rc = hudi_writer_close(w, err);
+        if (rc == 0) rc = hudi_fs_open(m->spill_fs, m->spill_path, &m->spill_f, err);
     }
     if (rc < 0) {
         hudi_mor_slice_free(m);
@@ -579,7 +859,23 @@ void hudi_mor_slice_free(hudi_mor_slice *m) {
     }
     hudi_free(m->blocks);
     hudi_free(m->files);
-    hudi_fs_free(m->mem);
+    hudi_fs_free(m->mem_fs);
+    hudi_free(m->reread);
+    hudi_arena_dispose(&m->arena);
+    hudi_writer_abort(m->spill_w);
+    if (m->spill_f) hudi_file_close(m->spill_f);
+    if (m->spill_path) {
+        hudi_error scratch = HUDI_ERROR_INIT;
+        if (m->spill_fs) (void)hudi_fs_remove(m->spill_fs, m->spill_path, &scratch);
+        hudi_free(m->spill_path);
+    }
+    if (m->own_spill_fs) hudi_fs_free(m->spill_fs);
+    hudi_avro_schema_free(m->spill_avro);
+    hudi_field_dispose(&m->spill_field);
+    hudi_buf_dispose(&m->spill_buf);
+    hudi_free(m->g_off);
+    hudi_free(m->g_len);
+    hudi_batch_free(m->gathered);
     hudi_free(m->entries);
     hudi_free(m->index);
     hudi_free(m->run_src);
@@ -627,9 +923,11 @@ static int build_runs(hudi_mor_slice *m, hudi_array *const *in, const hudi_field
         int rc = hudi_array_new(&out[c], fields[c], err);
         if (rc == 0) rc = hudi_array_reserve(out[c], total, err);
         for (size_t k = 0; rc == 0 && k < m->n_runs; k++) {
-            const hudi_array *src =
-                m->run_src[k] < 0 ? in[c]
-                                  : hudi_vec_at(&m->batches, log_batch, m->run_src[k]).cols[c];
+            int32_t rs = m->run_src[k];
+            const hudi_array *src = rs == RUN_BASE ? in[c]
+                                    : rs == RUN_GATHER
+                                        ? m->gathered->columns[c]
+                                        : hudi_vec_at(&m->batches, log_batch, rs).cols[c];
             rc = hudi_array_append_range(out[c], src, m->run_start[k], m->run_len[k], err);
         }
         if (rc < 0) {
@@ -644,11 +942,18 @@ static int build_runs(hudi_mor_slice *m, hudi_array *const *in, const hudi_field
     return 0;
 }
 
-static bool log_row_deleted(const hudi_mor_slice *m, int32_t bi, int64_t row) {
+/* Whether the log record of entry e has _hoodie_is_deleted = true. */
+static bool log_row_deleted(const hudi_mor_slice *m, const mor_entry *e) {
+    if (e->batch == ENTRY_SPILLED) return e->deleted;
     if (m->o->is_deleted_col < 0) return false;
-    const hudi_array *a = hudi_vec_at(&m->batches, log_batch, bi).cols[m->o->is_deleted_col];
-    return a->field->type == HUDI_TYPE_BOOL && hudi_array_is_valid(a, row) &&
-           hudi_bit_get(a->values, row);
+    const hudi_array *a = hudi_vec_at(&m->batches, log_batch, e->batch).cols[m->o->is_deleted_col];
+    return a->field->type == HUDI_TYPE_BOOL && hudi_array_is_valid(a, e->row) &&
+           hudi_bit_get(a->values, e->row);
+}
+
+/* The log record of entry e goes into the batch being built. */
+static int take_entry(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
+    return e->batch == ENTRY_SPILLED ? gather_add(m, e, err) : add_run(m, e->batch, e->row, err);
 }
 
 int hudi_mor_merge(hudi_mor_slice *m, hudi_array *const *in, int64_t rows, hudi_array **out,
@@ -660,6 +965,7 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array *const *in, int64_t rows, hudi_
     if (m->n_cols > (int32_t)HUDI_ARRAY_LEN(fields))
         return hudi_error_set(err, HUDI_EUNSUPPORTED, "more than 1024 columns");
     m->n_runs = 0;
+    m->n_gather = 0;
     for (int64_t r = 0; r < rows; r++) {
         mor_entry *e = NULL;
         if (hudi_array_is_valid(keys, r))
@@ -667,14 +973,14 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array *const *in, int64_t rows, hudi_
                                      (size_t)(keys->offsets[r + 1] - keys->offsets[r])));
         int rc = 0;
         if (!e) {
-            rc = add_run(m, -1, r, err);
+            rc = add_run(m, RUN_BASE, r, err);
         } else {
             e->matched = true;
             hudi_log_ordering base = ordering_at(ord, r);
-            if (e->batch < 0) {
+            if (e->batch == ENTRY_DELETE) {
                 bool keep =
-                    mode == HUDI_MOR_EVENT_TIME && !no_ordering(e->del) && greater(&base, e->del);
-                if (keep) rc = add_run(m, -1, r, err);
+                    mode == HUDI_MOR_EVENT_TIME && !no_ordering(e->ord) && greater(&base, e->ord);
+                if (keep) rc = add_run(m, RUN_BASE, r, err);
             } else {
                 bool keep = false;
                 if (mode == HUDI_MOR_EVENT_TIME || mode == HUDI_MOR_DEFAULT_PAYLOAD) {
@@ -682,29 +988,34 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array *const *in, int64_t rows, hudi_
                     keep = greater(&base, &lo);
                 }
                 if (keep)
-                    rc = add_run(m, -1, r, err);
-                else if (!log_row_deleted(m, e->batch, e->row))
-                    rc = add_run(m, e->batch, e->row, err);
+                    rc = add_run(m, RUN_BASE, r, err);
+                else if (!log_row_deleted(m, e))
+                    rc = take_entry(m, e, err);
             }
         }
         if (rc < 0) return rc;
     }
     for (int32_t c = 0; c < m->n_cols; c++) fields[c] = in[c]->field;
-    return build_runs(m, in, fields, out, out_rows, err);
+    int rc = gather_load(m, err);
+    if (rc == 0) rc = build_runs(m, in, fields, out, out_rows, err);
+    return rc;
 }
 
 int hudi_mor_next_inserts(hudi_mor_slice *m, const hudi_field *const *fields, hudi_array **out,
                           int64_t *out_rows, hudi_error *err) {
     int64_t max = m->o->batch_rows > 0 ? m->o->batch_rows : 65536, n = 0;
     m->n_runs = 0;
+    m->n_gather = 0;
     *out_rows = 0;
     for (; m->next_insert < m->n_entries && n < max; m->next_insert++) {
         const mor_entry *e = &m->entries[m->next_insert];
-        if (e->matched || e->batch < 0 || log_row_deleted(m, e->batch, e->row)) continue;
-        int rc = add_run(m, e->batch, e->row, err);
+        if (e->matched || e->batch == ENTRY_DELETE || log_row_deleted(m, e)) continue;
+        int rc = take_entry(m, e, err);
         if (rc < 0) return rc;
         n++;
     }
     if (n == 0) return 0;
-    return build_runs(m, NULL, fields, out, out_rows, err);
+    int rc = gather_load(m, err);
+    if (rc == 0) rc = build_runs(m, NULL, fields, out, out_rows, err);
+    return rc;
 }

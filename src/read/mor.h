@@ -11,8 +11,11 @@
  * of rows from the base and log batches (no per-row allocation). Log records that matched no
  * base row are inserts: hudi_mor_next_inserts emits them after the base file.
  *
- * Memory: the decoded log records of one slice at a time (the log files' bytes only while
- * they are decoded), plus one base batch. */
+ * Memory is bounded by max_memory (hoodie.memory.merge.max.size, docs/ARCHITECTURE.md "Merged
+ * reads"): decoded log records past it spill to a scratch file (an Avro record per log record,
+ * read back by offset, in one gather per merged batch), and log files past it are dropped
+ * after their blocks are selected and read again when decoded. The record keys of the slice
+ * (and an ordering value per spilled record) stay in memory, as in Hudi's spillable map. */
 #ifndef HUDI_READ_MOR_H
 #define HUDI_READ_MOR_H
 
@@ -57,6 +60,13 @@ typedef struct hudi_mor_options {
     int64_t batch_rows; /* rows per batch of inserts (0 = 65536) */
     hudi_mor_names_fn names;
     void *names_ctx;
+    /* Bounded memory: bytes of decoded log records (and of log file bytes kept between block
+     * selection and decoding) before they spill; 0 = 1 GiB. Spill files are created in
+     * spill_dir (NULL = "/tmp") of spill_fs (NULL = the local disk) and removed by
+     * hudi_mor_slice_free. */
+    int64_t max_memory;
+    hudi_fs *spill_fs;
+    const char *spill_dir;
 } hudi_mor_options;
 
 typedef struct hudi_mor_slice hudi_mor_slice;
@@ -83,6 +93,9 @@ typedef struct hudi_mor_stats {
     int64_t log_files, blocks, blocks_skipped; /* skipped: uncommitted, rolled back, after Q */
     int64_t corrupt_blocks;
     int64_t log_records, delete_records;
+    int64_t spills;          /* times the decoded log records were spilled */
+    int64_t spilled_records; /* log records written to the spill file */
+    int64_t reread_files;    /* log files dropped after selection and read again */
 } hudi_mor_stats;
 const hudi_mor_stats *hudi_mor_slice_stats(const hudi_mor_slice *m);
 /* The first log file with a corrupt block, or NULL. */

@@ -707,6 +707,11 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
         mo->as_of = r->as_of;
         mo->schema = &r->scan_schema;
         mo->batch_rows = r->batch_rows;
+        /* Hudi's merge memory bound and spill folder, from the table's properties */
+        if ((rc = hudi_props_get_int(&t->props, "hoodie.memory.merge.max.size", 0, &mo->max_memory,
+                                     err)) < 0)
+            goto fail;
+        mo->spill_dir = hudi_props_get(&t->props, "hoodie.memory.spillable.map.path");
         mo->names = r->is ? mor_names : NULL;
         mo->names_ctx = r;
         if (!(r->merged =
@@ -746,6 +751,12 @@ static void close_file(hudi_reader *r) {
         r->stats.row_groups_skipped += st->row_groups_skipped;
         r->stats.rows_read += st->rows_read;
         if (!r->mor) r->stats.rows_returned += st->rows_returned; /* merged rows count there */
+    }
+    if (r->mor) {
+        const hudi_mor_stats *ms = hudi_mor_slice_stats(r->mor);
+        r->stats.log_spills += ms->spills;
+        r->stats.log_spilled_records += ms->spilled_records;
+        r->stats.log_files_reread += ms->reread_files;
     }
     hudi_mor_slice_free(r->mor);
     r->mor = NULL;

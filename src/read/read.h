@@ -123,6 +123,8 @@ typedef struct hudi_read_stats {
     int64_t row_groups_total, row_groups_skipped;
     int64_t rows_read;     /* rows decoded from the kept row groups and pages */
     int64_t rows_returned; /* rows that satisfied the predicates */
+    /* merged reads under hoodie.memory.merge.max.size (read/mor.h), over the slices closed */
+    int64_t log_spills, log_spilled_records, log_files_reread;
 } hudi_read_stats;
 const hudi_read_stats *hudi_reader_stats(const hudi_reader *r);
 /* The schema of the batches (a STRUCT owned by the reader). */

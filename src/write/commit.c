@@ -416,11 +416,15 @@ int hudi_commit_write_inflight(wctx *c, hudi_error *err) {
 /* DIRECT marker (timeline.md §7):
  * .hoodie/.temp/<instant>/<partition>/<file>.marker.<CREATE|MERGE>. */
 int hudi_commit_write_marker(wctx *c, const wgroup *g, hudi_error *err) {
+    return hudi_commit_write_log_marker(c, g, g->name, err);
+}
+
+int hudi_commit_write_log_marker(wctx *c, const wgroup *g, const char *name, hudi_error *err) {
     hudi_buf dir = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
     const char *part = c->parts[g->part].path;
     hudi_buf_printf(&dir, "%s/%s/%s%s%s", c->t->base_path, WRITE_TEMP_DIR, c->instant,
                     *part ? "/" : "", part);
-    hudi_buf_printf(&path, "%s/%s.marker.%s", dir.data, g->name,
+    hudi_buf_printf(&path, "%s/%s.marker.%s", dir.data, name,
                     g->append ? "APPEND"
                     : g->old  ? "MERGE"
                               : "CREATE");
@@ -454,7 +458,23 @@ static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hu
         st.log_files = logs;
         st.log_files_count = 1;
         st.runtime_stats.total_upsert_time = g->time_ms;
-        return hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
+        int rc = hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
+        /* one stat per log file, as Hudi's append handle adds one after each rollover */
+        for (size_t i = 0; rc == 0 && i < g->n_rolled; i++) {
+            const wlog *l = &g->rolled[i];
+            const char *more[1] = {l->name};
+            st.path = l->rel_path;
+            st.num_writes = l->num_writes;
+            st.num_deletes = l->num_deletes;
+            st.num_update_writes = l->num_update_writes;
+            st.num_inserts = l->num_inserts;
+            st.total_write_bytes = st.file_size_bytes = l->size_bytes;
+            st.log_version = (int32_t)l->version;
+            st.log_files = more;
+            st.runtime_stats.total_upsert_time = 0;
+            rc = hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
+        }
+        return rc;
     }
     if (g->old)
         st.runtime_stats.total_upsert_time = g->time_ms;
@@ -531,8 +551,14 @@ int hudi_commit_complete(wctx *c, hudi_error *err) {
             c->res->inserts += g->num_inserts;
             c->res->updates += g->num_update_writes;
             c->res->deletes += g->num_deletes;
-            c->res->files_written++;
+            c->res->files_written += 1 + (int64_t)g->n_rolled;
             c->res->bytes_written += g->size_bytes;
+            for (size_t i = 0; i < g->n_rolled; i++) {
+                c->res->inserts += g->rolled[i].num_inserts;
+                c->res->updates += g->rolled[i].num_update_writes;
+                c->res->deletes += g->rolled[i].num_deletes;
+                c->res->bytes_written += g->rolled[i].size_bytes;
+            }
         }
     }
     hudi_commit_metadata_free(md);

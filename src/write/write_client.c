@@ -48,6 +48,11 @@ static void ctx_dispose(wctx *c) {
         hudi_free(c->groups[i].name);
         hudi_free(c->groups[i].rel_path);
         hudi_free(c->groups[i].cdc_rel_path);
+        for (size_t k = 0; k < c->groups[i].n_rolled; k++) {
+            hudi_free(c->groups[i].rolled[k].name);
+            hudi_free(c->groups[i].rolled[k].rel_path);
+        }
+        hudi_free(c->groups[i].rolled);
     }
     hudi_free(c->groups);
     hudi_fs_view_free(c->view);

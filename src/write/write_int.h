@@ -56,6 +56,13 @@ typedef struct wrows {
 int hudi_wrows_push(wrows *r, int32_t row, hudi_error *err);
 
 /* One file group touched by the write. */
+/* A log file after the first of a group's write: rollover at hoodie.logfile.max.size. */
+typedef struct wlog {
+    char *name, *rel_path;
+    uint64_t version;
+    int64_t num_writes, num_deletes, num_update_writes, num_inserts, size_bytes;
+} wlog;
+
 typedef struct wgroup {
     int32_t part;
     char file_id[HUDI_FILE_ID_MAX];
@@ -78,6 +85,9 @@ typedef struct wgroup {
     /* hoodie.table.cdc.enabled: the `.cdc` log file written next to a merged base file */
     char *cdc_rel_path; /* relative to the base path; NULL when none */
     int64_t cdc_size;
+    wlog *rolled; /* the next log versions this write rolled over to (the counts above are the
+                   * first file's) */
+    size_t n_rolled;
 } wgroup;
 
 typedef struct wpart {
@@ -198,6 +208,8 @@ int hudi_commit_estimate_record_size(wctx *c, hudi_error *err);
 int hudi_commit_write_requested(wctx *c, hudi_error *err);
 int hudi_commit_write_inflight(wctx *c, hudi_error *err);
 int hudi_commit_write_marker(wctx *c, const wgroup *g, hudi_error *err);
+/* The APPEND marker of log file `name` of group g (a write that rolled over has several). */
+int hudi_commit_write_log_marker(wctx *c, const wgroup *g, const char *name, hudi_error *err);
 int hudi_commit_complete(wctx *c, hudi_error *err);
 /* Deletes a directory tree (files first); a missing directory is fine. */
 int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err);
