@@ -157,7 +157,9 @@ static int fill_records(appender *ap, hudi_error *err) {
     return 0;
 }
 
-/* The log file's bytes: the data block, then the delete block. */
+/* The log file's bytes: the data block, then the delete block. Both carry the same header,
+ * INSTANT_TIME and SCHEMA (the writer schema with the meta fields), as Hudi's append handle
+ * writes every block of a deltacommit (a delete block of Spark's has the SCHEMA too). */
 static int encode(appender *ap, hudi_buf *file, hudi_error *err) {
     wctx *c = ap->c;
     hudi_buf content = HUDI_BUF_INIT;
@@ -165,9 +167,9 @@ static int encode(appender *ap, hudi_buf *file, hudi_error *err) {
     hudi_slice header[HUDI_LOG_META_KEYS];
     memset(header, 0, sizeof(header));
     header[HUDI_LOG_INSTANT_TIME] = hudi_slice_cstr(c->instant);
+    header[HUDI_LOG_SCHEMA] = HUDI_SLICE(c->file_schema_json.data, c->file_schema_json.len);
     int rc = 0;
     if (ap->n_rows > 0) {
-        header[HUDI_LOG_SCHEMA] = HUDI_SLICE(c->file_schema_json.data, c->file_schema_json.len);
         if ((rc = hudi_batch_new(&ap->out, &c->file_schema, err)) == 0 &&
             (rc = fill_records(ap, err)) == 0 &&
             (rc = hudi_avro_schema_parse(&writer, header[HUDI_LOG_SCHEMA], err)) == 0 &&
@@ -176,7 +178,6 @@ static int encode(appender *ap, hudi_buf *file, hudi_error *err) {
                                       HUDI_SLICE(content.data, content.len), err);
     }
     if (rc == 0 && ap->n_dels > 0) {
-        header[HUDI_LOG_SCHEMA] = HUDI_SLICE(NULL, 0);
         hudi_buf_clear(&content);
         if ((rc = hudi_log_delete_block_encode(&content, ap->dels, ap->n_dels, err)) == 0)
             rc = hudi_log_block_write(file, HUDI_LOG_DELETE_BLOCK, header,

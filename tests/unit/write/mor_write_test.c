@@ -409,6 +409,13 @@ Test(mor_write, is_deleted_in_upsert) {
     cr_assert_eq(bl.count, 2);
     cr_assert_eq(bl.blocks[0].type, HUDI_LOG_AVRO_DATA_BLOCK);
     cr_assert_eq(bl.blocks[1].type, HUDI_LOG_DELETE_BLOCK);
+    /* both blocks carry the deltacommit's header as Hudi's append handle writes it: the
+     * instant and the writer schema (with the meta fields) */
+    hudi_slice sc = bl.blocks[0].header[HUDI_LOG_SCHEMA];
+    cr_assert(sc.len > 0 && memmem(sc.data, sc.len, "_hoodie_record_key", 18));
+    cr_assert(hudi_slice_eq(bl.blocks[1].header[HUDI_LOG_SCHEMA], sc));
+    cr_assert(hudi_slice_eq(bl.blocks[1].header[HUDI_LOG_INSTANT_TIME],
+                            bl.blocks[0].header[HUDI_LOG_INSTANT_TIME]));
     hudi_log_deletes d = HUDI_LOG_DELETES_INIT;
     cr_assert_eq(hudi_log_delete_block_read(&d, &bl.blocks[1], "x", NULL), 0);
     cr_assert_eq(d.count, 1);
