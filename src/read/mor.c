@@ -3,7 +3,9 @@
  *
  * Block selection, across the slice's log files in order: a block (other than a corrupt one)
  * whose INSTANT_TIME is after the query instant ends the scan; data and delete blocks of an
- * instant that is not committed are skipped; a rollback command block drops the queued blocks
+ * instant that is not committed are skipped; an incremental read (an instant range, as Hudi
+ * 0.15's incremental relation scans) skips data and delete blocks outside its range instead of
+ * ending the scan; a rollback command block drops the queued blocks
  * of its TARGET_INSTANT_TIME and the queued corrupt blocks; corrupt blocks are dropped. The
  * queued blocks are then applied oldest first.
  *
@@ -445,6 +447,14 @@ static bool committed(const hudi_mor_slice *m, hudi_slice it) {
     return hudi_timeline_is_committed(m->o->timeline, t);
 }
 
+/* Whether a data or delete block's instant is in an incremental read's range. */
+static bool in_range(const hudi_mor_slice *m, hudi_slice it) {
+    if (!m->o->range_end) return true;
+    if (!it.data) return false;
+    if (m->o->range_begin && instant_cmp(it, m->o->range_begin) <= 0) return false;
+    return instant_cmp(it, m->o->range_end) <= 0;
+}
+
 /* The blocks that apply, in order (the header comment's rules). */
 static int select_blocks(hudi_mor_slice *m, hudi_vec *q, hudi_error *err) {
     const char *as_of = m->o->as_of && *m->o->as_of ? m->o->as_of : NULL;
@@ -453,7 +463,8 @@ static int select_blocks(hudi_mor_slice *m, hudi_vec *q, hudi_error *err) {
             const hudi_log_block *b = &m->blocks[f].blocks[i];
             hudi_slice it = b->header[HUDI_LOG_INSTANT_TIME];
             m->stats.blocks++;
-            if (b->type != HUDI_LOG_CORRUPT_BLOCK && as_of && it.data && instant_cmp(it, as_of) > 0)
+            if (b->type != HUDI_LOG_CORRUPT_BLOCK && as_of && !m->o->range_end && it.data &&
+                instant_cmp(it, as_of) > 0)
                 return 0; /* after the query instant: the scan ends */
             if (b->type == HUDI_LOG_COMMAND_BLOCK) {
                 hudi_slice target = b->header[HUDI_LOG_TARGET_INSTANT_TIME];
@@ -472,7 +483,7 @@ static int select_blocks(hudi_mor_slice *m, hudi_vec *q, hudi_error *err) {
                 q->len = kept;
                 continue;
             }
-            if (b->type != HUDI_LOG_CORRUPT_BLOCK && !committed(m, it)) {
+            if (b->type != HUDI_LOG_CORRUPT_BLOCK && (!committed(m, it) || !in_range(m, it))) {
                 m->stats.blocks_skipped++;
                 continue;
             }
