@@ -3,7 +3,9 @@
  *
  * Block selection, across the slice's log files in order: a block (other than a corrupt one)
  * whose INSTANT_TIME is after the query instant ends the scan; data and delete blocks of an
- * instant that is not committed are skipped; a rollback command block drops the queued blocks
+ * instant that is not committed are skipped; an incremental read (an instant range, as Hudi
+ * 0.15's incremental relation scans) skips data and delete blocks outside its range instead of
+ * ending the scan; a rollback command block drops the queued blocks
  * of its TARGET_INSTANT_TIME and the queued corrupt blocks; corrupt blocks are dropped. The
  * queued blocks are then applied oldest first.
  *
@@ -670,15 +672,25 @@ static bool committed(const hudi_mor_slice *m, hudi_slice it) {
     return hudi_timeline_is_committed(m->o->timeline, t);
 }
 
+/* Whether a data or delete block's instant is in an incremental read's range. */
+static bool in_range(const hudi_mor_slice *m, hudi_slice it) {
+    if (!m->o->range_end) return true;
+    if (!it.data) return false;
+    if (m->o->range_begin && instant_cmp(it, m->o->range_begin) <= 0) return false;
+    return instant_cmp(it, m->o->range_end) <= 0;
+}
+
 /* Selects the blocks of log file f that apply, in order, into q (the header comment's
- * rules); *ended when a block after the query instant ends the scan. */
+ * rules); *ended when a block after the query instant ends the scan (not in an incremental
+ * read, whose blocks outside its range are skipped instead). */
 static int select_blocks(hudi_mor_slice *m, hudi_vec *q, size_t f, bool *ended, hudi_error *err) {
     const char *as_of = m->o->as_of && *m->o->as_of ? m->o->as_of : NULL;
     for (size_t i = 0; i < m->blocks[f].count; i++) {
         const hudi_log_block *b = &m->blocks[f].blocks[i];
         hudi_slice it = b->header[HUDI_LOG_INSTANT_TIME];
         m->stats.blocks++;
-        if (b->type != HUDI_LOG_CORRUPT_BLOCK && as_of && it.data && instant_cmp(it, as_of) > 0) {
+        if (b->type != HUDI_LOG_CORRUPT_BLOCK && as_of && !m->o->range_end && it.data &&
+            instant_cmp(it, as_of) > 0) {
             *ended = true; /* after the query instant: the scan ends */
             return 0;
         }
@@ -698,7 +710,7 @@ static int select_blocks(hudi_mor_slice *m, hudi_vec *q, size_t f, bool *ended, 
             q->len = kept;
             continue;
         }
-        if (b->type != HUDI_LOG_CORRUPT_BLOCK && !committed(m, it)) {
+        if (b->type != HUDI_LOG_CORRUPT_BLOCK && (!committed(m, it) || !in_range(m, it))) {
             m->stats.blocks_skipped++;
             continue;
         }

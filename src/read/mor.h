@@ -51,7 +51,12 @@ typedef int (*hudi_mor_names_fn)(void *ctx, const char *instant, hudi_field *out
 typedef struct hudi_mor_options {
     hudi_fs *fs;
     const hudi_timeline *timeline;
-    const char *as_of;        /* the query instant; blocks after it end the scan ("" = none) */
+    const char *as_of; /* the query instant; blocks after it end the scan ("" = none) */
+    /* Incremental reads (Hudi 0.15's instant range): when `range_end` is set, data and delete
+     * blocks of instants outside (range_begin, range_end] are skipped, and blocks after the
+     * range do not end the scan (a later rollback's command block does not hide it). */
+    const char *range_begin; /* NULL = from the start */
+    const char *range_end;
     const hudi_field *schema; /* the scan schema (STRUCT); log batches are read as it */
     int32_t key_col;          /* column of _hoodie_record_key in `schema` */
     int32_t ordering_col;     /* the ordering (precombine) field, -1 = none */

@@ -705,6 +705,10 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
         mo->fs = t->fs;
         mo->timeline = t->timeline;
         mo->as_of = r->as_of;
+        if (r->incremental) { /* the log blocks of the range only (mor.h) */
+            mo->range_begin = r->begin;
+            mo->range_end = r->as_of;
+        }
         mo->schema = &r->scan_schema;
         mo->batch_rows = r->batch_rows;
         /* Hudi's merge memory bound and spill folder, from the table's properties */

@@ -314,11 +314,14 @@ static int data_block(appender *ap, int64_t from, int64_t n, hudi_error *err) {
     return rc;
 }
 
+/* The delete block carries the data blocks' header, INSTANT_TIME and SCHEMA (the writer schema
+ * with the meta fields), as Hudi's append handle writes every block of a deltacommit. */
 static int delete_block(appender *ap, hudi_error *err) {
     hudi_buf content = HUDI_BUF_INIT;
     hudi_slice header[HUDI_LOG_META_KEYS];
     memset(header, 0, sizeof(header));
     header[HUDI_LOG_INSTANT_TIME] = hudi_slice_cstr(ap->c->instant);
+    header[HUDI_LOG_SCHEMA] = HUDI_SLICE(ap->c->file_schema_json.data, ap->c->file_schema_json.len);
     int rc = hudi_log_delete_block_encode(&content, ap->dels, ap->n_dels, err);
     if (rc == 0)
         rc = hudi_log_block_write(&ap->file, HUDI_LOG_DELETE_BLOCK, header,

@@ -74,10 +74,13 @@ def _parse_int(s):
     return float("-0.0") if s == "-0" else int(s)
 
 
-def cat(path, as_of=None, incremental=None, columns=None, key_columns=None):
+def cat(path, as_of=None, incremental=None, columns=None, key_columns=None,
+        read_optimized=False):
     """Rows of `hudic table cat` as a spark_harness.Result (sorted like the other readers').
     Raises HudicError on a non-zero exit or any stderr output."""
     args = ["table", "cat"]
+    if read_optimized:
+        args.append("--read-optimized")
     if as_of:
         args += ["--as-of", as_of]
     if incremental:
