@@ -99,6 +99,12 @@ int hudi_reader_want_keys(hudi_reader *r, const char *column, const hudi_value *
 int hudi_reader_only_file_group(hudi_reader *r, const char *partition, const char *file_id,
                                 hudi_error *err);
 
+/* Restricts the read to the file groups `file_ids[0..n)` of `partition`, base-only or merged
+ * slices alike (clustering rewrites them, write/cluster.c): every other file is dropped. None
+ * found leaves the reader empty. Call before the first hudi_reader_next (EINVAL after). */
+int hudi_reader_only_file_groups(hudi_reader *r, const char *partition, const char *const *file_ids,
+                                 size_t n, hudi_error *err);
+
 /* Partition pruning by an IN list (`column` IN `values`, n of them, in the column's type),
  * which the predicates cannot say: when `column` is a partition field (as for predicates), the
  * files of a partition whose value equals none of the values are pruned (a null value matches

@@ -132,7 +132,7 @@ static int plan(wctx *c, hudi_error *err) {
         (rc = hudi_index_tag(c, err)) < 0)
         return rc;
     if (has_rows && (rc = hudi_plan_assign(c, err)) < 0) return rc;
-    return 0;
+    return hudi_plan_check_clustering(c, err);
 }
 
 /* After the commit point: best effort (the table lock is held). */
