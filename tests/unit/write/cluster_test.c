@@ -375,3 +375,62 @@ static void crash_loop(wt_fs_kind kind) {
 
 Test(cluster_crash, fails_at_every_call_memory) { crash_loop(WT_MEMORY); }
 Test(cluster_crash, fails_at_every_call_local) { crash_loop(WT_LOCAL); }
+
+/* Merge-on-read: slices with log files are clustered through the merged reader; the new file
+ * groups hold the merged records (updates applied, deletes gone). */
+Test(cluster, merge_on_read_slices_merge_their_logs) {
+    char base[512];
+    hudi_field s;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    wt_schema(&s, false);
+    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
+    hudi_table *t = NULL;
+    o.table_name = "mc";
+    o.record_key_fields = "id";
+    o.partition_fields = "part";
+    o.precombine_field = "ts";
+    o.populate_meta_fields = true;
+    o.schema = &s;
+    o.type = HUDI_MERGE_ON_READ;
+    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
+    for (int c = 0; c < 2; c++) {
+        hudi_batch *b = wt_batch_range(&s, c * 6, 6, 1, P2, 2);
+        wt_write(t, b, HUDI_WRITE_BULK_INSERT);
+        hudi_batch_free(b);
+    }
+    hudi_batch *up = wt_batch_range(&s, 2, 3, 5, P2, 2); /* updates: log files */
+    wt_write(t, up, HUDI_WRITE_UPSERT);
+    hudi_batch_free(up);
+    hudi_batch *del = wt_batch_range(&s, 7, 1, 6, P2, 2);
+    wt_write(t, del, HUDI_WRITE_DELETE);
+    hudi_batch_free(del);
+    char *before = wt_dump(t, NULL);
+    cr_assert_eq(wt_lines(before), 11);
+    char instant[32];
+    cr_assert_eq(hudi_tbl_cluster_schedule(t, NULL, NULL, instant, &err), 2, "%s", err.message);
+    hudi_cluster_plan *p = NULL;
+    cr_assert_eq(hudi_cluster_plan_read(&p, t->timeline, instant, &err), 0, "%s", err.message);
+    size_t logs = 0;
+    for (size_t g = 0; g < p->n_groups; g++)
+        for (size_t k = 0; k < p->groups[g].n_slices; k++) logs += p->groups[g].slices[k].n_logs;
+    cr_assert_gt(logs, 0);
+    hudi_cluster_plan_free(p);
+    cr_assert_eq(hudi_tbl_cluster_execute(t, instant, NULL, &err), 0, "%s", err.message);
+    char *d = wt_dump(t, NULL);
+    cr_assert_str_eq(d, before);
+    free(d);
+    /* two file groups, base files only */
+    hudi_fs_view *v = NULL;
+    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    cr_assert_eq(hudi_fs_view_build(&v, t->timeline, &vo, &err), 0, "%s", err.message);
+    size_t n = 0;
+    const hudi_file_slice *sl = hudi_fs_view_latest_slices(v, &n);
+    cr_assert_eq(n, 2);
+    for (size_t i = 0; i < n; i++) cr_assert_eq(sl[i].logs_count, 0);
+    hudi_fs_view_free(v);
+    free(before);
+    hudi_tbl_free(t);
+    hudi_field_dispose(&s);
+    hudi_fs_free(fs);
+}
