@@ -322,6 +322,42 @@ HUDI_API int hudi_table_compact_schedule(hudi_table *t, int32_t *groups, char in
 HUDI_API int hudi_table_compact_run(hudi_table *t, const char *instant, int32_t *groups,
                                     hudi_error *err);
 
+/** Clustering (docs/formats/timeline.md "Clustering"): small file groups of a partition are
+ *  rewritten together into new file groups, their records optionally sorted, as Hudi 0.15's
+ *  SparkSizeBasedClusteringPlanStrategy and SparkSortAndSizeExecutionStrategy do. Zero-initialise;
+ *  0 or NULL takes Hudi's default. */
+typedef struct hudi_cluster_options {
+    int version;                   /**< 1 */
+    const char *sort_columns;      /**< hoodie.clustering.plan.strategy.sort.columns "c1,c2" */
+    int64_t small_file_limit;      /**< ...plan.strategy.small.file.limit (300 MB): only base files
+                                    *   smaller than this are clustered */
+    int64_t target_file_max_bytes; /**< ...plan.strategy.target.file.max.bytes (1 GB) */
+    int64_t max_bytes_per_group;   /**< ...plan.strategy.max.bytes.per.group (2 GB) */
+    int32_t max_num_groups;        /**< ...plan.strategy.max.num.groups (30) */
+    bool no_single_group;          /**< ...plan.strategy.single.group.clustering.enabled=false:
+                                    *   a partition's last group of one file slice is left out */
+    const char *const
+        *partitions; /**< only these partition paths (SELECTED_PARTITIONS); NULL all */
+    int32_t n_partitions;
+    const char *instant_time; /**< the plan's instant (tests); NULL = a new one */
+} hudi_cluster_options;
+
+/** Schedules a clustering: writes its plan as `<instant>.replacecommit.requested`. Returns the
+ *  number of clustering groups (0: nothing to cluster, no instant), the instant in `instant`
+ *  (may be NULL, 32 bytes). `o` may be NULL. */
+HUDI_API int hudi_table_cluster_schedule(hudi_table *t, const hudi_cluster_options *o,
+                                         char instant[32], hudi_error *err);
+/** Executes the pending clustering `instant` (scheduled by hudic or by Hudi's Spark writer): a
+ *  failed earlier execution is rolled back to the plan first, then the new file groups are
+ *  written and the replacecommit completed. Updates to the file groups of a pending clustering
+ *  fail (HUDI_ECONFLICT) as Hudi's default SparkRejectUpdateStrategy does. Only
+ *  target_file_max_bytes of `o` (may be NULL) is used. */
+HUDI_API int hudi_table_cluster_execute(hudi_table *t, const char *instant,
+                                        const hudi_cluster_options *o, hudi_error *err);
+/** The pending clustering instants, oldest first (hudi_free each and the array). */
+HUDI_API int hudi_table_cluster_pending(hudi_table *t, char ***instants, size_t *count,
+                                        hudi_error *err);
+
 /* ---- reading ------------------------------------------------------------------------------- */
 
 /** Options of a scan. Strings are borrowed for the duration of hudi_scan_open. */

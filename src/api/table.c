@@ -370,3 +370,28 @@ int hudi_table_clean(hudi_table *t, int32_t retain_commits, int64_t *files_delet
     int rr = hudi_tbl_reload(t, rc >= 0 ? err : NULL);
     return rc < 0 ? rc : rr < 0 ? rr : 0;
 }
+
+int hudi_table_cluster_schedule(hudi_table *t, const hudi_cluster_options *o, char instant[32],
+                                hudi_error *err) {
+    if (instant) instant[0] = 0;
+    if (!t) return hudi_error_set(err, HUDI_EINVAL, "hudi_table_cluster_schedule: no table");
+    int rc = hudi_tbl_cluster_schedule(t, o, NULL, instant, err);
+    int rr = hudi_tbl_reload(t, rc >= 0 ? err : NULL);
+    return rc < 0 ? rc : rr < 0 ? rr : rc;
+}
+
+int hudi_table_cluster_execute(hudi_table *t, const char *instant, const hudi_cluster_options *o,
+                               hudi_error *err) {
+    if (!t || !instant)
+        return hudi_error_set(err, HUDI_EINVAL, "hudi_table_cluster_execute: no table or instant");
+    int rc = hudi_tbl_cluster_execute(t, instant, o, err);
+    int rr = hudi_tbl_reload(t, rc >= 0 ? err : NULL);
+    return rc < 0 ? rc : rr < 0 ? rr : 0;
+}
+
+int hudi_table_cluster_pending(hudi_table *t, char ***instants, size_t *count, hudi_error *err) {
+    if (!t || !instants || !count)
+        return hudi_error_set(err, HUDI_EINVAL, "hudi_table_cluster_pending: bad arguments");
+    int rc = hudi_tbl_reload(t, err);
+    return rc < 0 ? rc : hudi_tbl_cluster_pending(t, instants, count, err);
+}

@@ -1,5 +1,5 @@
-/* cmd_table.c - `hudic table info|cat|create|write|rollback|clean|compact`: inspect a Hudi table
- * and print its rows as JSON Lines (the rendering of docs/formats/rendering.md, meta columns
+/* cmd_table.c - `hudic table info|cat|create|write|rollback|clean|compact|cluster`: inspect a Hudi
+ * table and print its rows as JSON Lines (the rendering of docs/formats/rendering.md, meta columns
  * included), create tables, and commit Parquet or JSON Lines input with one write operation -
  * all through the public API (hudi_table.h, hudi_parquet.h, hudi_json.h). */
 #include <errno.h>
@@ -621,6 +621,77 @@ static int cmd_compact(const cli_group *g, const cli_command *self, int argc, ch
     return rc;
 }
 
+/* `hudic table cluster`: schedule a clustering plan and execute it (or only one of the two). */
+static int cmd_cluster(const cli_group *g, const cli_command *self, int argc, char **argv) {
+    const char *sort = NULL, *parts = NULL, *target = NULL, *small = NULL, *exec = NULL;
+    bool schedule_only = false;
+    const cli_option opts[] = {
+        {"--sort", &sort, NULL},           {"--partitions", &parts, NULL},
+        {"--target-bytes", &target, NULL}, {"--small-file-limit", &small, NULL},
+        {"--execute", &exec, NULL},        {"--schedule-only", NULL, &schedule_only}};
+    const char *pos[1];
+    int n_pos = 0;
+    int rc = cli_parse_args(argc, argv, opts, CLI_ARRAY_LEN(opts), pos, 1, 1, &n_pos, g, self);
+    if (rc) return rc < 0 ? CLI_EXIT_OK : rc;
+    hudi_cluster_options o = {0};
+    o.version = 1;
+    o.sort_columns = sort;
+    const char *sizes[] = {target, small};
+    int64_t *dst[] = {&o.target_file_max_bytes, &o.small_file_limit};
+    for (int i = 0; i < 2; i++) {
+        if (!sizes[i]) continue;
+        char *end;
+        long long v = strtoll(sizes[i], &end, 10);
+        if (*end || v < 1)
+            return cli_usage_error(g, self, "%s takes a positive number of bytes",
+                                   i ? "--small-file-limit" : "--target-bytes");
+        *dst[i] = v;
+    }
+    if (exec && schedule_only)
+        return cli_usage_error(g, self, "--execute and --schedule-only exclude each other");
+    char *plist = parts ? strdup(parts) : NULL;
+    const char *pv[64];
+    if (plist) {
+        for (char *tok = strtok(plist, ","); tok && o.n_partitions < 64; tok = strtok(NULL, ","))
+            pv[o.n_partitions++] = tok;
+        o.partitions = pv;
+    }
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    char *path = clean_path(pos[0]);
+    if (!path) {
+        free(plist);
+        return oom(pos[0]);
+    }
+    if ((rc = open_table(&t, path)) == 0) {
+        char instant[32] = "";
+        int n = 0;
+        if (exec) {
+            snprintf(instant, sizeof(instant), "%s", exec);
+            n = 1;
+        } else if ((n = hudi_table_cluster_schedule(t, &o, instant, &err)) < 0) {
+            rc = cli_runtime_error(path, &err);
+        }
+        if (rc == 0 && n > 0 && !schedule_only &&
+            hudi_table_cluster_execute(t, instant, &o, &err) < 0)
+            rc = cli_runtime_error(path, &err);
+        if (rc == 0) {
+            if (n == 0)
+                printf("nothing to cluster\n");
+            else if (exec)
+                printf("executed clustering %s\n", instant);
+            else
+                printf("%s clustering of %d group%s at %s\n",
+                       schedule_only ? "scheduled" : "completed", n, n == 1 ? "" : "s", instant);
+            rc = cli_finish_output(CLI_EXIT_OK);
+        }
+    }
+    hudi_table_free(t);
+    free(path);
+    free(plist);
+    return rc;
+}
+
 static const cli_option_doc cat_options[] = {
     {"--as-of", "INSTANT", "time travel: the table as of this instant"},
     {"--incremental", "BEGIN,END",
@@ -674,6 +745,15 @@ static const cli_option_doc compact_options[] = {
     {"--pending", NULL, "only run every pending compaction, oldest first"},
 };
 
+static const cli_option_doc cluster_options[] = {
+    {"--sort", "C1,C2", "sort the records of each clustering group by these columns"},
+    {"--partitions", "A,B", "only these partition paths"},
+    {"--target-bytes", "N", "target size of the new files (default 1 GB)"},
+    {"--small-file-limit", "N", "only files smaller than this are clustered (default 300 MB)"},
+    {"--schedule-only", NULL, "write the plan (replacecommit.requested), do not execute it"},
+    {"--execute", "INSTANT", "execute this pending clustering instead of planning a new one"},
+};
+
 static const cli_command table_commands[] = {
     {"info", "PATH", "table properties, timeline, file groups and latest file slices", cmd_info,
      NULL, 0},
@@ -700,6 +780,11 @@ static const cli_command table_commands[] = {
     {"compact", "[--schedule | --instant TIME | --pending] PATH",
      "compact a merge-on-read table: merge each file group's log files into a new base file",
      cmd_compact, compact_options, CLI_ARRAY_LEN(compact_options)},
+    {"cluster",
+     "[--sort C1,C2] [--partitions A,B] [--target-bytes N] [--small-file-limit N] "
+     "[--schedule-only | --execute INSTANT] PATH",
+     "cluster small file groups into new ones, optionally sorted (a replacecommit)", cmd_cluster,
+     cluster_options, CLI_ARRAY_LEN(cluster_options)},
 };
 
 const cli_group cli_table_group = {"table", "Hudi tables", table_commands,

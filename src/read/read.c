@@ -484,6 +484,31 @@ int hudi_reader_only_slice(hudi_reader *r, const hudi_file_slice *s, hudi_error 
     return 0;
 }
 
+int hudi_reader_only_file_groups(hudi_reader *r, const char *partition, const char *const *file_ids,
+                                 size_t n, hudi_error *err) {
+    if (r->started)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: reader already started", r->t->base_path);
+    size_t kept = 0;
+    for (size_t i = 0; i < r->n_files; i++) {
+        const read_file *f = &r->files[i];
+        bool keep = false;
+        for (size_t k = 0; k < n && !keep; k++) {
+            if (f->mor) {
+                keep = strcmp(f->mor->file_id, file_ids[k]) == 0 &&
+                       strcmp(f->mor->partition_path, partition) == 0;
+            } else if (f->base) { /* <fileId>_<token>_<instant>.<ext> */
+                size_t l = strlen(file_ids[k]);
+                keep = strncmp(f->base->name, file_ids[k], l) == 0 && f->base->name[l] == '_' &&
+                       strcmp(f->info.partition, partition) == 0;
+            }
+        }
+        if (keep) r->files[kept++] = r->files[i];
+    }
+    r->n_files = r->n_all = kept;
+    r->stats.files_total = (int64_t)kept;
+    return 0;
+}
+
 int64_t hudi_reader_files_pruned(const hudi_reader *r) { return r->stats.files_pruned; }
 const hudi_read_stats *hudi_reader_stats(const hudi_reader *r) { return &r->stats; }
 size_t hudi_reader_file_count(const hudi_reader *r) { return r->n_all; }

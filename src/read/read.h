@@ -103,6 +103,11 @@ int hudi_reader_only_file_group(hudi_reader *r, const char *partition, const cha
  * view's (a compaction plan's operation: exactly its base file and log files). `s` must outlive
  * the reader. */
 int hudi_reader_only_slice(hudi_reader *r, const hudi_file_slice *s, hudi_error *err);
+/* Restricts the read to the file groups `file_ids[0..n)` of `partition`, base-only or merged
+ * slices alike (clustering rewrites them, write/cluster.c): every other file is dropped. None
+ * found leaves the reader empty. Call before the first hudi_reader_next (EINVAL after). */
+int hudi_reader_only_file_groups(hudi_reader *r, const char *partition, const char *const *file_ids,
+                                 size_t n, hudi_error *err);
 
 /* Partition pruning by an IN list (`column` IN `values`, n of them, in the column's type),
  * which the predicates cannot say: when `column` is a partition field (as for predicates), the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "read/read.h"
 #include "sql/ddl_int.h"
 #include "table/schema_view.h"
 #include "write/write.h"
@@ -950,6 +951,245 @@ static int show_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *
     return compaction_rows(r, t, times, n, err);
 }
 
+/* ---- clustering ----------------------------------------------------------------------------- */
+
+/* Rows of ShowClusteringProcedure / RunClusteringProcedure: timestamp, input_group_size, state,
+ * involved_partitions ("*" unless asked), newest first; `only` (n of them) restricts the
+ * instants (NULL: every clustering, at most `limit`). Replacecommits that are not clusterings
+ * (insert overwrite, delete partition) are left out. */
+static int clustering_rows(hudi_sql_result *r, hudi_table *t, char **only, size_t n_only,
+                           int64_t limit, bool show_parts, hudi_error *err) {
+    hudi_sql_rows w;
+    const char *cols[] = {"timestamp", "input_group_size", "state", "involved_partitions"};
+    const hudi_type_id ty[] = {HUDI_TYPE_STRING, HUDI_TYPE_INT32, HUDI_TYPE_STRING,
+                               HUDI_TYPE_STRING};
+    int rc = hudi_sql_rows_begin(&w, r, 4, cols, ty, err);
+    const hudi_timeline *tl = t->timeline;
+    hudi_buf parts = HUDI_BUF_INIT;
+    int64_t shown = 0;
+    for (size_t i = tl->count; rc == 0 && i-- > 0 && (only || shown < limit);) {
+        const hudi_instant *in = &tl->instants[i];
+        const hudi_instant *latest = NULL;
+        if (in->action != HUDI_ACTION_REPLACECOMMIT ||
+            hudi_timeline_find(&latest, tl, in->time, NULL) < 0 || latest != in)
+            continue; /* one row per instant, in its latest state */
+        bool wanted = !only;
+        for (size_t k = 0; k < n_only; k++) wanted |= strcmp(only[k], in->time) == 0;
+        hudi_cluster_plan *plan = NULL;
+        if (!wanted || hudi_cluster_plan_read(&plan, tl, in->time, NULL) < 0) continue;
+        hudi_buf_clear(&parts);
+        for (size_t g = 0; show_parts && g < plan->n_groups; g++)
+            for (size_t k = 0; k < plan->groups[g].n_slices; k++) {
+                const char *pp = plan->groups[g].slices[k].partition;
+                bool seen = false; /* a set, as HoodieCLIUtils.extractPartitions */
+                for (const char *q = parts.data; q && *q && !seen;) {
+                    const char *e = strchr(q, ',');
+                    size_t l = e ? (size_t)(e - q) : strlen(q);
+                    seen = strlen(pp) == l && strncmp(q, pp, l) == 0;
+                    q = e ? e + 1 : q + l;
+                }
+                if (seen) continue;
+                if (parts.len) hudi_buf_putc(&parts, ',');
+                hudi_buf_puts(&parts, pp);
+            }
+        if (hudi_buf_failed(&parts)) rc = oom(err);
+        hudi_sql_rows_str(&w, 0, in->time);
+        hudi_sql_rows_i64(&w, 1, (int64_t)plan->n_groups);
+        hudi_sql_rows_str(&w, 2, hudi_state_name(in->state));
+        hudi_sql_rows_str(&w, 3, show_parts ? (parts.data ? parts.data : "") : "*");
+        hudi_sql_rows_end(&w);
+        hudi_cluster_plan_free(plan);
+        shown++;
+    }
+    hudi_buf_dispose(&parts);
+    if (rc < 0) {
+        hudi_sql_rows_abort(&w);
+        return rc;
+    }
+    return hudi_sql_rows_finish(&w, err);
+}
+
+static int show_clustering(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                           hudi_error *err) {
+    hudi_table *t;
+    int rc = open_arg_table(s, r, a, 0, 1, &t, err);
+    if (rc < 0) return rc;
+    HUDI_UNUSED(p);
+    return clustering_rows(r, t, NULL, 0, arg_int(a, 2, 20), arg_bool(a, 3), err);
+}
+
+/* Splits "a,b,c" into arena strings (empty items dropped). */
+static int split_list(hudi_sql_result *r, const char *text, char ***out, size_t *n,
+                      hudi_error *err) {
+    *out = NULL;
+    *n = 0;
+    size_t cap = 1;
+    for (const char *q = text; *q; q++) cap += *q == ',';
+    char **v = hudi_arena_alloc(&r->arena, cap * sizeof(char *));
+    if (!v) return oom(err);
+    for (const char *q = text; *q;) {
+        const char *e = strchr(q, ',');
+        size_t l = e ? (size_t)(e - q) : strlen(q);
+        const char *b = q;
+        while (l && *b == ' ') b++, l--;
+        while (l && b[l - 1] == ' ') l--;
+        if (l && !(v[(*n)++] = hudi_arena_strndup(&r->arena, b, l))) return oom(err);
+        q = e ? e + 1 : q + strlen(q);
+    }
+    *out = v;
+    return 0;
+}
+
+static int cmp_strp(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One "k=v" of run_clustering's options into `o` (HoodieClusteringConfig keys). */
+static int cluster_option(hudi_cluster_options *o, hudi_sql_result *r, const char *kv,
+                          hudi_error *err) {
+    const char *eq = strchr(kv, '=');
+    if (!eq) return hudi_error_set(err, HUDI_ESQL, "run_clustering: option '%s' is not k=v", kv);
+    char *k = hudi_arena_strndup(&r->arena, kv, (size_t)(eq - kv));
+    const char *v = eq + 1;
+    if (!k) return oom(err);
+    const char *pre = "hoodie.clustering.plan.strategy.";
+    size_t pl = strlen(pre);
+    char *end = NULL;
+    long long num = strtoll(v, &end, 10);
+    bool is_num = *v && end && !*end;
+    if (strncmp(k, pre, pl) == 0) {
+        const char *f = k + pl;
+        if (strcmp(f, "sort.columns") == 0) {
+            o->sort_columns = v;
+            return 0;
+        }
+        if (strcmp(f, "single.group.clustering.enabled") == 0) {
+            o->no_single_group = strcasecmp(v, "false") == 0;
+            return 0;
+        }
+        int64_t *dst = strcmp(f, "small.file.limit") == 0        ? &o->small_file_limit
+                       : strcmp(f, "target.file.max.bytes") == 0 ? &o->target_file_max_bytes
+                       : strcmp(f, "max.bytes.per.group") == 0   ? &o->max_bytes_per_group
+                                                                 : NULL;
+        if (dst && is_num && num > 0) {
+            *dst = num;
+            return 0;
+        }
+        if (strcmp(f, "max.num.groups") == 0 && is_num && num > 0 && num <= INT32_MAX) {
+            o->max_num_groups = (int32_t)num;
+            return 0;
+        }
+        if (strcmp(f, "class") == 0 && strstr(v, "SparkSizeBasedClusteringPlanStrategy")) return 0;
+        if (dst || strcmp(f, "max.num.groups") == 0)
+            return hudi_error_set(err, HUDI_ESQL, "run_clustering: option %s: bad value '%s'", k,
+                                  v);
+    }
+    if (strcmp(k, "hoodie.clustering.execution.strategy.class") == 0 &&
+        strstr(v, "SparkSortAndSizeExecutionStrategy"))
+        return 0;
+    return hudi_error_set(err, HUDI_EUNSUPPORTED, "run_clustering: option %s is not supported", k);
+}
+
+static int run_clustering(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
+                          hudi_error *err) {
+    hudi_table *t;
+    hudi_cluster_options o;
+    memset(&o, 0, sizeof(o));
+    o.version = 1;
+    int rc = open_arg_table(s, r, a, 0, 1, &t, err);
+    if (rc < 0) return rc;
+    HUDI_UNUSED(p);
+    if (a->v[2])
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "run_clustering: predicate is not supported yet; use "
+                              "selected_partitions");
+    if (a->v[6] && strcasecmp(a->v[6], "linear") != 0)
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "run_clustering: order_strategy '%s' is not supported yet (linear "
+                              "only)",
+                              a->v[6]);
+    char **list = NULL;
+    size_t n_list = 0;
+    if (a->v[7]) { /* options => 'k=v,k2=v2' */
+        if ((rc = split_list(r, a->v[7], &list, &n_list, err)) < 0) return rc;
+        for (size_t i = 0; i < n_list; i++)
+            if ((rc = cluster_option(&o, r, list[i], err)) < 0) return rc;
+    }
+    if (a->v[3]) { /* order: columns of the table schema */
+        hudi_field schema = {0};
+        hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
+        if ((rc = hudi_read_table_schema(&schema, t, &so, err)) < 0) return rc;
+        if ((rc = split_list(r, a->v[3], &list, &n_list, err)) < 0) {
+            hudi_field_dispose(&schema);
+            return rc;
+        }
+        for (size_t i = 0; rc == 0 && i < n_list; i++) {
+            bool found = false;
+            for (int32_t c = 0; c < schema.n_children; c++)
+                found |= strcasecmp(schema.children[c].name, list[i]) == 0;
+            if (!found)
+                rc = hudi_error_set(err, HUDI_ENOTFOUND, "Order column not exist:%s", list[i]);
+        }
+        hudi_field_dispose(&schema);
+        if (rc < 0) return rc;
+        o.sort_columns = a->v[3];
+    }
+    if (a->v[9]) {
+        if ((rc = split_list(r, a->v[9], &list, &n_list, err)) < 0) return rc;
+        o.partitions = (const char *const *)list;
+        o.n_partitions = (int32_t)n_list;
+    }
+    bool schedule = true, execute = true;
+    char **pending = NULL, **run = NULL;
+    size_t n_pending = 0, n_run = 0;
+    if (a->v[5] && !a->v[8]) {
+        if (strcasecmp(a->v[5], "schedule") == 0)
+            execute = false;
+        else if (strcasecmp(a->v[5], "execute") == 0)
+            schedule = false;
+        else if (strcasecmp(a->v[5], "scheduleAndExecute") != 0)
+            return hudi_error_set(err, HUDI_ESQL, "run_clustering: unknown op '%s'", a->v[5]);
+    }
+    if ((rc = hudi_tbl_cluster_pending(t, &pending, &n_pending, err)) < 0) return rc;
+    if (a->v[8]) { /* instants: execute those (pending ones only) */
+        if (a->v[5] && strcasecmp(a->v[5], "execute") != 0)
+            rc = hudi_error_set(err, HUDI_ESQL,
+                                "specific instants only can be used in 'execute' op or not "
+                                "specific op");
+        if (rc == 0) rc = split_list(r, a->v[8], &run, &n_run, err);
+        for (size_t i = 0; rc == 0 && i < n_run; i++) {
+            bool found = false;
+            for (size_t k = 0; k < n_pending; k++) found |= strcmp(pending[k], run[i]) == 0;
+            if (!found)
+                rc = hudi_error_set(err, HUDI_ENOTFOUND, "specific %s instants is not exist",
+                                    run[i]);
+        }
+        if (rc == 0 && n_run > 1) qsort(run, n_run, sizeof(char *), cmp_strp);
+        schedule = false;
+    } else if (rc == 0) {
+        if (!(run = hudi_arena_alloc(&r->arena, (n_pending + 1) * sizeof(char *)))) rc = oom(err);
+        for (size_t k = 0; rc == 0 && k < n_pending; k++)
+            if (!(run[n_run++] = hudi_arena_strdup(&r->arena, pending[k]))) rc = oom(err);
+    }
+    for (size_t k = 0; k < n_pending; k++) hudi_free(pending[k]);
+    hudi_free(pending);
+    if (rc < 0) return rc;
+    if (schedule) {
+        char instant[32];
+        rc = hudi_tbl_cluster_schedule(t, &o, NULL, instant, err);
+        if (rc < 0) return rc;
+        if (rc > 0 && !(run[n_run++] = hudi_arena_strdup(&r->arena, instant))) return oom(err);
+        if ((rc = hudi_tbl_reload(t, err)) < 0) return rc;
+    }
+    if (a->v[10] && arg_int(a, 10, 0) >= 0 && (size_t)arg_int(a, 10, 0) < n_run)
+        n_run = (size_t)arg_int(a, 10, 0);
+    for (size_t i = 0; execute && rc == 0 && i < n_run; i++)
+        rc = hudi_tbl_cluster_execute(t, run[i], &o, err);
+    if (rc == 0) rc = hudi_tbl_reload(t, err);
+    if (rc < 0) return rc;
+    return clustering_rows(r, t, run, n_run, INT64_MAX, arg_bool(a, 4), err);
+}
+
 static int help(hudi_sql_session *s, hudi_sql_result *r, const proc *p, const args *a,
                 hudi_error *err);
 
@@ -980,6 +1220,20 @@ static const proc procs[] = {
       {"instant_time", P_STR, false, NULL},
       {"path", P_STR, false, NULL}},
      "rollback_savepoint_result boolean"},
+    {"run_clustering",
+     run_clustering,
+     {{"table", P_STR, false, NULL},
+      {"path", P_STR, false, NULL},
+      {"predicate", P_STR, false, NULL},
+      {"order", P_STR, false, NULL},
+      {"show_involved_partition", P_BOOL, false, "false"},
+      {"op", P_STR, false, NULL},
+      {"order_strategy", P_STR, false, NULL},
+      {"options", P_STR, false, NULL},
+      {"instants", P_STR, false, NULL},
+      {"selected_partitions", P_STR, false, NULL},
+      {"limit", P_INT, false, NULL}},
+     "timestamp string, input_group_size integer, state string, involved_partitions string"},
     {"run_clean",
      run_clean,
      {{"table", P_STR, true, NULL},
@@ -1004,6 +1258,13 @@ static const proc procs[] = {
       {"instants", P_STR, false, NULL},
       {"limit", P_INT, false, NULL}},
      "timestamp string, operation_size integer, state string"},
+    {"show_clustering",
+     show_clustering,
+     {{"table", P_STR, false, NULL},
+      {"path", P_STR, false, NULL},
+      {"limit", P_INT, false, "20"},
+      {"show_involved_partition", P_BOOL, false, "false"}},
+     "timestamp string, input_group_size integer, state string, involved_partitions string"},
     {"show_commit_files",
      show_commit_files,
      {{"table", P_STR, true, NULL},

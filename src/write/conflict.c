@@ -147,5 +147,23 @@ int hudi_occ_check(wctx *c, const hudi_occ_snapshot *s, hudi_error *err) {
         }
     hudi_instant_list_dispose(&l);
     if (rc == 0 && any) rc = check_schema(c, err);
+    /* A clustering scheduled after this write started plans the file groups as they were: one
+     * that this write changed conflicts (Hudi's candidates include pending clusterings after
+     * the current instant). */
+    hudi_map pend = HUDI_MAP_INIT;
+    if (rc == 0) rc = hudi_cluster_pending_file_groups(&pend, tl, c->instant, err);
+    for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {
+        const wgroup *g = &c->groups[gi];
+        const char *part = c->parts[g->part].path;
+        const char *when = hudi_cluster_file_group_pending(&pend, part, g->file_id);
+        if (when && mine(c, part, g->file_id))
+            rc = hudi_error_set(err, HUDI_ECONFLICT,
+                                "%s: write conflict: clustering %s (scheduled after this write "
+                                "started) plans file group %s of partition '%s' that this write "
+                                "(instant %s) changed; the write was rolled back and can be "
+                                "retried",
+                                c->t->base_path, when, g->file_id, part, c->instant);
+    }
+    hudi_map_dispose(&pend);
     return rc;
 }

@@ -665,6 +665,9 @@ int hudi_write_rollback_failed(hudi_table *t, const hudi_txn_config *tc, const h
     if (rc == 0) rc = pending_times(t->timeline, writes, &times, &n, err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         bool dead = false;
+        /* A pending clustering is a plan to execute, not a failed write (Hudi leaves clustering
+         * out of the failed writes it rolls back); its execution rolls back its own failures. */
+        if (hudi_cluster_is_pending(t->timeline, times[i])) continue;
         /* Never a live writer's instant: only those whose heartbeat says the writer is gone
          * (docs/formats/concurrency.md, "Failed writes"). */
         if ((rc = hudi_heartbeat_writer_dead(&dead, t, tc, times[i], err)) < 0) break;

@@ -162,4 +162,44 @@ int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, char instant
 int hudi_compaction_plan_encode(hudi_buf *out, const hudi_file_slice *slices, size_t n,
                                 hudi_error *err);
 
+/* Clustering (write/cluster.c, docs/formats/timeline.md "Clustering"), each under the table
+ * lock. schedule returns the number of clustering groups planned (0: none, no instant). */
+void hudi_cluster_options_defaults(hudi_cluster_options *o);
+int hudi_tbl_cluster_schedule(hudi_table *t, const hudi_cluster_options *o, const hudi_clock *clock,
+                              char instant_out[32], hudi_error *err);
+int hudi_tbl_cluster_execute(hudi_table *t, const char *instant, const hudi_cluster_options *o,
+                             hudi_error *err);
+/* Pending clustering instants of the loaded timeline, oldest first. */
+int hudi_tbl_cluster_pending(const hudi_table *t, char ***out, size_t *count, hudi_error *err);
+
+/* A clustering plan as read from `<I>.replacecommit.requested`. */
+typedef struct hudi_cluster_slice {
+    char *partition, *file_id, *data_path; /* data_path: full path as planned, "" for none */
+    char **logs;
+    size_t n_logs;
+} hudi_cluster_slice;
+typedef struct hudi_cluster_group {
+    hudi_cluster_slice *slices;
+    size_t n_slices;
+    int32_t num_output;
+} hudi_cluster_group;
+typedef struct hudi_cluster_plan {
+    hudi_cluster_group *groups;
+    size_t n_groups;
+    char *strategy_class, *sort_columns; /* NULL when absent */
+} hudi_cluster_plan;
+/* ENOTFOUND when `time` is not a replacecommit with a clustering plan. */
+int hudi_cluster_plan_read(hudi_cluster_plan **out, const hudi_timeline *tl, const char *time,
+                           hudi_error *err);
+void hudi_cluster_plan_free(hudi_cluster_plan *p);
+/* Whether `time` is a pending (not completed) clustering. */
+bool hudi_cluster_is_pending(const hudi_timeline *tl, const char *time);
+/* Adds "<partition>\0<file id>" -> instant time (borrowed from `tl`) for every file group of a
+ * pending clustering scheduled after `after` (NULL: all). */
+int hudi_cluster_pending_file_groups(hudi_map *out, const hudi_timeline *tl, const char *after,
+                                     hudi_error *err);
+/* The pending clustering instant that holds (partition, file_id) in `m`, or NULL. */
+const char *hudi_cluster_file_group_pending(const hudi_map *m, const char *partition,
+                                            const char *file_id);
+
 #endif

@@ -139,7 +139,7 @@ static int plan(wctx *c, hudi_error *err) {
         (rc = hudi_index_tag(c, err)) < 0)
         return rc;
     if (has_rows && (rc = hudi_plan_assign(c, err)) < 0) return rc;
-    return 0;
+    return hudi_plan_check_clustering(c, err);
 }
 
 /* A writer setting: the write's props (the last of a key wins: SQL passes table properties,

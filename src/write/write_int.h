@@ -70,6 +70,7 @@ typedef struct wgroup {
     const hudi_file_slice *slice;            /* its latest slice (view-owned); NULL if new */
     char prev_commit[HUDI_INSTANT_TIME_MAX]; /* its base instant, or "null" */
     bool active;                             /* written by this commit */
+    char clustering[HUDI_INSTANT_TIME_MAX];  /* the pending clustering planning it, or "" */
     wrows upd;                               /* rows tagged to keys of this group */
     wrows ins;                               /* rows inserted into this group */
     /* outcome */
@@ -161,6 +162,9 @@ int hudi_plan_keys(wctx *c, hudi_error *err);
 int hudi_plan_dedup(wctx *c, hudi_error *err);
 int hudi_plan_existing_groups(wctx *c, hudi_error *err);
 int hudi_plan_assign(wctx *c, hudi_error *err);
+/* ECONFLICT when the write updates, deletes from or replaces a file group of a pending
+ * clustering (Hudi's default SparkRejectUpdateStrategy). */
+int hudi_plan_check_clustering(const wctx *c, hudi_error *err);
 /* Ordering of row i of `a` against row j of `b` (precombine values; null is smallest). */
 int hudi_plan_cmp_values(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j);
 bool hudi_plan_row_is_deleted(const wctx *c, int32_t row);

@@ -419,7 +419,8 @@ int hudi_plan_dedup(wctx *c, hudi_error *err) {
 
 /* ---- existing file groups ------------------------------------------------------------------- */
 
-static int add_partition_groups(wctx *c, int32_t part, hudi_error *err) {
+static int add_partition_groups(wctx *c, int32_t part, const hudi_map *clustering,
+                                hudi_error *err) {
     const hudi_file_slice *slices = NULL;
     size_t n = 0;
     int rc = hudi_fs_view_latest_slices_in(c->view, c->parts[part].path, &slices, &n);
@@ -436,6 +437,10 @@ static int add_partition_groups(wctx *c, int32_t part, hudi_error *err) {
             c->mor && s->pending_compaction ? s->pending_compaction : s->base_instant;
         if ((rc = hudi_wctx_add_group(c, part, s->file_id, s->base, prev, &gi, err)) < 0) return rc;
         c->groups[gi].slice = s;
+        const char *when =
+            hudi_cluster_file_group_pending(clustering, c->parts[part].path, s->file_id);
+        snprintf(c->groups[gi].clustering, sizeof(c->groups[gi].clustering), "%s",
+                 when ? when : "");
     }
     return 0;
 }
@@ -461,8 +466,28 @@ int hudi_plan_existing_groups(wctx *c, hudi_error *err) {
             if ((rc = hudi_wctx_part_id(c, p, strlen(p), &id, err)) < 0) return rc;
         }
     }
-    for (int32_t p = 0; p < c->n_parts; p++)
-        if ((rc = add_partition_groups(c, p, err)) < 0) return rc;
+    /* file groups of pending clusterings: no inserts go to them (Hudi's UpsertPartitioner
+     * leaves them out of the small files); updates are refused (hudi_plan_check_clustering) */
+    hudi_map clustering = HUDI_MAP_INIT;
+    rc = hudi_cluster_pending_file_groups(&clustering, c->t->timeline, NULL, err);
+    for (int32_t p = 0; rc == 0 && p < c->n_parts; p++)
+        rc = add_partition_groups(c, p, &clustering, err);
+    hudi_map_dispose(&clustering);
+    return rc;
+}
+
+int hudi_plan_check_clustering(const wctx *c, hudi_error *err) {
+    for (size_t gi = 0; gi < c->n_groups; gi++) {
+        const wgroup *g = &c->groups[gi];
+        bool replaced = c->action == HUDI_ACTION_REPLACECOMMIT && g->old;
+        if (!g->clustering[0] || !(g->upd.n > 0 || replaced)) continue;
+        /* SparkRejectUpdateStrategy's HoodieClusteringUpdateException, word for word */
+        return hudi_error_set(err, HUDI_ECONFLICT,
+                              "Not allowed to update the clustering file group "
+                              "HoodieFileGroupId{partitionPath='%s', fileId='%s'}. For pending "
+                              "clustering operations, we are not going to support update for now.",
+                              c->parts[g->part].path, g->file_id);
+    }
     return 0;
 }
 
@@ -501,6 +526,7 @@ static int assign_inserts(wctx *c, int32_t part, const wrows *rows, size_t n_exi
     for (size_t gi = 0; small && gi < n_existing && at < rows->n; gi++) {
         wgroup *g = &c->groups[gi];
         if (g->part != part || !g->old || g->old->size_bytes >= c->o.small_file_bytes) continue;
+        if (g->clustering[0]) continue;
         /* merge-on-read with the BLOOM index (which cannot see keys in log files): only slices
          * without logs take inserts, rewritten as a new base file (Hudi's MOR partitioner) */
         if (c->mor && g->slice && (g->slice->logs_count > 0 || g->slice->pending_compaction))
