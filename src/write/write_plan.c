@@ -427,6 +427,16 @@ static int add_partition_groups(wctx *c, int32_t part, const hudi_map *clusterin
     if (rc < 0) return 0; /* a partition the table does not have yet */
     for (size_t i = 0; i < n; i++) {
         const hudi_file_slice *s = &slices[i];
+        /* A slice of log files alone (Flink, or Spark with an index that reads logs) holds keys
+         * the bloom index cannot see: an upsert would duplicate them, a delete miss them, an
+         * overwrite leave them. Refused until the index reads log-only slices. */
+        if (!s->base && s->logs_count > 0 && c->o.op != HUDI_WRITE_INSERT)
+            return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                                  "%s: file group %s in partition '%s' has log files and no base "
+                                  "file; %s into such a table is not supported yet (compact it "
+                                  "first)",
+                                  c->t->base_path, s->file_id, c->parts[part].path,
+                                  hudi_write_operation_name(c->o.op));
         if (!s->base) continue;
         if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0)
             return rc;
