@@ -171,6 +171,12 @@ static int add_partition_files(void *payload, const char *rel, const hudi_dir_li
     for (size_t i = 0; i < l->count; i++) {
         const hudi_dirent *d = &l->entries[i];
         if (d->is_dir) continue;
+        /* Hadoop's checksum files (`.<name>.crc`, left by Spark on a local file system) are
+         * never listed by Hadoop's ChecksumFileSystem; a log file's checksum would otherwise
+         * parse as a log file of file id `.<fileId>` (Hudi's pattern is anchored at the start
+         * only). */
+        size_t nl = strlen(d->name);
+        if (d->name[0] == '.' && nl > 4 && strcmp(d->name + nl - 4, ".crc") == 0) continue;
         hudi_base_file_name bn;
         hudi_log_file_name ln;
         entry e = {.part = part, .size_bytes = d->size_bytes};
