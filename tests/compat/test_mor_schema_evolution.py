@@ -7,7 +7,8 @@ query schema by both.
       hudic (`hudic table cat` and `hudic sql`) reads the rows Spark reads, snapshot and
       read-optimized; ALTER is a deltacommit on MOR.
 (ii)  hudic evolves a MOR table the same way (`hudic sql`, the same statements): Spark reads
-      the rows hudic reads, snapshot and read-optimized, and the rows Spark's own run gave.
+      the rows hudic reads, snapshot and read-optimized; hudic compacts the logs of every
+      schema version and Spark reads the compacted table the same; Spark upserts on it.
 (iii) on-write evolution: `hudic table write` upserts into a MOR table with a batch that adds a
       column and widens int to long (a log block of the writer schema over base files of the
       old one); Spark reads what hudic reads. And Spark's datasource does the same to a MOR
@@ -72,6 +73,12 @@ def by_id(res):
     return sorted(({c: r.get(c) for c in d.columns} for r in d.rows), key=lambda r: r["id"])
 
 
+def by_id_result(res):
+    """Data columns only (a compaction rewrites the file names), rows by id."""
+    d = data_only(res)
+    return h.Result(d.columns, by_id(res), None, res.reader)
+
+
 def want_rows(res):
     cols = data_only(res).columns
     return [{c: r[c] for c in cols} for r in WANT]
@@ -121,6 +128,7 @@ def test_spark_evolves_mor_hudic_reads(work, spark015):
     peer = spark015()
     path = str(work / "spark_mor")
     peer.sql("SET %s=true" % SOR, "SET hoodie.metadata.enable=false",
+             "SET hoodie.compact.inline=false",
              "DROP TABLE IF EXISTS smor", MOR_CREATE.format(t="smor", p=path))
     try:
         for s in steps("smor"):
@@ -157,8 +165,20 @@ def test_hudic_evolves_mor_spark_reads(work, spark015):
     same(theirs, ours, "hudic-evolved MOR: Spark snapshot vs hudic")
     same(spark_read(peer, path, ro=True), hudic_rows(path, ro=True),
          "hudic-evolved MOR: Spark read-optimized vs hudic")
-    # Spark keeps writing to hudic's evolved MOR table: an upsert into the logs, read by both
+    # hudic compacts the logs of every schema version into base files of the newest: Spark
+    # reads the same rows, snapshot and read-optimized (base files only now)
+    before = by_id_result(theirs)
+    cp = hudic_peer.run("table", "compact", path)
+    assert cp.returncode == 0, cp.stderr.decode(errors="replace")
+    assert len(h.completed_instants(path, ("commit",))) == 1, "no compaction commit by hudic"
+    same(before, by_id_result(spark_read(peer, path)),
+         "hudic-compacted evolved MOR: Spark snapshot vs before")
+    same(before, by_id_result(spark_read(peer, path, ro=True)),
+         "hudic-compacted evolved MOR: Spark read-optimized vs before")
+    same(before, by_id_result(hudic_cat(path)), "hudic-compacted evolved MOR: hudic vs before")
+    # Spark keeps writing to hudic's evolved MOR table: an upsert into a log, read by both
     peer.sql("SET %s=true" % SOR, "SET hoodie.metadata.enable=false",
+             "SET hoodie.compact.inline=false",
              "DROP TABLE IF EXISTS hmor", "CREATE TABLE hmor USING hudi LOCATION '%s'" % path)
     try:
         peer.sql("UPDATE hmor SET full_name = 'spark', qty = 5000000000, ts = 1004 WHERE id = 1")
