@@ -2,7 +2,8 @@
  * internal-schema.md §6), the way Hudi's Spark DDL commits it.
  *
  * Under the table lock: the current table schema and InternalSchema (schema_view), the changes
- * applied to it (hudi_ischema_apply), then the instant: `<t>.commit.requested` (empty),
+ * applied to it (hudi_ischema_apply), then the instant (a `deltacommit` on merge-on-read tables,
+ * as Hudi's CommitUtils.getCommitActionType picks it): `<t>.commit.requested` (empty),
  * `<t>.commit.inflight` (commit metadata with operationType ALTER_SCHEMA and nothing else),
  * with schema on read the history file `.hoodie/.schema/<t>.schemacommit` (written before the
  * commit, as Hudi does), and the completed `<t>.commit`: no write stats, operationType
@@ -89,6 +90,12 @@ static int schema_avro(hudi_buf *out, const hudi_table *t, const hudi_ischema *s
     return rc;
 }
 
+/* Hudi's CommitUtils.getCommitActionType for ALTER_SCHEMA: the table type's write action, a
+ * deltacommit on merge-on-read tables. */
+static hudi_action alter_action(const hudi_table *t) {
+    return t->cfg.type == HUDI_MERGE_ON_READ ? HUDI_ACTION_DELTACOMMIT : HUDI_ACTION_COMMIT;
+}
+
 static int write_metadata(hudi_table *t, const char *instant, hudi_state state, const char *schema,
                           const char *latest, hudi_error *err) {
     hudi_commit_metadata *md = NULL;
@@ -99,7 +106,7 @@ static int write_metadata(hudi_table *t, const char *instant, hudi_state state, 
     if (rc == 0) rc = hudi_commit_metadata_set_operation(md, ALTER_OPERATION, err);
     if (rc == 0) rc = hudi_commit_metadata_write(md, &body, err);
     if (rc == 0)
-        rc = hudi_timeline_write_instant(t->timeline, instant, HUDI_ACTION_COMMIT, state,
+        rc = hudi_timeline_write_instant(t->timeline, instant, alter_action(t), state,
                                          HUDI_SLICE(body.data, body.len), err);
     hudi_commit_metadata_free(md);
     hudi_buf_dispose(&body);
@@ -277,10 +284,6 @@ static int prepare(alter_ctx *c, const hudi_schema_change *changes, int32_t n, b
 }
 
 static int check_table(const hudi_table *t, int32_t n, hudi_error *err) {
-    if (t->cfg.type != HUDI_COPY_ON_WRITE)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "%s: ALTER TABLE on MERGE_ON_READ tables is not supported yet",
-                              t->base_path);
     if (t->cfg.version != 6 || t->cfg.timeline_layout != 1)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
                               "%s: writing table version %d is not supported (only 6)",
@@ -333,7 +336,7 @@ int hudi_tbl_alter_schema(hudi_table *t, const hudi_schema_change *changes, int3
                             t->base_path, c.instant);
     if (rc < 0) goto done;
     started = true;
-    if ((rc = hudi_timeline_write_instant(t->timeline, c.instant, HUDI_ACTION_COMMIT,
+    if ((rc = hudi_timeline_write_instant(t->timeline, c.instant, alter_action(t),
                                           HUDI_STATE_REQUESTED, HUDI_SLICE("", 0), err)) < 0)
         goto done;
     if ((rc = write_metadata(t, c.instant, HUDI_STATE_INFLIGHT, NULL, NULL, err)) < 0) goto done;

@@ -469,6 +469,10 @@ Test(fs_view, synthetic_failed_pending_duplicate_and_log_only) {
     touch(base, "p/.a-0_100.log.1_0-0-0", "l");
     touch(base, "p/.l-0_200.log.1_0-0-0", "l");
     touch(base, "p/.l-0_200.log.2_0-0-0", "l");
+    /* Hadoop checksum files of a log and a base file (Spark on a local file system): not
+     * files of the table (a log's would parse as a log of file id ".l-0") */
+    touch(base, "p/..l-0_200.log.2_0-0-0.crc", "c");
+    touch(base, "p/.a-0_1-0-1_100.parquet.crc", "c");
     write_commit(base, "200.deltacommit", NULL, 0, NULL, NULL);
     /* 300: inflight write of a-0 and b-0: invisible */
     touch(base, "p/a-0_0-0-0_300.parquet", "x");
