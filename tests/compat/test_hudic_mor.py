@@ -370,3 +370,11 @@ def test_hudic_reads_spark_log_only_slices(tmp_path, spark015, spark10):
     instants.append(t.spark_write(spark, "delete", _rows([4], "d", 30), bucket))
     _check(t, [spark, spark10()], "log-only slices")
     _compare_history(t, spark, instants, "log-only slices")
+    # hudic's bloom index cannot see keys stored in logs alone: an upsert is refused, clearly,
+    # instead of writing duplicates of them, and the table is left as Spark wrote it
+    inp = str(tmp_path / "logonly-upsert.parquet")
+    pq.write_table(h.arrow_rows(_rows([1], "h", 40), h.arrow_schema(SCHEMA)), inp)
+    cp = hudic_peer.run("table", "write", "--op", "upsert", "--input", inp, t.path)
+    err = cp.stderr.decode(errors="replace")
+    assert cp.returncode != 0 and "has log files and no base file" in err, err
+    _check(t, [spark], "log-only slices after hudic's refused upsert")
