@@ -253,10 +253,6 @@ typedef struct hudi_table_write_result {
     char instant[32];                  /**< the committed instant; "" when nothing was written */
     int64_t inserts, updates, deletes; /**< records */
     int64_t files_written, bytes_written;
-    /** the compaction the write ran inline after its deltacommit (hoodie.compact.inline=true
-     *  on a merge-on-read table, once hoodie.compact.inline.max.delta.commits deltacommits -
-     *  default 5 - followed the latest compaction); "" when none */
-    char compaction_instant[32];
 } hudi_table_write_result;
 
 /** Commits one record batch with one operation as one instant (commit or replacecommit).
