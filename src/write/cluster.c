@@ -561,9 +561,8 @@ static int write_file(cexec *x, const hudi_field *schema, const char *json, cons
     int32_t task = x->next_task++;
     hudi_write_token_format(token, (uint64_t)task, 0, (uint64_t)task);
     hudi_buf name = HUDI_BUF_INIT, rel = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
-    hudi_buf min_key = HUDI_BUF_INIT, max_key = HUDI_BUF_INIT, b64 = HUDI_BUF_INIT;
+    hudi_key_footer kf = HUDI_KEY_FOOTER_INIT;
     hudi_pq_writer *w = NULL;
-    hudi_bloom *bf = NULL;
     hudi_batch *b = NULL;
     int32_t key_col = find_col(schema, hudi_meta_field_names[HUDI_META_RECORD_KEY]);
     int32_t name_col = find_col(schema, hudi_meta_field_names[HUDI_META_FILE_NAME]);
@@ -588,10 +587,8 @@ static int write_file(cexec *x, const hudi_field *schema, const char *json, cons
     if ((rc = hudi_pq_writer_open(&w, x->t->fs, path.data, schema, &wo, err)) < 0 ||
         (rc = hudi_pq_writer_add_kv(w, "parquet.avro.schema", json, err)) < 0 ||
         (rc = hudi_pq_writer_add_kv(w, "writer.model.name", "avro", err)) < 0 ||
-        (rc = hudi_bloom_new(&bf, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
-                             HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES, err)) < 0)
+        (rc = hudi_key_footer_init(&kf, err)) < 0)
         goto done;
-    bool have_key = false;
     for (int64_t at = 0; at < n && rc == 0; at += WRITE_CHUNK_ROWS) {
         int64_t m = HUDI_MIN(WRITE_CHUNK_ROWS, n - at);
         hudi_batch_free(b);
@@ -605,39 +602,13 @@ static int write_file(cexec *x, const hudi_field *schema, const char *json, cons
                 rc = hudi_take_rows(b->columns[j], x->all->columns[j], order + at, m, err);
             }
         }
-        const hudi_array *keys = b->columns[key_col];
-        for (int64_t i = 0; i < m && rc == 0; i++) {
-            if (!hudi_array_is_valid(keys, i)) continue;
-            hudi_slice k = wstr(keys, i);
-            rc = hudi_bloom_add(bf, k.data, k.len, err);
-            int c = have_key ? memcmp(k.data, min_key.data, HUDI_MIN(k.len, min_key.len)) : -1;
-            if (c < 0 || (c == 0 && k.len < min_key.len)) {
-                hudi_buf_clear(&min_key);
-                hudi_buf_append(&min_key, k.data, k.len);
-            }
-            c = have_key ? memcmp(k.data, max_key.data, HUDI_MIN(k.len, max_key.len)) : 1;
-            if (c > 0 || (c == 0 && k.len > max_key.len)) {
-                hudi_buf_clear(&max_key);
-                hudi_buf_append(&max_key, k.data, k.len);
-            }
-            have_key = true;
-        }
+        if (rc == 0) rc = hudi_key_footer_add(&kf, b->columns[key_col], m, err);
         if (rc < 0) goto done;
         b->num_rows = m;
         if ((rc = hudi_pq_writer_write(w, b, err)) < 0) goto done;
     }
     o->rows = n;
-    rc = hudi_bloom_to_base64(bf, &b64, err);
-    if (rc == 0)
-        rc = hudi_pq_writer_add_kv(w, HUDI_BLOOM_TYPE_FOOTER_KEY, hudi_bloom_type_name(bf->type),
-                                   err);
-    if (rc == 0) rc = hudi_pq_writer_add_kv(w, HUDI_BLOOM_FOOTER_KEY, b64.data, err);
-    if (rc == 0 && have_key) {
-        hudi_buf_putc(&min_key, 0);
-        hudi_buf_putc(&max_key, 0);
-        rc = hudi_pq_writer_add_kv(w, "hoodie_min_record_key", min_key.data, err);
-        if (rc == 0) rc = hudi_pq_writer_add_kv(w, "hoodie_max_record_key", max_key.data, err);
-    }
+    rc = hudi_key_footer_put(&kf, w, err);
     if (rc < 0) goto done;
     hudi_pq_writer *cw = w;
     w = NULL;
@@ -645,13 +616,10 @@ static int write_file(cexec *x, const hudi_field *schema, const char *json, cons
 done:
     hudi_pq_writer_abort(w);
     hudi_batch_free(b);
-    hudi_bloom_free(bf);
+    hudi_key_footer_dispose(&kf);
     hudi_buf_dispose(&name);
     hudi_buf_dispose(&rel);
     hudi_buf_dispose(&path);
-    hudi_buf_dispose(&min_key);
-    hudi_buf_dispose(&max_key);
-    hudi_buf_dispose(&b64);
     return rc;
 }
 

@@ -14,6 +14,59 @@
 #include "read/read.h"
 #include "write/write_int.h"
 
+/* ---- the record-key footer of a rewritten base file (compaction, clustering) ---------------- */
+
+int hudi_key_footer_init(hudi_key_footer *f, hudi_error *err) {
+    return hudi_bloom_new(&f->bloom, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
+                          HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES, err);
+}
+
+int hudi_key_footer_add(hudi_key_footer *f, const hudi_array *keys, int64_t n, hudi_error *err) {
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; i++) {
+        if (!hudi_array_is_valid(keys, i)) continue;
+        hudi_slice k = wstr(keys, i);
+        rc = hudi_bloom_add(f->bloom, k.data, k.len, err);
+        int c = f->have ? memcmp(k.data, f->min.data, HUDI_MIN(k.len, f->min.len)) : -1;
+        if (c < 0 || (c == 0 && k.len < f->min.len)) {
+            hudi_buf_clear(&f->min);
+            hudi_buf_append(&f->min, k.data, k.len);
+        }
+        c = f->have ? memcmp(k.data, f->max.data, HUDI_MIN(k.len, f->max.len)) : 1;
+        if (c > 0 || (c == 0 && k.len > f->max.len)) {
+            hudi_buf_clear(&f->max);
+            hudi_buf_append(&f->max, k.data, k.len);
+        }
+        f->have = true;
+    }
+    if (rc == 0 && (hudi_buf_failed(&f->min) || hudi_buf_failed(&f->max))) rc = hudi_error_oom(err);
+    return rc;
+}
+
+int hudi_key_footer_put(hudi_key_footer *f, hudi_pq_writer *w, hudi_error *err) {
+    hudi_buf b64 = HUDI_BUF_INIT;
+    int rc = hudi_bloom_to_base64(f->bloom, &b64, err);
+    if (rc == 0)
+        rc = hudi_pq_writer_add_kv(w, HUDI_BLOOM_TYPE_FOOTER_KEY,
+                                   hudi_bloom_type_name(f->bloom->type), err);
+    if (rc == 0) rc = hudi_pq_writer_add_kv(w, HUDI_BLOOM_FOOTER_KEY, b64.data, err);
+    hudi_buf_dispose(&b64);
+    if (rc == 0 && f->have) {
+        hudi_buf_putc(&f->min, 0);
+        hudi_buf_putc(&f->max, 0);
+        rc = hudi_pq_writer_add_kv(w, "hoodie_min_record_key", f->min.data, err);
+        if (rc == 0) rc = hudi_pq_writer_add_kv(w, "hoodie_max_record_key", f->max.data, err);
+    }
+    return rc;
+}
+
+void hudi_key_footer_dispose(hudi_key_footer *f) {
+    hudi_bloom_free(f->bloom);
+    hudi_buf_dispose(&f->min);
+    hudi_buf_dispose(&f->max);
+    *f = (hudi_key_footer)HUDI_KEY_FOOTER_INIT;
+}
+
 /* Hudi's HoodieCompactionPlan schema as Hudi writes it (field set of the 1.x files; 0.14/0.15
  * readers resolve the extra trailing field away). */
 static const char *const compaction_plan_schema =
@@ -139,11 +192,9 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
     hudi_reader *r = NULL;
     hudi_pq_writer *w = NULL;
-    hudi_bloom *bf = NULL;
+    hudi_key_footer kf = HUDI_KEY_FOOTER_INIT;
     hudi_field schema = {0};
     hudi_buf json = HUDI_BUF_INIT, path = HUDI_BUF_INIT, name = HUDI_BUF_INIT, full = HUDI_BUF_INIT;
-    hudi_buf min_key = HUDI_BUF_INIT, max_key = HUDI_BUF_INIT;
-    bool have_key = false;
     hudi_batch *b = NULL;
     int rc = hudi_reader_open(&r, t, &so, err);
     if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
@@ -179,8 +230,7 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     if ((rc = hudi_pq_writer_open(&w, t->fs, path.data, &schema, &wo, err)) < 0 ||
         (rc = hudi_pq_writer_add_kv(w, "parquet.avro.schema", json.data, err)) < 0 ||
         (rc = hudi_pq_writer_add_kv(w, "writer.model.name", "avro", err)) < 0 ||
-        (rc = hudi_bloom_new(&bf, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
-                             HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES, err)) < 0)
+        (rc = hudi_key_footer_init(&kf, err)) < 0)
         goto done;
     for (;;) {
         hudi_batch *in = NULL;
@@ -198,41 +248,13 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
                 rc = hudi_array_append_range(b->columns[j], in->columns[j], 0, in->num_rows, err);
             }
         }
-        const hudi_array *keys = in->columns[key_col];
-        for (int64_t i = 0; i < in->num_rows && rc == 0; i++) {
-            if (!hudi_array_is_valid(keys, i)) continue;
-            hudi_slice k = wstr(keys, i);
-            rc = hudi_bloom_add(bf, k.data, k.len, err);
-            int c = have_key ? memcmp(k.data, min_key.data, HUDI_MIN(k.len, min_key.len)) : -1;
-            if (c < 0 || (c == 0 && k.len < min_key.len)) {
-                hudi_buf_clear(&min_key);
-                hudi_buf_append(&min_key, k.data, k.len);
-            }
-            c = have_key ? memcmp(k.data, max_key.data, HUDI_MIN(k.len, max_key.len)) : 1;
-            if (c > 0 || (c == 0 && k.len > max_key.len)) {
-                hudi_buf_clear(&max_key);
-                hudi_buf_append(&max_key, k.data, k.len);
-            }
-            have_key = true;
-        }
+        if (rc == 0) rc = hudi_key_footer_add(&kf, in->columns[key_col], in->num_rows, err);
         if (rc < 0) goto done;
         b->num_rows = in->num_rows;
         op->rows += in->num_rows;
         if ((rc = hudi_pq_writer_write(w, b, err)) < 0) goto done;
     }
-    hudi_buf b64 = HUDI_BUF_INIT;
-    rc = hudi_bloom_to_base64(bf, &b64, err);
-    if (rc == 0)
-        rc = hudi_pq_writer_add_kv(w, HUDI_BLOOM_TYPE_FOOTER_KEY, hudi_bloom_type_name(bf->type),
-                                   err);
-    if (rc == 0) rc = hudi_pq_writer_add_kv(w, HUDI_BLOOM_FOOTER_KEY, b64.data, err);
-    hudi_buf_dispose(&b64);
-    if (rc == 0 && have_key) {
-        hudi_buf_putc(&min_key, 0);
-        hudi_buf_putc(&max_key, 0);
-        rc = hudi_pq_writer_add_kv(w, "hoodie_min_record_key", min_key.data, err);
-        if (rc == 0) rc = hudi_pq_writer_add_kv(w, "hoodie_max_record_key", max_key.data, err);
-    }
+    rc = hudi_key_footer_put(&kf, w, err);
     if (rc < 0) goto done;
     hudi_pq_writer *cw = w;
     w = NULL;
@@ -243,15 +265,13 @@ oom:
 done:
     hudi_pq_writer_abort(w);
     hudi_batch_free(b);
-    hudi_bloom_free(bf);
+    hudi_key_footer_dispose(&kf);
     hudi_reader_free(r);
     hudi_field_dispose(&schema);
     hudi_buf_dispose(&json);
     hudi_buf_dispose(&path);
     hudi_buf_dispose(&name);
     hudi_buf_dispose(&full);
-    hudi_buf_dispose(&min_key);
-    hudi_buf_dispose(&max_key);
     return rc;
 }
 

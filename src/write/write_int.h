@@ -278,4 +278,20 @@ int hudi_write_uncommit_and_rollback(hudi_table *t, const hudi_instant *f, const
  * values are (void *)1). */
 int hudi_write_savepointed_files(const hudi_table *t, hudi_map *out, hudi_error *err);
 
+/* The record-key footer of a base file rewritten from merged or clustered records (compact.c):
+ * Hudi's bloom filter of the keys and the key range (hoodie_min/max_record_key). */
+typedef struct hudi_key_footer {
+    hudi_bloom *bloom;
+    hudi_buf min, max;
+    bool have; /* a key was added */
+} hudi_key_footer;
+#define HUDI_KEY_FOOTER_INIT                                                                       \
+    { NULL, HUDI_BUF_INIT, HUDI_BUF_INIT, false }
+int hudi_key_footer_init(hudi_key_footer *f, hudi_error *err);
+/* Adds the non-null keys among the first `n` of `keys` (a string column). */
+int hudi_key_footer_add(hudi_key_footer *f, const hudi_array *keys, int64_t n, hudi_error *err);
+/* Writes the footer's key-value pairs into `w` (before closing it). */
+int hudi_key_footer_put(hudi_key_footer *f, hudi_pq_writer *w, hudi_error *err);
+void hudi_key_footer_dispose(hudi_key_footer *f);
+
 #endif
