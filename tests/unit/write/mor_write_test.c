@@ -17,20 +17,7 @@
 static const char *const P2[] = {"a", "b"};
 
 static hudi_table *mor_create(hudi_fs *fs, const char *base, const hudi_field *schema) {
-    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
-    hudi_table *t = NULL;
-    hudi_error err = HUDI_ERROR_INIT;
-    o.table_name = "mw";
-    o.record_key_fields = "id";
-    o.partition_fields = "part";
-    o.precombine_field = "ts";
-    o.populate_meta_fields = true;
-    o.schema = schema;
-    o.type = HUDI_MERGE_ON_READ;
-    static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
-    o.extra_props = props;
-    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
-    return t;
+    return wt_mor_create(fs, base, schema, "mw");
 }
 
 /* ---- a table state: id -> "id|name|ts|part" ------------------------------------------------ */

@@ -186,3 +186,21 @@ int wt_lines(const char *dump) {
     for (const char *p = dump; *p; p++) n += *p == '\n';
     return n;
 }
+
+hudi_table *wt_mor_create(hudi_fs *fs, const char *base, const hudi_field *schema,
+                          const char *name) {
+    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
+    hudi_table *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    o.table_name = name;
+    o.record_key_fields = "id";
+    o.partition_fields = "part";
+    o.precombine_field = "ts";
+    o.populate_meta_fields = true;
+    o.schema = schema;
+    o.type = HUDI_MERGE_ON_READ;
+    static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
+    o.extra_props = props;
+    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
+    return t;
+}

@@ -35,6 +35,10 @@ hudi_table *wt_create(hudi_fs *fs, const char *base, const char *keys, const cha
 /* Writes `b` with `op`; asserts success. Returns the instant (static). */
 const char *wt_write(hudi_table *t, const hudi_batch *b, hudi_write_operation op);
 /* "id|name|ts|part" lines, sorted, of the table as of `as_of` (NULL = latest); malloc'ed. */
+/* A merge-on-read table named `name` (key id, partition part, precombine ts, meta fields,
+ * small bloom filters) of `schema`. */
+hudi_table *wt_mor_create(hudi_fs *fs, const char *base, const hudi_field *schema,
+                          const char *name);
 char *wt_dump(hudi_table *t, const char *as_of);
 /* The same with the name column read under another name (after a RENAME COLUMN). */
 char *wt_dump_named(hudi_table *t, const char *as_of, const char *name_col);
