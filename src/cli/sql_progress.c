@@ -4,12 +4,14 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
-#define FIRST_DRAW_MS 1000 /* statements quicker than this show nothing */
+#define FIRST_DRAW_MS                                                                              \
+    1000 /* statements quicker than this show nothing ($HUDIC_PROGRESS_AFTER_MS) */
 #define REDRAW_MS 100
 
 static int64_t now_ms(void) {
@@ -64,14 +66,22 @@ static void draw(const hudi_statement_progress *pr, int64_t elapsed_ms) {
     fflush(stderr);
 }
 
+/* The delay before the line appears: $HUDIC_PROGRESS_AFTER_MS (0 or more), else a second. */
+static int64_t first_draw_ms(void) {
+    const char *e = getenv("HUDIC_PROGRESS_AFTER_MS");
+    char *end = NULL;
+    long long v = e && *e ? strtoll(e, &end, 10) : -1;
+    return v >= 0 && end && *end == '\0' && v <= 3600000 ? v : FIRST_DRAW_MS;
+}
+
 static void *watch(void *arg) {
     sql_progress *p = arg;
-    int64_t start = now_ms();
+    int64_t start = now_ms(), first = first_draw_ms();
     bool drawn = false;
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
         int64_t elapsed = now_ms() - start;
-        int64_t wait = elapsed < FIRST_DRAW_MS ? FIRST_DRAW_MS - elapsed : REDRAW_MS;
+        int64_t wait = elapsed < first ? first - elapsed : REDRAW_MS;
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_sec += wait / 1000;
@@ -81,7 +91,7 @@ static void *watch(void *arg) {
             until.tv_nsec -= 1000000000L;
         }
         pthread_cond_timedwait(&p->cv, &p->mu, &until);
-        if (p->stop || now_ms() - start < FIRST_DRAW_MS) continue;
+        if (p->stop || now_ms() - start < first) continue;
         hudi_statement_progress pr;
         hudi_session_progress(p->session, &pr);
         if (pr.phase == HUDI_PROGRESS_NONE) continue;
