@@ -192,8 +192,7 @@ static void inline_compaction(wctx *c) {
         return;
     /* a failure leaves the compaction pending (requested or inflight): the next write's inline
      * compaction or `hudic table compact` runs it */
-    char instant[32];
-    (void)hudi_tbl_compact_locked(c->t, c->o.clock, instant, NULL);
+    (void)hudi_tbl_compact_locked(c->t, c->o.clock, NULL, NULL);
     (void)hudi_tbl_reload(c->t, NULL);
 }
 
