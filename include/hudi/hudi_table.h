@@ -402,12 +402,12 @@ HUDI_API const char *hudi_scan_warning(const hudi_scan *scan);
 HUDI_API void hudi_scan_free(hudi_scan *scan);
 
 /** Change data capture: the changes of the commits in (begin, end] (`begin` "earliest" or
- *  NULL = from the start, `end` NULL = to the latest commit) of a copy-on-write table with
- *  hoodie.table.cdc.enabled=true, as Hudi 0.15's CDC query returns them: a stream of batches
- *  of four string columns `op` ("i", "u", "d"), `ts_ms` (the commit instant), `before` and
- *  `after` (the record images as text; docs/formats/cdc.md §4). The rows are computed before
- *  the call returns. HUDI_EINVAL for a table without CDC, HUDI_EUNSUPPORTED for merge-on-read
- *  tables. The stream owns its rows: the table may be freed before it. */
+ *  NULL = from the start, `end` NULL = to the latest commit) of a table (copy-on-write or
+ *  merge-on-read) with hoodie.table.cdc.enabled=true, as Hudi 0.15's CDC query returns them:
+ *  a stream of batches of four string columns `op` ("i", "u", "d"), `ts_ms` (the commit
+ *  instant), `before` and `after` (the record images as text; docs/formats/cdc.md §4). The
+ *  rows are computed before the call returns. HUDI_EINVAL for a table without CDC. The stream
+ *  owns its rows: the table may be freed before it. */
 HUDI_API int hudi_table_cdc(hudi_table *t, const char *begin, const char *end,
                             struct ArrowArrayStream *out, hudi_error *err);
 

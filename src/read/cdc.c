@@ -1,6 +1,7 @@
-/* cdc.c - CDC queries of copy-on-write tables (docs/formats/cdc.md): the `.cdc` log files
- * decoded, the changes without one inferred from the write stats, every change rendered as
- * Spark's CDC relation of Hudi 0.15 renders it. */
+/* cdc.c - CDC queries (docs/formats/cdc.md): the `.cdc` log files decoded, the changes without
+ * one inferred from the write stats (for merge-on-read log appends, from the file group's merged
+ * rows before and after the commit), every change rendered as Spark's CDC relation of Hudi 0.15
+ * renders it. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "columnar/convert.h"
 #include "format/parquet/parquet.h"
 #include "read/cdc.h"
+#include "read/read.h"
 #include "schema/schema.h"
 
 /* ---- settings ------------------------------------------------------------------------------ */
@@ -805,6 +807,82 @@ static int as_is(cdc_q *q, const char *ts, const hudi_write_stat *st, const char
     return rc;
 }
 
+/* The rows of file group (partition, file_id) as of `as_of` (NULL: none, an empty file): the
+ * merged snapshot of its slice, every column of the table (meta columns first). */
+static int fg_load(cdc_q *q, const char *as_of, const char *partition, const char *file_id,
+                   bfile *f, hudi_error *err) {
+    hudi_reader *r = NULL;
+    hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
+    memset(f, 0, sizeof(*f));
+    so.as_of_instant = as_of;
+    int rc = 0;
+    if (as_of && (rc = hudi_reader_open(&r, q->t, &so, err)) == 0)
+        rc = hudi_reader_only_file_groups(r, partition, &file_id, 1, err);
+    if (rc == 0 && r && hudi_field_copy(&f->schema, hudi_reader_schema(r)) < 0)
+        rc = hudi_error_oom(err);
+    if (rc == 0 && r) rc = hudi_batch_new(&f->b, &f->schema, err);
+    while (rc == 0 && r) {
+        hudi_batch *b = NULL;
+        if ((rc = hudi_reader_next(r, &b, err)) < 0 || !b) break;
+        for (int32_t j = 0; rc == 0 && j < b->n_columns; j++)
+            rc = hudi_array_append_range(f->b->columns[j], b->columns[j], 0, b->num_rows, err);
+        if (rc == 0) f->b->num_rows += b->num_rows;
+    }
+    hudi_reader_free(r);
+    if (rc < 0) bfile_dispose(f);
+    return rc;
+}
+
+/* LOG_FILE: the changes a deltacommit's log append made to one file group. Hudi merges the
+ * commit's log records onto the slice as it was before (the write stat's base file and older log
+ * files) and emits "i" for a key the slice lacked, "u" when the merged row differs from the old
+ * one, "d" for a delete of a key it had; both images are Avro's toString of the whole row.
+ * The same changes come out of the file group's merged rows before the commit and at it: a key
+ * only after is an insert, one only before a delete, one whose rows differ an update. */
+static int log_file(cdc_q *q, const hudi_instant *in, const char *prev, const char *partition,
+                    const char *file_id, hudi_error *err) {
+    bfile before, after;
+    bool *seen = NULL;
+    int rc = fg_load(q, prev, partition, file_id, &before, err);
+    if (rc < 0) return rc;
+    if ((rc = fg_load(q, in->time, partition, file_id, &after, err)) < 0) {
+        bfile_dispose(&before);
+        return rc;
+    }
+    int64_t nb = before.b ? before.b->num_rows : 0;
+    if (nb > 0 && !(seen = hudi_calloc((size_t)nb, sizeof(bool)))) rc = hudi_error_oom(err);
+    int32_t kc = after.b ? col_of(&after.schema, "_hoodie_record_key") : -1;
+    if (rc == 0 && after.b && kc < 0)
+        rc = hudi_error_set(err, HUDI_ECORRUPT, "%s: file group %s has no _hoodie_record_key",
+                            q->t->base_path, file_id);
+    for (int64_t i = 0; rc == 0 && after.b && i < after.b->num_rows; i++) {
+        hudi_slice key = str_at(after.b->columns[kc], i);
+        int64_t r = nb > 0 && key.data ? bfile_find(&before, key, err, &rc) : -1;
+        if (rc < 0) break;
+        hudi_buf_clear(&q->before);
+        hudi_buf_clear(&q->after);
+        avro_row(&q->after, after.b, i);
+        if (r < 0) {
+            rc = put(q, "i", in->time, false, true, err);
+            continue;
+        }
+        seen[r] = true;
+        avro_row(&q->before, before.b, r);
+        if (q->before.len != q->after.len || memcmp(q->before.data, q->after.data, q->after.len))
+            rc = put(q, "u", in->time, true, true, err);
+    }
+    for (int64_t r = 0; rc == 0 && r < nb; r++) {
+        if (seen[r]) continue;
+        hudi_buf_clear(&q->before);
+        avro_row(&q->before, before.b, r);
+        rc = put(q, "d", in->time, true, false, err);
+    }
+    hudi_free(seen);
+    if (before.b) bfile_dispose(&before);
+    if (after.b) bfile_dispose(&after);
+    return rc;
+}
+
 /* The latest completed commit before `time`, or NULL. */
 static const char *commit_before(const hudi_timeline *tl, const char *time) {
     const char *best = NULL;
@@ -845,15 +923,29 @@ static bool is_base_file(const char *path) {
     return name[0] != '.';
 }
 
+/* Whether a write stat before stats[s] of `ps` appended to the same file group's logs (a log
+ * rolled over within one commit). */
+static bool logged_before(const hudi_partition_write_stats *ps, size_t s) {
+    for (size_t k = 0; k < s; k++)
+        if (ps->stats[k].file_id && ps->stats[k].path && !is_base_file(ps->stats[k].path) &&
+            strcmp(ps->stats[k].file_id, ps->stats[s].file_id) == 0)
+            return true;
+    return false;
+}
+
 static int one_commit(cdc_q *q, const hudi_instant *in, hudi_error *err) {
+    const char *prev = NULL;
     hudi_buf json = HUDI_BUF_INIT;
     hudi_commit_metadata *md = NULL;
     int rc = hudi_timeline_read_commit_json(&json, q->t->timeline, in, err);
     if (rc == 0) rc = hudi_commit_metadata_parse(&md, json.data, json.len, in->time, err);
     hudi_buf_dispose(&json);
     if (rc < 0) return rc;
-    /* clustering rewrites rows without changing them */
-    if (md->operation_type && strcmp(md->operation_type, "CLUSTER") == 0) goto done;
+    /* clustering and compaction rewrite rows without changing them */
+    if (md->operation_type &&
+        (strcmp(md->operation_type, "CLUSTER") == 0 || strcmp(md->operation_type, "COMPACT") == 0 ||
+         strcmp(md->operation_type, "LOG_COMPACT") == 0))
+        goto done;
     if (md->is_replace && (rc = replaced(q, in, md, err)) < 0) goto done;
     for (size_t p = 0; rc == 0 && p < md->partitions_count; p++) {
         const hudi_partition_write_stats *ps = &md->partitions[p];
@@ -862,15 +954,20 @@ static int one_commit(cdc_q *q, const hudi_instant *in, hudi_error *err) {
             const hudi_write_stat *st = &ps->stats[s];
             if (st->cdc_stats_json && strcmp(st->cdc_stats_json, "{}") != 0) {
                 rc = as_is(q, in->time, st, part, err);
-            } else if (!st->path || !is_base_file(st->path)) {
-                rc = hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                    "%s: CDC of log files (merge-on-read) is not supported yet",
-                                    q->t->base_path);
+            } else if (!st->path) {
+                rc =
+                    hudi_error_set(err, HUDI_ECORRUPT, "%s: commit %s: a write stat without a path",
+                                   q->t->base_path, in->time);
+            } else if (!is_base_file(st->path)) { /* LOG_FILE, once per file group */
+                if (st->file_id && !logged_before(ps, s)) {
+                    if (!prev) prev = commit_before(q->t->timeline, in->time);
+                    rc = log_file(q, in, prev, part, st->file_id, err);
+                }
             } else if (st->num_writes == 0 && st->num_deletes > 0) { /* BASE_FILE_DELETE */
-                char *prev = NULL;
-                rc = prev_base_path(q, st->prev_commit, part, st->file_id, &prev, err);
-                if (rc == 0) rc = whole_file(q, prev, "d", in->time, err);
-                hudi_free(prev);
+                char *old = NULL;
+                rc = prev_base_path(q, st->prev_commit, part, st->file_id, &old, err);
+                if (rc == 0) rc = whole_file(q, old, "d", in->time, err);
+                hudi_free(old);
             } else if (st->num_update_writes == 0 && st->num_deletes == 0 &&
                        st->num_writes == st->num_inserts) { /* BASE_FILE_INSERT */
                 rc = whole_file(q, st->path, "i", in->time, err);
@@ -900,10 +997,6 @@ int hudi_cdc_read(hudi_cdc_rows *out, hudi_table *t, const char *begin, const ch
         return hudi_error_set(err, HUDI_EINVAL,
                               "%s: it isn't a CDC hudi table (hoodie.table.cdc.enabled is not "
                               "true)",
-                              t->base_path);
-    if (t->cfg.type == HUDI_MERGE_ON_READ)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                              "%s: the cdc query of merge-on-read tables is not supported yet",
                               t->base_path);
     if (hudi_field_init(&out->schema, "cdc", HUDI_TYPE_STRUCT, false) < 0 ||
         hudi_field_set_children(&out->schema, 4) < 0)

@@ -97,7 +97,7 @@ int hudi_cdc_logger_open(hudi_cdc_logger **out, wctx *c, wgroup *g, hudi_error *
     bool enabled;
     hudi_cdc_mode mode;
     int rc = hudi_cdc_config(c->t, &enabled, &mode, err);
-    if (rc < 0 || !enabled || !g->old || c->mor) return rc;
+    if (rc < 0 || !enabled || !g->old) return rc;
     hudi_cdc_logger *lg = hudi_calloc(1, sizeof(*lg));
     if (!lg) return hudi_error_oom(err);
     lg->c = c;

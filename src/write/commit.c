@@ -450,19 +450,33 @@ static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hu
     st.file_size_bytes = g->size_bytes;
     st.has_runtime_stats = true;
     if (g->append) { /* HoodieDeltaWriteStat (commit-metadata.md) */
-        const char *logs[1] = {g->name};
+        /* logFiles: the slice's log files up to and including this one, as Hudi's append
+         * handle lists them (Spark's CDC query reads the before image from them) */
+        size_t n_old = g->slice ? g->slice->logs_count : 0;
+        const char **logs = hudi_malloc((n_old + 1 + g->n_rolled) * sizeof(char *));
+        if (!logs) return hudi_error_oom(err);
+        size_t n = 0;
+        hudi_log_file_name me;
+        if (hudi_log_file_name_parse(&me, g->name))
+            for (size_t i = 0; i < n_old; i++) {
+                const char *in = g->slice->logs[i].instant;
+                if (in && strlen(in) == me.instant.len &&
+                    memcmp(in, me.instant.data, me.instant.len) == 0)
+                    logs[n++] = g->slice->logs[i].name;
+            }
+        logs[n++] = g->name;
         st.is_delta = true;
         st.log_version = (int32_t)g->log_version;
         st.log_offset = 0;
         st.base_file = g->old ? g->old->name : "";
         st.log_files = logs;
-        st.log_files_count = 1;
+        st.log_files_count = n;
         st.runtime_stats.total_upsert_time = g->time_ms;
         int rc = hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
         /* one stat per log file, as Hudi's append handle adds one after each rollover */
         for (size_t i = 0; rc == 0 && i < g->n_rolled; i++) {
             const wlog *l = &g->rolled[i];
-            const char *more[1] = {l->name};
+            logs[n++] = l->name;
             st.path = l->rel_path;
             st.num_writes = l->num_writes;
             st.num_deletes = l->num_deletes;
@@ -470,10 +484,11 @@ static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hu
             st.num_inserts = l->num_inserts;
             st.total_write_bytes = st.file_size_bytes = l->size_bytes;
             st.log_version = (int32_t)l->version;
-            st.log_files = more;
+            st.log_files_count = n;
             st.runtime_stats.total_upsert_time = 0;
             rc = hudi_commit_metadata_add_write_stat(md, NULL, &st, err);
         }
+        hudi_free(logs);
         return rc;
     }
     if (g->old)

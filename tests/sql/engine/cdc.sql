@@ -27,6 +27,22 @@ UPDATE cdc_k SET price = 11.0 WHERE id = 1;
 DELETE FROM cdc_k WHERE id = 2;
 SELECT op, ts_ms, regexp_replace(before, '"_hoodie_file_name": ?"[^"]*",?', ''), regexp_replace(after, '"_hoodie_file_name": ?"[^"]*",?', '') FROM hudi_table_changes('cdc_k', 'cdc', 'earliest') ORDER BY 2, 1, 3, 4;
 SHOW TBLPROPERTIES cdc_k ('hoodie.table.cdc.supplemental.logging.mode');
+-- merge-on-read: log appends are inferred from the file group's rows before and after (LOG_FILE)
+CREATE TABLE cdc_mor (id INT, name STRING, price DOUBLE, ts BIGINT, dt STRING) USING hudi
+PARTITIONED BY (dt) TBLPROPERTIES (type = 'mor', primaryKey = 'id', preCombineField = 'ts', 'hoodie.table.cdc.enabled' = 'true');
+INSERT INTO cdc_mor VALUES (1, 'a', 10.0, 1000, '2021'), (2, 'b', 20.0, 1000, '2021'), (3, 'c', 30.0, 1000, '2022');
+UPDATE cdc_mor SET price = price * 2, ts = 1111 WHERE id = 1;
+DELETE FROM cdc_mor WHERE id = 2;
+MERGE INTO cdc_mor t USING (SELECT 3 AS id, 'cc' AS name, 33.0D AS price, 1200L AS ts, '2022' AS dt UNION ALL SELECT 4, 'd', 40.0D, 1200L, '2022') s
+ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *;
+UPDATE cdc_mor SET name = 'aa', ts = 2222 WHERE id = 1;
+DELETE FROM cdc_mor WHERE id = 99;
+SET hoodie.compact.inline.max.delta.commits = 1;
+CALL run_compaction(op => 'scheduleAndExecute', table => 'cdc_mor');
+UPDATE cdc_mor SET price = 1.0, ts = 1 WHERE id = 3;
+UPDATE cdc_mor SET price = 1.0, ts = 1 WHERE id = 3;
+SELECT op, ts_ms, regexp_replace(before, '"_hoodie_file_name": ?"[^"]*",?', ''), regexp_replace(after, '"_hoodie_file_name": ?"[^"]*",?', '') FROM hudi_table_changes('cdc_mor', 'cdc', 'earliest') ORDER BY 2, 1, 3, 4;
+SELECT op, count(*) FROM hudi_table_changes('cdc_mor', 'cdc', 'earliest') GROUP BY op ORDER BY op;
 -- errors
 CREATE TABLE plain (id INT, ts BIGINT) USING hudi TBLPROPERTIES (primaryKey = 'id');
 SELECT * FROM hudi_table_changes('plain', 'cdc', 'earliest');
