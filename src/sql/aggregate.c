@@ -496,6 +496,28 @@ static int update_collect(agg_op *a, agg_state *s, const hudi_sql_datum *arg, in
     return rc;
 }
 
+/* sum[gids[i]] += VALUE and count[gids[i]]++ over every row (no mask): one running total in
+ * row order, in a local for a global aggregate. T is the sum's arithmetic type (uint64_t wraps
+ * around as Spark's long sum does). */
+#define SUM_ROWS(T, sums, VALUE)                                                                   \
+    do {                                                                                           \
+        if (a->n_group == 0) {                                                                     \
+            T acc_ = (T)sums[0];                                                                   \
+            for (int64_t i = 0; i < n; i++) acc_ += (VALUE);                                       \
+            memcpy(&sums[0], &acc_, sizeof(acc_));                                                 \
+            s->count[0] += n;                                                                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                int64_t g_ = gids[i];                                                              \
+                T cur_;                                                                            \
+                memcpy(&cur_, &sums[g_], sizeof(cur_));                                            \
+                cur_ += (VALUE);                                                                   \
+                memcpy(&sums[g_], &cur_, sizeof(cur_));                                            \
+                s->count[g_]++;                                                                    \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
 /* Feeds one batch into aggregate `s`: its FILTER, its DISTINCT set, then the accumulator. */
 static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error *err) {
     hudi_sql_ctx *ctx = a->base.ctx;
@@ -519,17 +541,24 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
     /* args[0] is the group id column of a distinct set; the arguments follow. */
     for (; done < nargs; done++)
         if ((rc = hudi_sql_eval(ctx, call->args[done], in, &args[done + 1], err)) < 0) goto done;
-    /* Rows with a null argument count for nothing (count(*) has none). */
+    /* Rows with a null argument count for nothing (count(*) has none). `all`: every row
+     * counts (no FILTER, no null), so the accumulators below need not read the mask. */
+    bool all = !call->filter;
     if (s->kind != AK_FIRST && s->kind != AK_LAST)
         for (int32_t k = 1; k <= nargs; k++) {
             const hudi_array *v = args[k].array;
             if (v->field->type == HUDI_TYPE_NULL) {
                 memset(a->mask, 0, (size_t)n);
+                all = false;
             } else if (v->validity) {
                 for (int64_t i = 0; i < n; i++)
-                    if (!hudi_bit_get(v->validity, hudi_sql_datum_row(&args[k], i))) a->mask[i] = 0;
+                    if (!hudi_bit_get(v->validity, hudi_sql_datum_row(&args[k], i))) {
+                        a->mask[i] = 0;
+                        all = false;
+                    }
             }
         }
+    if (s->distinct) all = false;
     if (s->distinct) {
         hudi_array gid = {.field = &s->gid_field, .length = n, .values = a->gids};
         args[0] = (hudi_sql_datum){&gid, false, false};
@@ -549,7 +578,10 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
     const uint8_t *mask = a->mask;
     switch (s->kind) {
     case AK_COUNT:
-        for (int64_t i = 0; i < n; i++) s->count[gids[i]] += mask[i];
+        if (all)
+            for (int64_t i = 0; i < n; i++) s->count[gids[i]]++;
+        else
+            for (int64_t i = 0; i < n; i++) s->count[gids[i]] += mask[i];
         break;
     case AK_COUNT_IF: {
         const hudi_array *v = arg->array;
@@ -561,6 +593,15 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
     }
     case AK_SUM_INT: {
         const hudi_array *v = arg->array;
+        hudi_type_id t = v->field->type;
+        if (all && !arg->is_const && (t == HUDI_TYPE_INT32 || t == HUDI_TYPE_INT64)) {
+            /* Spark (non-ANSI) wraps a long sum around on overflow. */
+            if (t == HUDI_TYPE_INT32)
+                SUM_ROWS(uint64_t, s->i64, (uint64_t)(int64_t)((const int32_t *)v->values)[i]);
+            else
+                SUM_ROWS(uint64_t, s->i64, (uint64_t)((const int64_t *)v->values)[i]);
+            break;
+        }
         for (int64_t i = 0; i < n; i++) {
             if (!mask[i]) continue;
             int64_t g = gids[i];
@@ -574,7 +615,14 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
     case AK_SUM_DOUBLE:
     case AK_AVG_DOUBLE: {
         const hudi_array *v = arg->array;
-        if (v->field->type == HUDI_TYPE_DOUBLE && !arg->is_const) {
+        hudi_type_id t = v->field->type;
+        if (all && !arg->is_const && t == HUDI_TYPE_DOUBLE) {
+            SUM_ROWS(double, s->f64, ((const double *)v->values)[i]);
+        } else if (all && !arg->is_const && t == HUDI_TYPE_INT32) {
+            SUM_ROWS(double, s->f64, (double)((const int32_t *)v->values)[i]);
+        } else if (all && !arg->is_const && t == HUDI_TYPE_INT64) {
+            SUM_ROWS(double, s->f64, (double)((const int64_t *)v->values)[i]);
+        } else if (t == HUDI_TYPE_DOUBLE && !arg->is_const) {
             const double *d = v->values;
             for (int64_t i = 0; i < n; i++)
                 if (mask[i]) {

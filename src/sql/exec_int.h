@@ -62,6 +62,7 @@ typedef struct hudi_sql_groups {
     int64_t charged;      /* bytes charged to the context */
     uint64_t *row_hashes; /* scratch: the hashes of the batch being added */
     int64_t *pending;     /* scratch: rows of that batch that created groups */
+    uint8_t *same;        /* scratch: whether a row's keys equal the row before's */
     int64_t cap_rows;
 } hudi_sql_groups;
 

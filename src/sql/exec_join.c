@@ -41,6 +41,9 @@ typedef struct join_op {
     hudi_field both;      /* left columns then right columns: what cond sees */
     hudi_batch *cand;     /* candidate pairs' rows over `both` */
     hudi_batch *out;      /* over the plan's schema */
+    hudi_batch *view;     /* over the plan's schema: the probe batch's own left columns */
+    hudi_batch *result;   /* what the last chunk made: out or view */
+    bool unique;          /* every build key has one row (a dimension table's key) */
     hudi_batch *left_out; /* SEMI/ANTI output: left rows */
 } join_op;
 
@@ -120,6 +123,8 @@ static int build(join_op *j, hudi_error *err) {
         tail[g] = i;
     }
     hudi_free(tail);
+    j->unique = true;
+    for (int64_t i = 0; i < n && j->unique; i++) j->unique = ids[i] < 0 || j->next[i] < 0;
 done:
     for (int32_t k = 0; k < done; k++) hudi_sql_datum_dispose(&keys[k]);
     hudi_free(keys);
@@ -200,16 +205,62 @@ static int check_pairs(join_op *j, hudi_error *err) {
     return k < 0 ? (int)k : 0;
 }
 
-static int emit(join_op *j, const hudi_batch *l, const hudi_batch *r, hudi_error *err) {
+/* The output pairs ol/or_ into a batch; `ascending`: ol has no repeats (then n_out equal to l's
+ * rows means every row of l in order). */
+static int emit(join_op *j, const hudi_batch *l, const hudi_batch *r, bool ascending,
+                hudi_error *err) {
     int rc = 0;
     hudi_batch_clear(j->out);
+    j->result = j->out;
     int32_t nl = l->n_columns;
+    /* Every row of l in order (a key join where each left row found its one match): its
+     * columns go out as they are, without a copy. */
+    bool whole = ascending && j->n_out == l->num_rows && j->n_out > 0;
     for (int32_t c = 0; c < nl && rc == 0; c++)
-        rc = hudi_sql_array_take(j->out->columns[c], l->columns[c], j->ol, j->n_out, err);
+        if (!whole)
+            rc = hudi_sql_array_take(j->out->columns[c], l->columns[c], j->ol, j->n_out, err);
     for (int32_t c = 0; c < r->n_columns && rc == 0; c++)
         rc = hudi_sql_array_take(j->out->columns[nl + c], r->columns[c], j->or_, j->n_out, err);
     j->out->num_rows = j->n_out;
+    if (rc == 0 && whole) {
+        for (int32_t c = 0; c < nl; c++) j->view->columns[c] = l->columns[c];
+        for (int32_t c = 0; c < r->n_columns; c++)
+            j->view->columns[nl + c] = j->out->columns[nl + c];
+        j->view->num_rows = j->n_out;
+        j->result = j->view;
+    }
     return rc;
+}
+
+/* INNER and LEFT joins without a residual condition on a build side of unique keys: one pair
+ * (or none) per left row, listed in one pass over a batch of left rows. */
+static int join_unique(join_op *j, hudi_error *err) {
+    int64_t from = j->probe_pos, n = j->probe->num_rows;
+    int64_t to = HUDI_MIN(n, from + step_rows(j));
+    if (to - from > j->cap_out) {
+        int64_t *ol = hudi_realloc(j->ol, (size_t)(to - from) * 8);
+        if (ol) j->ol = ol;
+        int64_t *or_ = hudi_realloc(j->or_, (size_t)(to - from) * 8);
+        if (or_) j->or_ = or_;
+        if (!ol || !or_) return hudi_error_oom(err);
+        j->cap_out = to - from;
+    }
+    bool left = j->kind == HUDI_SQL_J_LEFT;
+    int64_t k = 0;
+    const int64_t *ids = j->probe_ids, *head = j->head;
+    for (int64_t i = from; i < to; i++) {
+        int64_t g = ids[i];
+        if (g >= 0) {
+            j->ol[k] = i;
+            j->or_[k++] = head[g];
+        } else if (left) {
+            j->ol[k] = i;
+            j->or_[k++] = -1;
+        }
+    }
+    j->n_out = k;
+    j->probe_pos = to;
+    return emit(j, j->probe, j->build, true, err);
 }
 
 /* Joins the next rows of the probe batch: whole left rows until about a batch of pairs. */
@@ -227,8 +278,12 @@ static int join_chunk(join_op *j, hudi_error *err) {
                 return hudi_error_oom(err);
         j->probe_pos = n;
         hudi_batch_clear(j->out);
+        j->result = j->out;
         return hudi_sql_batch_take(j->out, j->probe, j->ol, j->n_out, err);
     }
+    if ((j->kind == HUDI_SQL_J_INNER || j->kind == HUDI_SQL_J_LEFT) && has_equi(j) && j->unique &&
+        !j->base.plan->cond)
+        return join_unique(j, err);
     /* Pick left rows until their candidate pairs fill a batch. */
     while (to < n && (to == from || pairs < step)) {
         if (has_equi(j)) {
@@ -263,9 +318,10 @@ static int join_chunk(join_op *j, hudi_error *err) {
     }
     if (j->kind == HUDI_SQL_J_SEMI || j->kind == HUDI_SQL_J_ANTI) {
         hudi_batch_clear(j->out);
+        j->result = j->out;
         return hudi_sql_batch_take(j->out, j->probe, j->ol, j->n_out, err);
     }
-    return emit(j, j->probe, j->build, err);
+    return emit(j, j->probe, j->build, false, err);
 }
 
 /* RIGHT and FULL: build rows no left row matched, with nulls on the left. */
@@ -277,7 +333,7 @@ static int emit_unmatched(join_op *j, hudi_error *err) {
             push_pair(&j->ol, &j->or_, &j->n_out, &j->cap_out, -1, j->unmatched_pos) < 0)
             return hudi_error_oom(err);
     /* The left side's columns come from an empty batch of its schema (only nulls taken). */
-    return emit(j, j->left_out, j->build, err);
+    return emit(j, j->left_out, j->build, false, err);
 }
 
 static int join_next(hudi_sql_oper *op, hudi_batch **out, hudi_error *err) {
@@ -309,8 +365,8 @@ static int join_next(hudi_sql_oper *op, hudi_batch **out, hudi_error *err) {
             if (!j->matched || j->unmatched_pos >= j->build->num_rows) return 0;
             if ((rc = emit_unmatched(j, err)) < 0) return rc;
         }
-        if (j->out->num_rows > 0) {
-            *out = j->out;
+        if (j->result && j->result->num_rows > 0) {
+            *out = j->result;
             return 0;
         }
     }
@@ -334,6 +390,7 @@ static void join_free(hudi_sql_oper *op) {
     hudi_free(j->or_);
     hudi_batch_free(j->cand);
     hudi_batch_free(j->out);
+    hudi_sql_view_free(j->view);
     hudi_batch_free(j->left_out);
     hudi_free(j);
 }
@@ -380,6 +437,7 @@ int hudi_sql_open_join(hudi_sql_oper **out, hudi_sql_ctx *ctx, const hudi_sql_pl
     if ((rc = hudi_sql_concat_schema(ctx->arena, ls, rs, &j->both, err)) < 0) goto done;
     if ((rc = hudi_batch_new(&j->cand, &j->both, err)) < 0) goto done;
     if ((rc = hudi_batch_new(&j->out, &p->schema, err)) < 0) goto done;
+    if ((rc = hudi_sql_view_new(&j->view, &p->schema, err)) < 0) goto done;
     rc = hudi_batch_new(&j->left_out, ls, err);
 done:
     if (rc < 0) {

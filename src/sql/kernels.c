@@ -5,6 +5,9 @@
  * NaN hashes alike and -0.0 hashes as 0.0 (both compare equal), so rows that compare equal
  * always land in the same group. */
 #include <math.h>
+/* Inlined: the group table hashes every row, mostly short strings and 8-byte values, and a call
+ * into the shared library per value costs as much as the hash. */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "sql/exec_int.h"
@@ -14,6 +17,35 @@
 static inline uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     return h;
+}
+
+/* memcmp(p, q, n) == 0, inline for the short strings keys mostly are (a call to memcmp costs
+ * more than comparing them): overlapping 8- or 4-byte words cover n bytes exactly. */
+static inline bool bytes_equal(const uint8_t *p, const uint8_t *q, size_t n) {
+    uint64_t x, y;
+    uint32_t u, v;
+    if (n >= 8 && n <= 16) {
+        memcpy(&x, p, 8);
+        memcpy(&y, q, 8);
+        if (x != y) return false;
+        memcpy(&x, p + n - 8, 8);
+        memcpy(&y, q + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4 && n < 8) {
+        memcpy(&u, p, 4);
+        memcpy(&v, q, 4);
+        if (u != v) return false;
+        memcpy(&u, p + n - 4, 4);
+        memcpy(&v, q + n - 4, 4);
+        return u == v;
+    }
+    if (n < 4) {
+        for (size_t k = 0; k < n; k++)
+            if (p[k] != q[k]) return false;
+        return true;
+    }
+    return memcmp(p, q, n) == 0;
 }
 
 static inline uint64_t hash_u64(uint64_t v) { return XXH3_64bits(&v, sizeof v); }
@@ -68,9 +100,18 @@ static uint64_t hash_value(const hudi_array *a, int64_t i) {
     }
 }
 
-void hudi_sql_hash_rows(const hudi_sql_datum *keys, int32_t n_keys, int64_t nrows,
-                        uint64_t *hashes) {
+static inline bool key_equal(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j);
+
+/* Hashes the rows into hashes[] and, when `same` is non-NULL, sets same[i] to whether row i's
+ * keys equal row i - 1's (same[0] = 0): a row equal to the one before it (sorted or clustered
+ * keys, a partition column) reuses its hash, and the group table its group, without a probe. */
+static void hash_rows(const hudi_sql_datum *keys, int32_t n_keys, int64_t nrows, uint64_t *hashes,
+                      uint8_t *same) {
     for (int64_t i = 0; i < nrows; i++) hashes[i] = 0x2545f4914f6cdd1dULL;
+    if (same && nrows > 0) {
+        memset(same, 1, (size_t)nrows);
+        same[0] = 0;
+    }
     for (int32_t k = 0; k < n_keys; k++) {
         const hudi_array *a = keys[k].array;
         if (keys[k].is_const) {
@@ -80,8 +121,20 @@ void hudi_sql_hash_rows(const hudi_sql_datum *keys, int32_t n_keys, int64_t nrow
         }
         hudi_type_id t = a->field->type;
         int w = hudi_type_width(a->field);
-        if (hudi_type_is_fixed(t) && t != HUDI_TYPE_BOOL && t != HUDI_TYPE_FLOAT16 &&
-            t != HUDI_TYPE_FLOAT && t != HUDI_TYPE_DOUBLE && w > 0) {
+        if ((t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY) && !a->validity) {
+            const int32_t *off = a->offsets;
+            const uint8_t *data = a->data;
+            uint64_t h = 0;
+            for (int64_t i = 0; i < nrows; i++) {
+                int32_t len = off[i + 1] - off[i];
+                bool eq = i > 0 && len == off[i] - off[i - 1] &&
+                          bytes_equal(data + off[i], data + off[i - 1], (size_t)len);
+                if (!eq) h = XXH3_64bits(data + off[i], (size_t)len);
+                if (same) same[i] &= eq;
+                hashes[i] = mix(hashes[i], h);
+            }
+        } else if (hudi_type_is_fixed(t) && t != HUDI_TYPE_BOOL && t != HUDI_TYPE_FLOAT16 &&
+                   t != HUDI_TYPE_FLOAT && t != HUDI_TYPE_DOUBLE && w > 0) {
             /* The common case of integer, date, timestamp and decimal keys. */
             const uint8_t *v = a->values;
             for (int64_t i = 0; i < nrows; i++) {
@@ -90,10 +143,19 @@ void hudi_sql_hash_rows(const hudi_sql_datum *keys, int32_t n_keys, int64_t nrow
                                  : NULL_HASH;
                 hashes[i] = mix(hashes[i], h);
             }
+            if (same)
+                for (int64_t i = 1; i < nrows; i++) same[i] &= key_equal(a, i, a, i - 1);
         } else {
             for (int64_t i = 0; i < nrows; i++) hashes[i] = mix(hashes[i], hash_value(a, i));
+            if (same)
+                for (int64_t i = 1; i < nrows; i++) same[i] &= key_equal(a, i, a, i - 1);
         }
     }
+}
+
+void hudi_sql_hash_rows(const hudi_sql_datum *keys, int32_t n_keys, int64_t nrows,
+                        uint64_t *hashes) {
+    hash_rows(keys, n_keys, nrows, hashes, NULL);
 }
 
 /* ---- comparison ------------------------------------------------------------------------- */
@@ -201,6 +263,27 @@ static int compare_value(const hudi_array *a, int64_t i, const hudi_array *b, in
 int hudi_sql_compare_rows(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j,
                           bool nulls_first) {
     return compare_value(a, i, b, j, nulls_first);
+}
+
+/* Whether two values are equal as compare_value orders them (nulls equal, NaN equal to NaN,
+ * -0.0 equal to 0.0), with direct paths for the key types group tables see most. */
+static inline bool key_equal(const hudi_array *a, int64_t i, const hudi_array *b, int64_t j) {
+    bool va = hudi_array_is_valid(a, i), vb = hudi_array_is_valid(b, j);
+    if (!va || !vb) return va == vb;
+    switch (a->field->type) {
+    case HUDI_TYPE_STRING:
+    case HUDI_TYPE_BINARY: {
+        int32_t n = a->offsets[i + 1] - a->offsets[i];
+        return n == b->offsets[j + 1] - b->offsets[j] &&
+               bytes_equal(a->data + a->offsets[i], b->data + b->offsets[j], (size_t)n);
+    }
+    case HUDI_TYPE_INT32:
+    case HUDI_TYPE_DATE: return ((const int32_t *)a->values)[i] == ((const int32_t *)b->values)[j];
+    case HUDI_TYPE_INT64:
+    case HUDI_TYPE_TIMESTAMP:
+        return ((const int64_t *)a->values)[i] == ((const int64_t *)b->values)[j];
+    default: return compare_value(a, i, b, j, true) == 0;
+    }
 }
 
 /* ---- gathering rows ------------------------------------------------------------------------ */
@@ -475,6 +558,7 @@ void hudi_sql_groups_dispose(hudi_sql_ctx *ctx, hudi_sql_groups *g) {
     hudi_free(g->slots);
     hudi_free(g->row_hashes);
     hudi_free(g->pending);
+    hudi_free(g->same);
     if (ctx && g->charged) hudi_sql_mem_charge(ctx, -g->charged, NULL);
     memset(g, 0, sizeof(*g));
 }
@@ -487,18 +571,19 @@ typedef struct batch_keys {
     const int64_t *pending;
 } batch_keys;
 
-static bool keys_equal(const hudi_sql_groups *g, int64_t gid, const batch_keys *bk, int64_t i) {
+static inline bool keys_equal(const hudi_sql_groups *g, int64_t gid, const batch_keys *bk,
+                              int64_t i) {
     const hudi_sql_datum *keys = bk->keys;
     if (gid >= bk->base) {
         int64_t j = bk->pending[gid - bk->base];
         for (int32_t k = 0; k < g->n_keys; k++)
-            if (compare_value(keys[k].array, hudi_sql_datum_row(&keys[k], j), keys[k].array,
-                              hudi_sql_datum_row(&keys[k], i), true))
+            if (!key_equal(keys[k].array, hudi_sql_datum_row(&keys[k], j), keys[k].array,
+                           hudi_sql_datum_row(&keys[k], i)))
                 return false;
         return true;
     }
     for (int32_t k = 0; k < g->n_keys; k++)
-        if (compare_value(g->keys[k], gid, keys[k].array, hudi_sql_datum_row(&keys[k], i), true))
+        if (!key_equal(g->keys[k], gid, keys[k].array, hudi_sql_datum_row(&keys[k], i)))
             return false;
     return true;
 }
@@ -508,30 +593,35 @@ static int hash_batch(hudi_sql_groups *g, const hudi_sql_datum *keys, int64_t nr
     if (nrows > g->cap_rows) {
         uint64_t *h = hudi_malloc((size_t)nrows * sizeof(*h));
         int64_t *pend = hudi_malloc((size_t)nrows * sizeof(*pend));
-        if (!h || !pend) {
+        uint8_t *same = hudi_malloc((size_t)nrows);
+        if (!h || !pend || !same) {
             hudi_free(h);
             hudi_free(pend);
+            hudi_free(same);
             return hudi_error_oom(err);
         }
         hudi_free(g->row_hashes);
         hudi_free(g->pending);
+        hudi_free(g->same);
         g->row_hashes = h;
         g->pending = pend;
+        g->same = same;
         g->cap_rows = nrows;
     }
-    hudi_sql_hash_rows(keys, g->n_keys, nrows, g->row_hashes);
+    hash_rows(keys, g->n_keys, nrows, g->row_hashes, g->same);
     return 0;
 }
 
-static int64_t probe(const hudi_sql_groups *g, uint64_t h, const batch_keys *bk, int64_t i,
-                     int64_t *slot) {
+static inline __attribute__((always_inline)) int64_t
+probe(const hudi_sql_groups *g, uint64_t h, const batch_keys *bk, int64_t i, int64_t *slot) {
     int64_t mask = g->cap_slots - 1, pos = (int64_t)(h & (uint64_t)mask);
     for (;; pos = (pos + 1) & mask) {
         uint64_t s = g->slots[pos];
         if (s == 0) break;
-        /* The tag spares a look at the group's hash (another cache miss) for most slots. */
+        /* The tag (the hash's high 32 bits) spares a key comparison for almost every other
+         * group; the group's full hash is not read (another cache miss per row). */
         int64_t gid = (int64_t)(s & 0xffffffffu) - 1;
-        if ((s >> 32) == (h >> 32) && g->hashes[gid] == h && keys_equal(g, gid, bk, i)) return gid;
+        if ((s >> 32) == (h >> 32) && keys_equal(g, gid, bk, i)) return gid;
     }
     *slot = pos;
     return -1;
@@ -616,6 +706,10 @@ int hudi_sql_groups_add(hudi_sql_ctx *ctx, hudi_sql_groups *g, const hudi_sql_da
             ids[i] = -1;
             continue;
         }
+        if (g->same[i] && !(skip && skip[i - 1])) {
+            ids[i] = ids[i - 1]; /* the keys of the row before: its group, not a new one */
+            continue;
+        }
         uint64_t h = g->row_hashes[i];
         int64_t slot = 0, gid = probe(g, h, &bk, i, &slot);
         if (gid >= 0) {
@@ -665,7 +759,12 @@ int hudi_sql_groups_find(hudi_sql_groups *g, const hudi_sql_datum *keys, int64_t
         int64_t slot;
         if (i + 16 < nrows)
             __builtin_prefetch(&g->slots[g->row_hashes[i + 16] & (uint64_t)(g->cap_slots - 1)]);
-        ids[i] = skip && skip[i] ? -1 : probe(g, g->row_hashes[i], &bk, i, &slot);
+        if (skip && skip[i])
+            ids[i] = -1;
+        else if (g->same[i] && !(skip && skip[i - 1]))
+            ids[i] = ids[i - 1];
+        else
+            ids[i] = probe(g, g->row_hashes[i], &bk, i, &slot);
     }
     return 0;
 }

@@ -1259,3 +1259,217 @@ Test(exec, group_by_decimal_and_string_keys) {
     s->kind = HUDI_SQL_BX_AGGREF;
     expect(p_filter(p, call2(&fn_gt, s, cst_int(5))), false, "1.50,a,6|NULL,a,9|1.50,NULL,7");
 }
+
+/* ---- fast paths against references ---------------------------------------------------------
+ * The group table reuses the group of a row whose keys equal the row before's, compares short
+ * strings word by word and keys by type; the aggregates sum typed columns without a mask when
+ * no row is null or filtered; a join on a build side of unique keys lists one pair per left
+ * row and passes a wholly matched left batch through. Each is checked against a plain
+ * computation here, with nulls, runs, empty strings, strings of every length up to 40 that
+ * differ only at their start, middle or end, and 1000+ groups. */
+
+/* Distinct strings: "" and "<k>" followed by k % 33 letters, then 'a' * L with one 'b' at the
+ * start, middle or end (L = 1..40). */
+static int string_pool(char ***out) {
+    int cap = 1400, n = 0;
+    char **pool = zalloc(sizeof(char *) * (size_t)cap);
+    pool[n++] = "";
+    for (int k = 1; k < 1200; k++) {
+        char *s = zalloc(64);
+        int len = snprintf(s, 64, "%d", k);
+        for (int j = 0; j < k % 33; j++) s[len++] = (char)('c' + j % 20);
+        s[len] = 0;
+        pool[n++] = s;
+    }
+    for (int len = 1; len <= 40; len++) {
+        int pos[] = {-1, 0, len / 2, len - 1};
+        for (int q = 0; q < 4; q++) {
+            char *s = zalloc((size_t)len + 1);
+            memset(s, 'a', (size_t)len);
+            if (pos[q] >= 0) s[pos[q]] = 'b';
+            bool dup = false;
+            for (int j = 1200; j < n && !dup; j++) dup = strcmp(pool[j], s) == 0;
+            if (!dup) pool[n++] = s;
+        }
+    }
+    cr_assert_lt(n, cap);
+    *out = pool;
+    return n;
+}
+
+static uint64_t lcg(uint64_t *state) {
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *state >> 33;
+}
+
+/* "line|line|..." of lines sorted as render sorts them. */
+static char *join_sorted(char **lines, int64_t n) {
+    qsort(lines, (size_t)n, sizeof(*lines), cmp_str);
+    hudi_buf all = HUDI_BUF_INIT;
+    for (int64_t r = 0; r < n; r++) {
+        if (r) hudi_buf_putc(&all, '|');
+        hudi_buf_puts(&all, lines[r]);
+        hudi_free(lines[r]);
+    }
+    char *s = hudi_buf_detach(&all);
+    return s ? s : hudi_strdup("");
+}
+
+/* A formatted string the caller frees with hudi_free. */
+static char *fmt(const char *f, ...) HUDI_PRINTF(1, 2);
+static char *fmt(const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = hudi_malloc((size_t)n + 1);
+    cr_assert(s);
+    va_start(ap, f);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+/* GROUP BY key: count(*), count(v), sum(v), avg(v), sum(d) over n rows (key column 0: string or
+ * bigint; v int; d double = v / 2, never null). `nulls`: keys and values are sometimes null. */
+static void check_group_by(hudi_type_id key_type, int64_t n, bool nulls, int64_t per,
+                           uint64_t seed) {
+    char **pool;
+    int np = string_pool(&pool);
+    hudi_batch *t = new_batch(SCHEMA(ty(key_type), ty(HUDI_TYPE_INT32), ty(HUDI_TYPE_DOUBLE)));
+    int64_t *cnt = calloc((size_t)np + 1, 8), *cntv = calloc((size_t)np + 1, 8);
+    int64_t *sum = calloc((size_t)np + 1, 8);
+    double *sumd = calloc((size_t)np + 1, sizeof(double));
+    int prev = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = lcg(&seed);
+        /* half the rows repeat the key before (runs), 1 in 20 keys and 1 in 10 values null */
+        int k = i > 0 && r % 2 ? prev : (int)((r >> 8) % (uint64_t)np);
+        if (nulls && (r >> 20) % 20 == 0) k = -1;
+        /* first, the strings that differ in one byte one after the other (twice each) */
+        if (i < 2 * (np - 1200)) k = 1200 + (int)(i / 2);
+        prev = k;
+        int64_t v = (int64_t)((r >> 24) % 2001) - 1000;
+        bool vnull = nulls && (r >> 36) % 10 == 0;
+        double d = (double)v / 2;
+        if (key_type == HUDI_TYPE_STRING)
+            row(t, k < 0 ? (const char *)NULL : pool[k], vnull ? NUL : v, d);
+        else
+            row(t, k < 0 ? NUL : (int64_t)k * 1000003 - 600000000, vnull ? NUL : v, d);
+        int slot = k + 1;
+        cnt[slot]++;
+        sumd[slot] += d;
+        if (!vnull) {
+            cntv[slot]++;
+            sum[slot] += v;
+        }
+    }
+    char **lines = calloc((size_t)np + 2, sizeof(*lines));
+    int64_t nl = 0;
+    for (int slot = 0; slot <= np; slot++) {
+        if (!cnt[slot]) continue;
+        int k = slot - 1;
+        char *key = k < 0 ? fmt("NULL")
+                    : key_type == HUDI_TYPE_STRING
+                        ? fmt("%s", pool[k])
+                        : fmt("%lld", (long long)k * 1000003 - 600000000);
+        char *s = cntv[slot] ? fmt("%lld", (long long)sum[slot]) : fmt("NULL");
+        char *avg = cntv[slot] ? fmt("%g", (double)sum[slot] / (double)cntv[slot]) : fmt("NULL");
+        lines[nl++] = fmt("%s,%lld,%lld,%s,%s,%g", key, (long long)cnt[slot], (long long)cntv[slot],
+                          s, avg, sumd[slot]);
+        hudi_free(key);
+        hudi_free(s);
+        hudi_free(avg);
+    }
+    char *want = join_sorted(lines, nl);
+    hudi_sql_plan *in = leaf(t, per);
+    hudi_sql_bexpr **g = zalloc(sizeof(*g));
+    g[0] = col(in, 0);
+    hudi_sql_aggcall **a = zalloc(5 * sizeof(*a));
+    a[0] = agg("count", NULL, false, NULL);
+    a[1] = agg("count", col(in, 1), false, NULL);
+    a[2] = agg("sum", col(in, 1), false, NULL);
+    a[3] = agg("avg", col(in, 1), false, NULL);
+    a[4] = agg("sum", col(in, 2), false, NULL);
+    expect(p_agg(in, 1, g, 5, a), true, want);
+    /* the same aggregates without GROUP BY */
+    int64_t tc = 0, tcv = 0, ts = 0;
+    double td = 0;
+    for (int slot = 0; slot <= np; slot++) {
+        tc += cnt[slot];
+        tcv += cntv[slot];
+        ts += sum[slot];
+        td += sumd[slot];
+    }
+    char *gs = tcv ? fmt("%lld", (long long)ts) : fmt("NULL");
+    char *ga = tcv ? fmt("%g", (double)ts / (double)tcv) : fmt("NULL");
+    char *gd = tc ? fmt("%g", td) : fmt("NULL"); /* the sum of no rows is null */
+    char *gwant = fmt("%lld,%lld,%s,%s,%s", (long long)tc, (long long)tcv, gs, ga, gd);
+    expect(p_agg(in, 0, NULL, 5, a), false, gwant);
+    hudi_free(gs);
+    hudi_free(ga);
+    hudi_free(gd);
+    hudi_free(gwant);
+    hudi_free(want);
+    free(lines);
+    free(cnt);
+    free(cntv);
+    free(sum);
+    free(sumd);
+}
+
+Test(exec, group_by_fast_paths_match_a_reference) {
+    check_group_by(HUDI_TYPE_STRING, 20000, true, 1000, 1);
+    check_group_by(HUDI_TYPE_STRING, 20000, false, 4096, 2);
+    check_group_by(HUDI_TYPE_STRING, 3000, true, 7, 3);
+    check_group_by(HUDI_TYPE_INT64, 20000, true, 1000, 4);
+    check_group_by(HUDI_TYPE_INT64, 20000, false, 333, 5);
+    check_group_by(HUDI_TYPE_STRING, 1, false, 1, 6);
+    check_group_by(HUDI_TYPE_STRING, 0, true, 5, 7);
+}
+
+/* left (key, i) JOIN right (key, k) ON key, right keys unique (pool[0..nb) and one null): the
+ * INNER and LEFT results against a nested loop. `all`: every left key matches. */
+static void check_unique_join(int64_t n, int nb, bool all, int64_t per, uint64_t seed) {
+    char **pool;
+    int np = string_pool(&pool);
+    cr_assert_leq(2 * nb, np);
+    hudi_batch *r = new_batch(SCHEMA(ty(HUDI_TYPE_STRING), ty(HUDI_TYPE_INT64)));
+    for (int k = nb - 1; k >= 0; k--) row(r, pool[k], (int64_t)k);
+    row(r, (const char *)NULL, (int64_t)-1);
+    hudi_batch *l = new_batch(SCHEMA(ty(HUDI_TYPE_STRING), ty(HUDI_TYPE_INT64)));
+    char **inner = calloc((size_t)n + 1, sizeof(*inner)), **left = calloc((size_t)n + 1, 8);
+    int64_t ni = 0, nl = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t x = lcg(&seed);
+        int k = (int)(x % (uint64_t)(all ? nb : 2 * nb));
+        if (!all && (x >> 16) % 15 == 0) k = -1;
+        row(l, k < 0 ? (const char *)NULL : pool[k], (int64_t)i);
+        const char *key = k < 0 ? "NULL" : pool[k];
+        if (k >= 0 && k < nb) {
+            inner[ni++] = fmt("%s,%lld,%s,%d", key, (long long)i, key, k);
+            left[nl++] = fmt("%s,%lld,%s,%d", key, (long long)i, key, k);
+        } else {
+            left[nl++] = fmt("%s,%lld,NULL,NULL", key, (long long)i);
+        }
+    }
+    char *want_inner = join_sorted(inner, ni), *want_left = join_sorted(left, nl);
+    hudi_sql_plan *lp = leaf(l, per), *rp = leaf(r, 17);
+    hudi_sql_bexpr **lk = zalloc(sizeof(*lk)), **rk = zalloc(sizeof(*rk));
+    lk[0] = col(lp, 0);
+    rk[0] = col(rp, 0);
+    expect(p_join(HUDI_SQL_J_INNER, lp, rp, 1, lk, rk, NULL), true, want_inner);
+    expect(p_join(HUDI_SQL_J_LEFT, lp, rp, 1, lk, rk, NULL), true, want_left);
+    hudi_free(want_inner);
+    hudi_free(want_left);
+    free(inner);
+    free(left);
+}
+
+Test(exec, unique_key_join_matches_a_reference) {
+    CTX.batch_rows = 500; /* left batches of 1000 rows are joined in two chunks */
+    check_unique_join(5000, 600, false, 1000, 11);
+    check_unique_join(5000, 600, true, 1000, 12); /* whole left batches pass through */
+    check_unique_join(3000, 40, true, 250, 13);
+    check_unique_join(100, 1, false, 7, 14);
+}
