@@ -327,6 +327,7 @@ typedef struct merge_state {
     hudi_array *keys;
     run *runs;
     int64_t n_runs, cap_runs;
+    wkeys here; /* the batch's key table cut down to the rows routed to this group */
 } merge_state;
 
 static int push_run(merge_state *ms, bool from_in, int32_t row, hudi_error *err) {
@@ -470,7 +471,7 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
     if ((rc = project_olds(fw, ms, b, err)) < 0) return rc;
     for (int64_t i = 0; i < b->num_rows; i++) {
         hudi_slice k = hudi_array_is_valid(keys, i) ? wstr(keys, i) : HUDI_SLICE("", 0);
-        int32_t r = hudi_wkeys_find(&c->idx, k.data, k.len, g->part);
+        int32_t r = hudi_wkeys_find(&ms->here, k.data, k.len, g->part);
         bool hit = r >= 0 && c->dest[r] == (int32_t)fw->gi && !c->done[r];
         bool old_wins = false;
         if (!hit) {
@@ -553,6 +554,22 @@ static void continue_old_bloom(fwriter *fw, hudi_pq_file *pf) {
     fw->bf_old = true;
 }
 
+/* Every old record is looked up and most miss: a table of just the rows routed to this group
+ * (those the batch's table holds for their key, so hits are the same) stays in cache. */
+static int group_keys(fwriter *fw, wkeys *out, hudi_error *err) {
+    wctx *c = fw->c;
+    const wrows *lists[2] = {&fw->g->upd, &fw->g->ins};
+    int rc = hudi_wkeys_init(out, c->keys, c->row_part, fw->g->upd.n + fw->g->ins.n, err);
+    for (int l = 0; l < 2 && rc == 0; l++)
+        for (int64_t k = 0; k < lists[l]->n; k++) {
+            int32_t r = lists[l]->v[k];
+            hudi_slice key = wstr(c->keys, r);
+            if (hudi_wkeys_find(&c->idx, key.data, key.len, c->row_part[r]) == r)
+                *hudi_wkeys_slot(out, key.data, key.len, c->row_part[r]) = r + 1;
+        }
+    return rc;
+}
+
 static int merge_old(fwriter *fw, hudi_error *err) {
     hudi_pq_file *pf = NULL;
     hudi_pq_scan *scan = NULL;
@@ -561,7 +578,9 @@ static int merge_old(fwriter *fw, hudi_error *err) {
     int rc = hudi_pq_open(&pf, fw->c->t->fs, fw->g->old->path, NULL, err);
     if (rc < 0) return rc;
     if (fw->bf) continue_old_bloom(fw, pf);
-    if ((rc = setup_merge(fw, &ms, hudi_pq_schema(pf), err)) < 0) goto done;
+    if ((rc = setup_merge(fw, &ms, hudi_pq_schema(pf), err)) < 0 ||
+        (rc = group_keys(fw, &ms.here, err)) < 0)
+        goto done;
     hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     so.batch_rows = WRITE_CHUNK_ROWS;
     if ((rc = hudi_pq_scan_open(&scan, pf, &so, err)) < 0) goto done;
@@ -583,6 +602,7 @@ done:
     hudi_projection_free(ms.proj);
     hudi_field_dispose(&ms.names);
     hudi_free(ms.runs);
+    hudi_wkeys_dispose(&ms.here);
     return rc;
 }
 
