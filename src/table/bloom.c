@@ -17,10 +17,11 @@
 #define HASH_JENKINS 0
 #define HASH_MURMUR 1
 #define FILTER_VERSION (-1)
+#define MURMUR_M 0x5bd1e995u
 
 int32_t hudi_murmur_hadoop(const void *data, size_t len, int32_t seed) {
     const uint8_t *d = data;
-    const uint32_t m = 0x5bd1e995u;
+    const uint32_t m = MURMUR_M;
     uint32_t h = (uint32_t)seed ^ (uint32_t)len;
     size_t n4 = len >> 2;
     for (size_t i = 0; i < n4; i++) {
@@ -130,13 +131,102 @@ void hudi_bloom_free(hudi_bloom *bf) {
     hudi_free(bf);
 }
 
-/* HashFunction.hash: each hash seeds the next; position = |h % V| (Java remainder). */
-static void positions(const hudi_bloom *bf, const void *key, size_t len, uint32_t *pos) {
-    int32_t h = 0;
-    for (int32_t i = 0; i < bf->num_hashes; i++) {
-        h = hudi_murmur_hadoop(key, len, h);
-        int32_t r = h % bf->vector_bits;
-        pos[i] = (uint32_t)(r < 0 ? -r : r);
+/* HashFunction.hash: each hash seeds the next; position = |h % V| (Java remainder).
+ *
+ * Murmur's word mixing (k *= m; k ^= k >> 24; k *= m) does not depend on the seed, so a key's
+ * words are mixed once for all K hashes; the K chained hashes of one key are sequential, but
+ * those of different keys are independent: LANES keys of the same length are hashed side by
+ * side (lane loops the compiler vectorises). |h % V| = |h| mod V (also for INT32_MIN), taken
+ * with a multiply (Lemire's fastmod) instead of a division. */
+#define LANES 8
+#define MAX_WORDS 32 /* keys up to 128 bytes take the pre-mixed path */
+
+typedef struct hasher {
+    uint32_t v;       /* vector size V */
+    uint64_t v_magic; /* UINT64_MAX / V + 1 */
+    int32_t k;        /* hash count K */
+} hasher;
+
+static hasher hasher_of(const hudi_bloom *bf) {
+    uint32_t v = (uint32_t)bf->vector_bits;
+    return (hasher){v, UINT64_MAX / v + 1, bf->num_hashes};
+}
+
+static inline uint32_t fastmod(uint32_t a, const hasher *hs) {
+    uint64_t low = hs->v_magic * a;
+    return (uint32_t)(((unsigned __int128)low * hs->v) >> 64);
+}
+
+static inline uint32_t java_pos(uint32_t h, const hasher *hs) {
+    uint32_t a = (int32_t)h < 0 ? 0u - h : h;
+    return fastmod(a, hs);
+}
+
+static inline uint32_t mix_word(const uint8_t *p) {
+    uint32_t k = hudi_load_u32le(p) * MURMUR_M;
+    k ^= k >> 24;
+    return k * MURMUR_M;
+}
+
+/* The tail bytes' contribution before the multiply (Hadoop order, sign-extended). */
+static inline uint32_t tail_of(const uint8_t *d, size_t len) {
+    size_t left = len & 3;
+    uint32_t t = 0;
+    if (left >= 3) t ^= (uint32_t)(int32_t)(int8_t)d[len - 3] << 16;
+    if (left >= 2) t ^= (uint32_t)(int32_t)(int8_t)d[len - 2] << 8;
+    if (left >= 1) t ^= (uint32_t)(int32_t)(int8_t)d[len - 1];
+    return t;
+}
+
+/* Positions of one key: pos[0..K). */
+static void positions(const hasher *hs, const uint8_t *key, size_t len, uint32_t *pos) {
+    size_t n4 = len >> 2;
+    if (n4 > MAX_WORDS) {
+        int32_t h = 0;
+        for (int32_t i = 0; i < hs->k; i++) {
+            h = hudi_murmur_hadoop(key, len, h);
+            pos[i] = java_pos((uint32_t)h, hs);
+        }
+        return;
+    }
+    uint32_t km[MAX_WORDS];
+    for (size_t w = 0; w < n4; w++) km[w] = mix_word(key + 4 * w);
+    bool has_tail = (len & 3) != 0;
+    uint32_t tail = tail_of(key, len), h = 0;
+    for (int32_t i = 0; i < hs->k; i++) {
+        h ^= (uint32_t)len;
+        for (size_t w = 0; w < n4; w++) h = (h * MURMUR_M) ^ km[w];
+        if (has_tail) h = (h ^ tail) * MURMUR_M;
+        h ^= h >> 13;
+        h *= MURMUR_M;
+        h ^= h >> 15;
+        pos[i] = java_pos(h, hs);
+    }
+}
+
+/* Positions of LANES keys of one length (at most MAX_WORDS words): pos[j * K + i]. */
+static void positions_lanes(const hasher *hs, const hudi_slice *keys, uint32_t *pos) {
+    size_t len = keys[0].len, n4 = len >> 2;
+    uint32_t km[MAX_WORDS][LANES], tail[LANES], h[LANES];
+    for (size_t w = 0; w < n4; w++)
+        for (int j = 0; j < LANES; j++) km[w][j] = mix_word(keys[j].data + 4 * w);
+    for (int j = 0; j < LANES; j++) {
+        tail[j] = tail_of(keys[j].data, len);
+        h[j] = 0;
+    }
+    bool has_tail = (len & 3) != 0;
+    for (int32_t i = 0; i < hs->k; i++) {
+        for (int j = 0; j < LANES; j++) h[j] ^= (uint32_t)len;
+        for (size_t w = 0; w < n4; w++)
+            for (int j = 0; j < LANES; j++) h[j] = (h[j] * MURMUR_M) ^ km[w][j];
+        if (has_tail)
+            for (int j = 0; j < LANES; j++) h[j] = (h[j] ^ tail[j]) * MURMUR_M;
+        for (int j = 0; j < LANES; j++) {
+            h[j] ^= h[j] >> 13;
+            h[j] *= MURMUR_M;
+            h[j] ^= h[j] >> 15;
+        }
+        for (int j = 0; j < LANES; j++) pos[j * hs->k + i] = java_pos(h[j], hs);
     }
 }
 
@@ -167,40 +257,79 @@ static int active_row(hudi_bloom *bf, int32_t *row, hudi_error *err) {
     return 0;
 }
 
-int hudi_bloom_add(hudi_bloom *bf, const void *key, size_t len, hudi_error *err) {
-    uint32_t pos[1024];
+/* Sets the bits of one key whose positions are computed. */
+static int put_key(hudi_bloom *bf, const uint32_t *pos, hudi_error *err) {
     int32_t row;
-    int rc;
-    if (len == 0) return hudi_error_set(err, HUDI_EINVAL, "bloom filter: empty record key");
-    if ((rc = active_row(bf, &row, err)) < 0) return rc;
-    positions(bf, key, len, pos);
+    int rc = active_row(bf, &row, err);
+    if (rc < 0) return rc;
     uint8_t *bits = bf->rows[row];
     for (int32_t i = 0; i < bf->num_hashes; i++) hudi_bit_set(bits, pos[i]);
     if (bf->type == HUDI_BLOOM_DYNAMIC_V0) bf->current_count++;
     return 0;
 }
 
+int hudi_bloom_add(hudi_bloom *bf, const void *key, size_t len, hudi_error *err) {
+    uint32_t pos[1024];
+    if (len == 0) return hudi_error_set(err, HUDI_EINVAL, "bloom filter: empty record key");
+    hasher hs = hasher_of(bf);
+    positions(&hs, key, len, pos);
+    return put_key(bf, pos, err);
+}
+
+int hudi_bloom_add_many(hudi_bloom *bf, const hudi_slice *keys, size_t n, hudi_error *err) {
+    hasher hs = hasher_of(bf);
+    uint32_t stack_pos[LANES * 64], *pos = stack_pos;
+    int rc = 0;
+    if (bf->num_hashes > 64 &&
+        !(pos = hudi_malloc(sizeof(uint32_t) * LANES * (size_t)bf->num_hashes)))
+        return hudi_error_oom(err);
+    size_t i = 0;
+    while (i < n && rc == 0) {
+        bool lanes = n - i >= LANES && keys[i].len > 0 && (keys[i].len >> 2) <= MAX_WORDS;
+        for (int j = 1; lanes && j < LANES; j++) lanes = keys[i + j].len == keys[i].len;
+        if (!lanes) {
+            rc = hudi_bloom_add(bf, keys[i].data, keys[i].len, err);
+            i++;
+            continue;
+        }
+        positions_lanes(&hs, keys + i, pos);
+        for (int j = 0; j < LANES && rc == 0; j++) rc = put_key(bf, pos + j * hs.k, err);
+        i += LANES;
+    }
+    if (pos != stack_pos) hudi_free(pos);
+    return rc;
+}
+
 int hudi_bloom_add_array(hudi_bloom *bf, const hudi_array *keys, hudi_error *err) {
-    int rc;
+    hudi_slice batch[256];
+    size_t nb = 0;
+    int rc = 0;
     hudi_type_id t = keys->field->type;
     if (t != HUDI_TYPE_STRING && t != HUDI_TYPE_BINARY)
         return hudi_error_set(err, HUDI_EINVAL, "bloom filter: keys must be strings, not %s",
                               hudi_type_name(t));
-    for (int64_t i = 0; i < keys->length; i++) {
+    for (int64_t i = 0; i < keys->length && rc == 0; i++) {
         if (!hudi_array_is_valid(keys, i)) continue;
         int32_t b = keys->offsets[i], e = keys->offsets[i + 1];
-        if (e <= b)
+        if (e <= b) {
+            if ((rc = hudi_bloom_add_many(bf, batch, nb, err)) < 0) return rc;
             return hudi_error_set(err, HUDI_EINVAL, "bloom filter: record key of row %lld is empty",
                                   (long long)i);
-        if ((rc = hudi_bloom_add(bf, keys->data + b, (size_t)(e - b), err)) < 0) return rc;
+        }
+        batch[nb++] = HUDI_SLICE(keys->data + b, (size_t)(e - b));
+        if (nb == HUDI_ARRAY_LEN(batch)) {
+            rc = hudi_bloom_add_many(bf, batch, nb, err);
+            nb = 0;
+        }
     }
-    return 0;
+    return rc < 0 ? rc : hudi_bloom_add_many(bf, batch, nb, err);
 }
 
 bool hudi_bloom_test(const hudi_bloom *bf, const void *key, size_t len) {
     uint32_t pos[1024];
     if (len == 0) return false;
-    positions(bf, key, len, pos);
+    hasher hs = hasher_of(bf);
+    positions(&hs, key, len, pos);
     for (int32_t r = 0; r < bf->n_rows; r++) {
         const uint8_t *bits = bf->rows[r];
         int32_t i = 0;

@@ -63,6 +63,9 @@ void hudi_bloom_free(hudi_bloom *bf); /* NULL-safe */
 /** Adds one key (UTF-8 bytes). EINVAL for an empty key (Hudi throws), ENOMEM when a
  *  DYNAMIC_V0 row cannot be added. */
 int hudi_bloom_add(hudi_bloom *bf, const void *key, size_t len, hudi_error *err);
+/** Adds keys[0..n) in order: the same filter as n hudi_bloom_add calls (and the same error at
+ *  the first empty key, the keys before it added), hashing several keys at once. */
+int hudi_bloom_add_many(hudi_bloom *bf, const hudi_slice *keys, size_t n, hudi_error *err);
 /** Adds every non-null value of a STRING/BINARY array, in row order. EINVAL naming the row
  *  for an empty key, or for another array type. */
 int hudi_bloom_add_array(hudi_bloom *bf, const hudi_array *keys, hudi_error *err);

@@ -22,11 +22,17 @@ int hudi_key_footer_init(hudi_key_footer *f, hudi_error *err) {
 }
 
 int hudi_key_footer_add(hudi_key_footer *f, const hudi_array *keys, int64_t n, hudi_error *err) {
+    hudi_slice batch[256];
+    size_t nb = 0;
     int rc = 0;
     for (int64_t i = 0; i < n && rc == 0; i++) {
         if (!hudi_array_is_valid(keys, i)) continue;
         hudi_slice k = wstr(keys, i);
-        rc = hudi_bloom_add(f->bloom, k.data, k.len, err);
+        batch[nb++] = k;
+        if (nb == HUDI_ARRAY_LEN(batch)) {
+            rc = hudi_bloom_add_many(f->bloom, batch, nb, err);
+            nb = 0;
+        }
         int c = f->have ? memcmp(k.data, f->min.data, HUDI_MIN(k.len, f->min.len)) : -1;
         if (c < 0 || (c == 0 && k.len < f->min.len)) {
             hudi_buf_clear(&f->min);
@@ -39,6 +45,7 @@ int hudi_key_footer_add(hudi_key_footer *f, const hudi_array *keys, int64_t n, h
         }
         f->have = true;
     }
+    if (rc == 0) rc = hudi_bloom_add_many(f->bloom, batch, nb, err);
     if (rc == 0 && (hudi_buf_failed(&f->min) || hudi_buf_failed(&f->max))) rc = hudi_error_oom(err);
     return rc;
 }

@@ -102,11 +102,16 @@ typedef struct fwriter {
     hudi_pq_writer *w;
     hudi_batch *out;
     hudi_bloom *bf;
+    bool bf_old; /* bf continues the old base file's filter: every old key is in it already */
     hudi_buf min_key, max_key;
     bool have_key;
     int64_t pos;  /* records written so far: the seqno counter */
     int32_t *idx; /* chunk of input rows */
-    hudi_buf tmp;
+    /* constant meta values of this file: commit time, partition, file name, and the seqno
+     * prefix "<instant>_<task>_" the position is appended to */
+    size_t instant_len, part_len, name_len;
+    char seq[HUDI_INSTANT_TIME_MAX + 32];
+    size_t seq_len;
     /* change data capture (cdc_log.c): this batch's updates and deletes, as (old row, input
      * row) pairs */
     hudi_cdc_logger *cdc;
@@ -120,10 +125,8 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int note_key(fwriter *fw, hudi_slice k, hudi_error *err) {
-    if (!fw->bf) return 0;
-    int rc = hudi_bloom_add(fw->bf, k.data, k.len, err);
-    if (rc < 0) return rc;
+/* The footer's key range (hoodie_min/max_record_key) takes key k. */
+static int note_range(fwriter *fw, hudi_slice k, hudi_error *err) {
     if (!fw->have_key || memcmp(k.data, fw->min_key.data, HUDI_MIN(k.len, fw->min_key.len)) < 0 ||
         (memcmp(k.data, fw->min_key.data, HUDI_MIN(k.len, fw->min_key.len)) == 0 &&
          k.len < fw->min_key.len)) {
@@ -139,46 +142,116 @@ static int note_key(fwriter *fw, hudi_slice k, hudi_error *err) {
     return hudi_buf_failed(&fw->min_key) || hudi_buf_failed(&fw->max_key) ? hudi_error_oom(err) : 0;
 }
 
-/* Meta values of a record written by this commit. */
-static int meta_new(fwriter *fw, hudi_slice key, hudi_error *err) {
+/* A key of a record merged from the old file (carried over or updated): in the filter already
+ * when it continues the old one. */
+static int note_old_key(fwriter *fw, hudi_slice k, hudi_error *err) {
+    if (!fw->bf) return 0;
+    int rc = fw->bf_old ? 0 : hudi_bloom_add(fw->bf, k.data, k.len, err);
+    return rc < 0 ? rc : note_range(fw, k, err);
+}
+
+/* Keys of incoming rows idx[0..n) written as new records: filter (several keys at once) and
+ * range. */
+static int note_new_keys(fwriter *fw, const int32_t *idx, int64_t n, hudi_error *err) {
+    const hudi_array *keys = fw->c->keys;
+    hudi_slice batch[256];
+    int rc = 0;
+    if (!fw->bf) return 0;
+    for (int64_t k = 0; k < n && rc == 0;) {
+        size_t nb = 0;
+        for (; k < n && nb < HUDI_ARRAY_LEN(batch); k++) {
+            batch[nb++] = wstr(keys, idx[k]);
+            if ((rc = note_range(fw, batch[nb - 1], err)) < 0) return rc;
+        }
+        rc = hudi_bloom_add_many(fw->bf, batch, nb, err);
+    }
+    return rc;
+}
+
+/* Appends the constant string s (len bytes) n times. */
+static int append_repeat(hudi_array *a, const char *s, size_t len, int64_t n, hudi_error *err) {
+    int rc;
+    if (n == 0) return 0;
+    if ((rc = hudi_array_grow(a, n, err)) < 0 ||
+        (rc = hudi_array_grow_data(a, (int64_t)len * n, err)) < 0)
+        return rc;
+    uint8_t *d = a->data + a->data_len;
+    int32_t off = (int32_t)a->data_len;
+    for (int64_t k = 0; k < n; k++) {
+        memcpy(d, s, len);
+        d += len;
+        off += (int32_t)len;
+        a->offsets[a->length + k + 1] = off;
+    }
+    if (a->validity) hudi_bitmap_set_range(a->validity, a->length, n, true);
+    a->data_len = off;
+    a->length += n;
+    return 0;
+}
+
+/* Appends n seqnos "<instant>_<task>_<pos>", pos counting on from fw->pos. */
+static int append_seqnos(fwriter *fw, hudi_array *a, int64_t n, hudi_error *err) {
+    int rc;
+    if ((rc = hudi_array_grow(a, n, err)) < 0 ||
+        (rc = hudi_array_grow_data(a, (int64_t)(fw->seq_len + 20) * n, err)) < 0)
+        return rc;
+    int32_t off = (int32_t)a->data_len;
+    for (int64_t k = 0; k < n; k++) {
+        char digits[24];
+        int nd = 0;
+        uint64_t v = (uint64_t)(fw->pos + k);
+        do {
+            digits[nd++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        uint8_t *d = a->data + off;
+        memcpy(d, fw->seq, fw->seq_len);
+        d += fw->seq_len;
+        for (int i = nd - 1; i >= 0; i--) *d++ = (uint8_t)digits[i];
+        off += (int32_t)fw->seq_len + nd;
+        a->offsets[a->length + k + 1] = off;
+    }
+    if (a->validity) hudi_bitmap_set_range(a->validity, a->length, n, true);
+    a->data_len = off;
+    a->length += n;
+    return 0;
+}
+
+/* Meta values of incoming rows idx[0..n) written as new records at positions fw->pos...: the
+ * new instant, seqno, key, partition and file name. Their keys are noted by the caller. */
+static int meta_new_rows(fwriter *fw, const int32_t *idx, int64_t n, hudi_error *err) {
     wctx *c = fw->c;
     hudi_array **m = fw->out->columns;
-    const char *part = c->parts[fw->g->part].path;
     int rc;
     if (!c->t->cfg.populate_meta_fields) {
         for (int i = 0; i < HUDI_META_FILE_NAME; i++)
-            if ((rc = hudi_array_append_null(m[i], err)) < 0) return rc;
-    } else {
-        hudi_buf_clear(&fw->tmp);
-        hudi_buf_printf(&fw->tmp, "%s_%d_%lld", c->instant, (int)fw->g->task, (long long)fw->pos);
-        if (hudi_buf_failed(&fw->tmp)) return hudi_error_oom(err);
-        if ((rc = hudi_array_append_bytes(m[0], c->instant, strlen(c->instant), err)) < 0 ||
-            (rc = hudi_array_append_bytes(m[1], fw->tmp.data, fw->tmp.len, err)) < 0 ||
-            (rc = hudi_array_append_bytes(m[2], key.data, key.len, err)) < 0 ||
-            (rc = hudi_array_append_bytes(m[3], part, strlen(part), err)) < 0 ||
-            (rc = note_key(fw, key, err)) < 0)
-            return rc;
+            if ((rc = hudi_array_append_nulls(m[i], n, err)) < 0) return rc;
+    } else if ((rc = append_repeat(m[0], c->instant, fw->instant_len, n, err)) < 0 ||
+               (rc = append_seqnos(fw, m[1], n, err)) < 0 ||
+               (rc = hudi_take_rows(m[2], c->keys, idx, n, err)) < 0 ||
+               (rc = append_repeat(m[3], c->parts[fw->g->part].path, fw->part_len, n, err)) < 0) {
+        return rc;
     }
-    fw->pos++;
-    return hudi_array_append_bytes(m[4], fw->g->name, strlen(fw->g->name), err);
+    fw->pos += n;
+    return append_repeat(m[4], fw->g->name, fw->name_len, n, err);
 }
 
-/* Meta values of a record carried over from row i of the old batch. */
-static int meta_old(fwriter *fw, const hudi_batch *b, const int32_t *meta_cols, int64_t i,
-                    hudi_slice key, hudi_error *err) {
+/* Meta values of old rows [start, start + n) of batch b carried over: their own commit time,
+ * seqno, key and partition, and the new file name. */
+static int meta_old_rows(fwriter *fw, const hudi_batch *b, const int32_t *meta_cols, int64_t start,
+                         int64_t n, hudi_error *err) {
     hudi_array **m = fw->out->columns;
     int rc;
     for (int k = 0; k < HUDI_META_FILE_NAME; k++) {
         const hudi_array *src = meta_cols[k] >= 0 ? b->columns[meta_cols[k]] : NULL;
-        if (!src || !hudi_array_is_valid(src, i) || !fw->c->t->cfg.populate_meta_fields)
-            rc = hudi_array_append_null(m[k], err);
+        if (!src || !fw->c->t->cfg.populate_meta_fields)
+            rc = hudi_array_append_nulls(m[k], n, err);
         else
-            rc = hudi_array_append_range(m[k], src, i, 1, err);
+            rc = hudi_array_append_range(m[k], src, start, n, err);
         if (rc < 0) return rc;
     }
-    if (fw->c->t->cfg.populate_meta_fields && (rc = note_key(fw, key, err)) < 0) return rc;
-    fw->pos++;
-    return hudi_array_append_bytes(m[4], fw->g->name, strlen(fw->g->name), err);
+    fw->pos += n;
+    return append_repeat(m[4], fw->g->name, fw->name_len, n, err);
 }
 
 static int flush(fwriter *fw, hudi_error *err) {
@@ -193,8 +266,9 @@ static int flush(fwriter *fw, hudi_error *err) {
 static int write_incoming(fwriter *fw, const int32_t *idx, int64_t n, hudi_error *err) {
     wctx *c = fw->c;
     int rc;
-    for (int64_t k = 0; k < n; k++)
-        if ((rc = meta_new(fw, wstr(c->keys, idx[k]), err)) < 0) return rc;
+    if ((c->t->cfg.populate_meta_fields && (rc = note_new_keys(fw, idx, n, err)) < 0) ||
+        (rc = meta_new_rows(fw, idx, n, err)) < 0)
+        return rc;
     for (int32_t j = 0; j < c->schema.n_children; j++)
         if ((rc = hudi_take_rows(fw->out->columns[HUDI_META_FIELD_COUNT + j], c->cols[j], idx, n,
                                  err)) < 0)
@@ -253,6 +327,7 @@ typedef struct merge_state {
     hudi_array *keys;
     run *runs;
     int64_t n_runs, cap_runs;
+    wkeys here; /* the batch's key table cut down to the rows routed to this group */
 } merge_state;
 
 static int push_run(merge_state *ms, bool from_in, int32_t row, hudi_error *err) {
@@ -383,6 +458,7 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
     wctx *c = fw->c;
     wgroup *g = fw->g;
     const hudi_array *keys = ms->keys;
+    bool populate = c->t->cfg.populate_meta_fields;
     int rc;
     if (ms->kg) {
         hudi_array_clear(ms->keys);
@@ -395,11 +471,11 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
     if ((rc = project_olds(fw, ms, b, err)) < 0) return rc;
     for (int64_t i = 0; i < b->num_rows; i++) {
         hudi_slice k = hudi_array_is_valid(keys, i) ? wstr(keys, i) : HUDI_SLICE("", 0);
-        int32_t r = hudi_wkeys_find(&c->idx, k.data, k.len, g->part);
+        int32_t r = hudi_wkeys_find(&ms->here, k.data, k.len, g->part);
         bool hit = r >= 0 && c->dest[r] == (int32_t)fw->gi && !c->done[r];
         bool old_wins = false;
         if (!hit) {
-            if ((rc = meta_old(fw, b, ms->meta_cols, i, k, err)) < 0 ||
+            if ((populate && (rc = note_old_key(fw, k, err)) < 0) ||
                 (rc = push_run(ms, false, (int32_t)i, err)) < 0)
                 return rc;
             continue;
@@ -421,8 +497,20 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
         /* A stored record that wins over the incoming one is carried over unchanged, meta
          * columns included (as Hudi's merge handle does), so incremental reads do not see it
          * as changed by this commit. */
-        rc = old_wins ? meta_old(fw, b, ms->meta_cols, i, k, err) : meta_new(fw, k, err);
-        if (rc < 0 || (rc = push_run(ms, !old_wins, old_wins ? (int32_t)i : r, err)) < 0) return rc;
+        if ((populate && (rc = note_old_key(fw, k, err)) < 0) ||
+            (rc = push_run(ms, !old_wins, old_wins ? (int32_t)i : r, err)) < 0)
+            return rc;
+    }
+    /* meta columns run by run, in record order (the seqno counts records) */
+    for (int64_t u = 0; u < ms->n_runs; u++) {
+        const run *x = &ms->runs[u];
+        if (x->from_in) {
+            for (int32_t q = 0; q < x->len; q++) fw->idx[q] = x->start + q;
+            rc = meta_new_rows(fw, fw->idx, x->len, err);
+        } else {
+            rc = meta_old_rows(fw, b, ms->meta_cols, x->start, x->len, err);
+        }
+        if (rc < 0) return rc;
     }
     for (int32_t j = 0; j < c->schema.n_children; j++) {
         hudi_array *dst = fw->out->columns[HUDI_META_FIELD_COUNT + j];
@@ -445,6 +533,43 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
     return flush(fw, err);
 }
 
+/* The new file's filter continues the old file's (the one the index decoded, else the
+ * footer's) when both have the shape the table's settings give: every old key is in it, so
+ * only keys new to the file group are added. It may also hold keys deleted by this write: a
+ * superset is still a correct index filter (docs/formats/base-files.md §4). Otherwise, or
+ * when the old file has none, every key is added afresh. */
+static void continue_old_bloom(fwriter *fw, hudi_pq_file *pf) {
+    hudi_bloom *old = fw->g->old_bloom, *bf = fw->bf;
+    fw->g->old_bloom = NULL;
+    if (!old && hudi_bloom_from_footer(&old, pf, NULL) < 0) return;
+    if (old->type != bf->type || old->vector_bits != bf->vector_bits ||
+        old->num_hashes != bf->num_hashes ||
+        (bf->type == HUDI_BLOOM_DYNAMIC_V0 && old->entries_per_row != bf->entries_per_row)) {
+        hudi_bloom_free(old);
+        return;
+    }
+    old->max_entries = bf->max_entries; /* not serialized: the writer's setting */
+    hudi_bloom_free(bf);
+    fw->bf = old;
+    fw->bf_old = true;
+}
+
+/* Every old record is looked up and most miss: a table of just the rows routed to this group
+ * (those the batch's table holds for their key, so hits are the same) stays in cache. */
+static int group_keys(fwriter *fw, wkeys *out, hudi_error *err) {
+    wctx *c = fw->c;
+    const wrows *lists[2] = {&fw->g->upd, &fw->g->ins};
+    int rc = hudi_wkeys_init(out, c->keys, c->row_part, fw->g->upd.n + fw->g->ins.n, err);
+    for (int l = 0; l < 2 && rc == 0; l++)
+        for (int64_t k = 0; k < lists[l]->n; k++) {
+            int32_t r = lists[l]->v[k];
+            hudi_slice key = wstr(c->keys, r);
+            if (hudi_wkeys_find(&c->idx, key.data, key.len, c->row_part[r]) == r)
+                *hudi_wkeys_slot(out, key.data, key.len, c->row_part[r]) = r + 1;
+        }
+    return rc;
+}
+
 static int merge_old(fwriter *fw, hudi_error *err) {
     hudi_pq_file *pf = NULL;
     hudi_pq_scan *scan = NULL;
@@ -452,7 +577,10 @@ static int merge_old(fwriter *fw, hudi_error *err) {
     memset(&ms, 0, sizeof(ms));
     int rc = hudi_pq_open(&pf, fw->c->t->fs, fw->g->old->path, NULL, err);
     if (rc < 0) return rc;
-    if ((rc = setup_merge(fw, &ms, hudi_pq_schema(pf), err)) < 0) goto done;
+    if (fw->bf) continue_old_bloom(fw, pf);
+    if ((rc = setup_merge(fw, &ms, hudi_pq_schema(pf), err)) < 0 ||
+        (rc = group_keys(fw, &ms.here, err)) < 0)
+        goto done;
     hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     so.batch_rows = WRITE_CHUNK_ROWS;
     if ((rc = hudi_pq_scan_open(&scan, pf, &so, err)) < 0) goto done;
@@ -474,6 +602,7 @@ done:
     hudi_projection_free(ms.proj);
     hudi_field_dispose(&ms.names);
     hudi_free(ms.runs);
+    hudi_wkeys_dispose(&ms.here);
     return rc;
 }
 
@@ -545,6 +674,11 @@ static int open_file(fwriter *fw, hudi_error *err) {
         (rc = hudi_pq_writer_add_kv(fw->w, "writer.model.name", "avro", err)) < 0)
         return rc;
     if (c->t->cfg.populate_meta_fields && (rc = new_bloom(c, &fw->bf, err)) < 0) return rc;
+    fw->instant_len = strlen(c->instant);
+    fw->part_len = strlen(c->parts[fw->g->part].path);
+    fw->name_len = strlen(fw->g->name);
+    int n = snprintf(fw->seq, sizeof(fw->seq), "%s_%d_", c->instant, (int)fw->g->task);
+    fw->seq_len = n > 0 && (size_t)n < sizeof(fw->seq) ? (size_t)n : 0;
     if ((rc = hudi_batch_new(&fw->out, &c->file_schema, err)) < 0) return rc;
     /* Give string columns a data buffer even when every value is empty: the Parquet writer's
      * dictionary compares values with memcmp on that pointer. */
@@ -625,7 +759,6 @@ done:
     hudi_bloom_free(fw.bf);
     hudi_buf_dispose(&fw.min_key);
     hudi_buf_dispose(&fw.max_key);
-    hudi_buf_dispose(&fw.tmp);
     hudi_free(fw.idx);
     g->time_ms = now_ms() - t0;
     return rc;

@@ -131,7 +131,7 @@ static int slice_cmp(hudi_slice a, hudi_slice b) {
 }
 
 /* BLOOM pruning: true when some untagged row of the partition may be in the file. */
-static int bloom_candidates(wctx *c, hudi_pq_file *pf, const wrows *rows, bool *any,
+static int bloom_candidates(wctx *c, size_t gi, hudi_pq_file *pf, const wrows *rows, bool *any,
                             hudi_error *err) {
     hudi_slice lo, hi;
     hudi_bloom *bf = NULL;
@@ -152,7 +152,10 @@ static int bloom_candidates(wctx *c, hudi_pq_file *pf, const wrows *rows, bool *
         if (range && (slice_cmp(k, lo) < 0 || slice_cmp(k, hi) > 0)) continue;
         *any = hudi_bloom_test(bf, k.data, k.len);
     }
-    hudi_bloom_free(bf);
+    if (*any && !c->groups[gi].old_bloom)
+        c->groups[gi].old_bloom = bf; /* the group's merge continues it (cow_merge.c) */
+    else
+        hudi_bloom_free(bf);
     return 0;
 }
 
@@ -169,7 +172,7 @@ int hudi_index_tag(wctx *c, hudi_error *err) {
         if ((rc = hudi_pq_open(&pf, c->t->fs, g->old->path, NULL, err)) < 0) break;
         bool any = true;
         if (c->o.use_bloom_index && c->t->cfg.populate_meta_fields)
-            rc = bloom_candidates(c, pf, &by_part[g->part], &any, err);
+            rc = bloom_candidates(c, gi, pf, &by_part[g->part], &any, err);
         if (rc == 0 && any) rc = scan_keys(c, gi, pf, tag_keys, err);
         hudi_pq_close(pf);
     }

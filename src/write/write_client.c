@@ -48,6 +48,7 @@ static void ctx_dispose(wctx *c) {
         hudi_free(c->groups[i].name);
         hudi_free(c->groups[i].rel_path);
         hudi_free(c->groups[i].cdc_rel_path);
+        hudi_bloom_free(c->groups[i].old_bloom);
         for (size_t k = 0; k < c->groups[i].n_rolled; k++) {
             hudi_free(c->groups[i].rolled[k].name);
             hudi_free(c->groups[i].rolled[k].rel_path);

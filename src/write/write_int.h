@@ -28,10 +28,15 @@
 
 /* ---- key table: (record key, partition) -> input row, open addressing ------------------- */
 
+typedef struct wkey_slot {
+    uint32_t tag; /* high 32 bits of the key's hash */
+    int32_t row;  /* input row + 1; 0 = empty */
+} wkey_slot;
+
 typedef struct wkeys {
     const hudi_array *keys; /* STRING, one per input row (borrowed) */
     const int32_t *part;    /* partition id per input row (borrowed) */
-    int32_t *slots;         /* input row + 1; 0 = empty */
+    wkey_slot *slots;
     uint64_t mask;
 } wkeys;
 
@@ -73,6 +78,8 @@ typedef struct wgroup {
     char clustering[HUDI_INSTANT_TIME_MAX];  /* the pending clustering planning it, or "" */
     wrows upd;                               /* rows tagged to keys of this group */
     wrows ins;                               /* rows inserted into this group */
+    hudi_bloom *old_bloom; /* the old base file's filter as the index decoded it (owned; the
+                            * merge continues it), or NULL */
     /* outcome */
     int32_t task; /* the "task partition" of token and seqno */
     char token[HUDI_WRITE_TOKEN_MAX];

@@ -19,7 +19,7 @@ int hudi_wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64
     memset(k, 0, sizeof(*k));
     k->keys = keys;
     k->part = part;
-    if (!(k->slots = hudi_calloc(cap, sizeof(int32_t)))) return hudi_error_oom(err);
+    if (!(k->slots = hudi_calloc(cap, sizeof(wkey_slot)))) return hudi_error_oom(err);
     k->mask = cap - 1;
     return 0;
 }
@@ -28,22 +28,40 @@ static inline uint64_t key_hash(const uint8_t *key, size_t len, int32_t part) {
     return hudi_hash64(key, len) ^ ((uint64_t)(uint32_t)part * 0x9E3779B97F4A7C15ull);
 }
 
+/* Linear probing from the hash's low bits; a slot's tag (the hash's high 32 bits) settles
+ * most mismatches without touching the stored row's key. */
+static inline bool slot_matches(const wkeys *k, const wkey_slot *e, uint32_t tag,
+                                const uint8_t *key, size_t len, int32_t part) {
+    if (e->tag != tag) return false;
+    int32_t r = e->row - 1;
+    hudi_slice o = wstr(k->keys, r);
+    return k->part[r] == part && o.len == len && memcmp(o.data, key, len) == 0;
+}
+
 int32_t *hudi_wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part) {
-    uint64_t h = key_hash(key, len, part) & k->mask;
+    uint64_t hash = key_hash(key, len, part), h = hash & k->mask;
+    uint32_t tag = (uint32_t)(hash >> 32);
     for (;;) {
-        int32_t s = k->slots[h];
-        if (s == 0) return &k->slots[h];
-        hudi_slice o = wstr(k->keys, s - 1);
-        if (k->part[s - 1] == part && o.len == len && memcmp(o.data, key, len) == 0)
-            return &k->slots[h];
+        wkey_slot *e = &k->slots[h];
+        if (e->row == 0) {
+            e->tag = tag; /* the caller stores the row */
+            return &e->row;
+        }
+        if (slot_matches(k, e, tag, key, len, part)) return &e->row;
         h = (h + 1) & k->mask;
     }
 }
 
 int32_t hudi_wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t part) {
     if (!k->slots) return -1;
-    int32_t s = *hudi_wkeys_slot((wkeys *)k, key, len, part);
-    return s - 1;
+    uint64_t hash = key_hash(key, len, part), h = hash & k->mask;
+    uint32_t tag = (uint32_t)(hash >> 32);
+    for (;;) {
+        const wkey_slot *e = &k->slots[h];
+        if (e->row == 0) return -1;
+        if (slot_matches(k, e, tag, key, len, part)) return e->row - 1;
+        h = (h + 1) & k->mask;
+    }
 }
 
 void hudi_wkeys_dispose(wkeys *k) {
@@ -388,8 +406,15 @@ static bool dedup_op(hudi_write_operation op) {
 int hudi_plan_dedup(wctx *c, hudi_error *err) {
     int64_t n = c->in->num_rows;
     int rc;
-    if ((rc = hudi_wkeys_init(&c->idx, c->keys, c->row_part, n, err)) < 0) return rc;
     if (!(c->sel = hudi_malloc(((size_t)n + 1) * sizeof(int32_t)))) return hudi_error_oom(err);
+    if (c->o.op == HUDI_WRITE_BULK_INSERT) {
+        /* neither combined nor merged into old files: no key table (hudi_wkeys_find finds
+         * nothing) */
+        for (int64_t r = 0; r < n; r++) c->sel[r] = (int32_t)r;
+        c->n_sel = n;
+        return 0;
+    }
+    if ((rc = hudi_wkeys_init(&c->idx, c->keys, c->row_part, n, err)) < 0) return rc;
     const hudi_array *ord = c->precombine_col >= 0 ? c->in->columns[c->precombine_col] : NULL;
     bool dedup = dedup_op(c->o.op);
     for (int64_t r = 0; r < n; r++) {

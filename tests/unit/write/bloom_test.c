@@ -114,6 +114,92 @@ Test(bloom, dynamic_rows_grow_then_round_robin) {
     hudi_buf_dispose(&raw);
 }
 
+/* Keys of many lengths (1..140 bytes, bytes >= 0x80 in the tails), in runs of one length so
+ * that the several-keys-at-once path runs, and singles between them. */
+static size_t make_keys(char (*buf)[160], hudi_slice *keys, size_t max) {
+    static const size_t run_lens[] = {36, 4, 3, 8, 1, 13, 128, 129, 140, 2};
+    uint32_t x = 12345;
+    size_t n = 0;
+    for (size_t r = 0; n < max; r++) {
+        size_t len = run_lens[r % HUDI_ARRAY_LEN(run_lens)];
+        size_t count = r % 3 == 2 ? 1 : 8 + r % 11; /* a lone key, or runs of 8..18 */
+        for (size_t c = 0; c < count && n < max; c++, n++) {
+            for (size_t b = 0; b < len; b++) {
+                x = x * 1103515245u + 12345u;
+                buf[n][b] = (char)(x >> 16);
+            }
+            if (r % 4 == 1) buf[n][0] = '\0'; /* NUL bytes are key bytes too */
+            keys[n] = HUDI_SLICE(buf[n], len);
+        }
+    }
+    return n;
+}
+
+/* add_many sets exactly the bits of Hadoop's chained hashes (hudi_murmur_hadoop, seeded by
+ * the previous hash, Java remainder), for every key in order. */
+Test(bloom, add_many_matches_chained_murmur) {
+    static char buf[600][160];
+    static hudi_slice keys[600];
+    size_t n = make_keys(buf, keys, 600);
+    static const int32_t entries[] = {60000, 100, 7};
+    for (size_t e = 0; e < HUDI_ARRAY_LEN(entries); e++) {
+        hudi_bloom *bf = NULL;
+        cr_assert_eq(hudi_bloom_new(&bf, HUDI_BLOOM_SIMPLE, entries[e], 0.000000001, 0, NULL), 0);
+        cr_assert_eq(hudi_bloom_add_many(bf, keys, n, NULL), 0);
+        size_t nbytes = ((size_t)bf->vector_bits + 7) / 8;
+        uint8_t *want = calloc(1, nbytes);
+        cr_assert(want);
+        for (size_t k = 0; k < n; k++) {
+            int32_t h = 0;
+            for (int32_t i = 0; i < bf->num_hashes; i++) {
+                h = hudi_murmur_hadoop(keys[k].data, keys[k].len, h);
+                int32_t r = h % bf->vector_bits;
+                hudi_bit_set(want, r < 0 ? -r : r);
+            }
+        }
+        cr_expect_eq(memcmp(want, bf->rows[0], nbytes), 0, "%d entries", entries[e]);
+        for (size_t k = 0; k < n; k++)
+            cr_expect(hudi_bloom_test(bf, keys[k].data, keys[k].len), "key %zu", k);
+        free(want);
+        hudi_bloom_free(bf);
+    }
+}
+
+/* A DYNAMIC_V0 filter growing rows and reaching its maximum in the middle of a batch: the
+ * same bytes from add_many as from one add per key. */
+Test(bloom, add_many_equals_add_dynamic) {
+    static char buf[600][160];
+    static hudi_slice keys[600];
+    size_t n = make_keys(buf, keys, 600);
+    hudi_bloom *a = NULL, *b = NULL;
+    cr_assert_eq(hudi_bloom_new(&a, HUDI_BLOOM_DYNAMIC_V0, 50, 0.001, 170, NULL), 0);
+    cr_assert_eq(hudi_bloom_new(&b, HUDI_BLOOM_DYNAMIC_V0, 50, 0.001, 170, NULL), 0);
+    cr_assert_eq(hudi_bloom_add_many(a, keys, 100, NULL), 0);
+    cr_assert_eq(hudi_bloom_add_many(a, keys + 100, n - 100, NULL), 0);
+    for (size_t k = 0; k < n; k++)
+        cr_assert_eq(hudi_bloom_add(b, keys[k].data, keys[k].len, NULL), 0);
+    hudi_buf ra = HUDI_BUF_INIT, rb = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_bloom_serialize(a, &ra, NULL), 0);
+    cr_assert_eq(hudi_bloom_serialize(b, &rb, NULL), 0);
+    cr_expect_eq(a->n_rows, 4);
+    cr_expect(a->reached_max);
+    cr_expect(ra.len == rb.len && memcmp(ra.data, rb.data, ra.len) == 0);
+    cr_expect_eq(a->cur_index, b->cur_index);
+    /* an empty key fails where one add per key would, the keys before it added */
+    hudi_slice with_empty[12];
+    for (int i = 0; i < 12; i++) with_empty[i] = keys[i];
+    with_empty[9] = HUDI_SLICE("", 0);
+    int32_t before = a->current_count;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_expect_eq(hudi_bloom_add_many(a, with_empty, 12, &err), HUDI_EINVAL);
+    cr_expect_eq(a->current_count, before + 9);
+    hudi_error_clear(&err);
+    hudi_buf_dispose(&ra);
+    hudi_buf_dispose(&rb);
+    hudi_bloom_free(a);
+    hudi_bloom_free(b);
+}
+
 Test(bloom, parse_errors) {
     hudi_error err = HUDI_ERROR_INIT;
     hudi_bloom *bf = NULL;

@@ -345,3 +345,107 @@ Test(write_meta, upsert_into_spark_tables) {
     rewrite_fixture("hudi-rs/sample_table/cow/v6_complexkeygen_hivestyle.zip", 4);
     rewrite_fixture("hudi-rs/sample_table/cow/v6_simplekeygen_nonhivestyle_overwritetable.zip", 1);
 }
+
+/* The bloom filter of base file `path`, after checking that it answers true for every key in
+ * the file; *rows = the file's record count. */
+static hudi_bloom *bloom_covering_file(hudi_fs *fs, const char *path, int64_t *rows) {
+    hudi_pq_file *pf = NULL;
+    cr_assert_eq(hudi_pq_open(&pf, fs, path, NULL, NULL), 0);
+    hudi_bloom *bf = NULL;
+    cr_assert_eq(hudi_bloom_from_footer(&bf, pf, NULL), 0);
+    int32_t col = 2; /* _hoodie_record_key */
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
+    so.columns = &col;
+    so.n_columns = 1;
+    hudi_pq_scan *sc = NULL;
+    cr_assert_eq(hudi_pq_scan_open(&sc, pf, &so, NULL), 0);
+    *rows = 0;
+    for (;;) {
+        hudi_batch *b = NULL;
+        cr_assert_eq(hudi_pq_scan_next(sc, &b, NULL), 0);
+        if (!b) break;
+        const hudi_array *k = b->columns[0];
+        for (int64_t i = 0; i < b->num_rows; i++) {
+            const char *key = str_at(k, i);
+            cr_assert(hudi_bloom_test(bf, key, strlen(key)), "%s: key %s", path, key);
+        }
+        *rows += b->num_rows;
+    }
+    hudi_pq_scan_free(sc);
+    hudi_pq_close(pf);
+    return bf;
+}
+
+static bool key_in(const hudi_bloom *bf, int id) {
+    char key[16];
+    int n = snprintf(key, sizeof(key), "%d", id);
+    return hudi_bloom_test(bf, key, (size_t)n);
+}
+
+/* A merged file's filter continues the old file's (its bits are a superset, so keys deleted by
+ * the merge may still answer true) and answers true for every key in the file, across rows a
+ * DYNAMIC_V0 filter adds; with other bloom settings it is rebuilt from the file's keys. */
+Test(write_meta, merged_file_bloom_continues_old_filter) {
+    char base[256];
+    hudi_field s;
+    wt_schema(&s, true);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &s); /* 100 keys per row */
+    hudi_batch *b1 = wt_batch_range(&s, 0, 250, 1, P1, 1);
+    wt_write(t, b1, HUDI_WRITE_INSERT);
+    fileinfo f1, f2, f3;
+    latest_file(t, &f1);
+    int64_t rows = 0;
+    hudi_bloom *a = bloom_covering_file(fs, f1.path, &rows);
+    cr_assert_eq(rows, 250);
+    cr_assert_eq(a->n_rows, 3);
+
+    /* updates 0..39, deletes 40..59, inserts 300..449 into the same (small) file */
+    static wt_row up[210];
+    static char names[210][16];
+    int n = 0;
+    for (int id = 0; id < 60; id++, n++) {
+        snprintf(names[n], sizeof(names[n]), "u%d", id);
+        up[n] = (wt_row){id, names[n], 2, "p", id >= 40};
+    }
+    for (int id = 300; id < 450; id++, n++) {
+        snprintf(names[n], sizeof(names[n]), "i%d", id);
+        up[n] = (wt_row){id, names[n], 2, "p", false};
+    }
+    hudi_batch *b2 = wt_batch(&s, up, (size_t)n);
+    wt_write(t, b2, HUDI_WRITE_UPSERT);
+    latest_file(t, &f2);
+    cr_assert_str_neq(f1.name, f2.name);
+    hudi_bloom *b = bloom_covering_file(fs, f2.path, &rows);
+    cr_assert_eq(rows, 250 - 20 + 150);
+    cr_assert_eq(b->vector_bits, a->vector_bits);
+    cr_assert_geq(b->n_rows, a->n_rows);
+    size_t nbytes = ((size_t)a->vector_bits + 7) / 8;
+    for (int32_t r = 0; r < a->n_rows; r++)
+        for (size_t i = 0; i < nbytes; i++)
+            cr_assert_eq(a->rows[r][i] & ~b->rows[r][i], 0, "row %d byte %zu", r, i);
+    for (int id = 40; id < 60; id++) cr_expect(key_in(b, id), "deleted key %d", id);
+
+    /* other bloom settings: the old filter does not fit, every key is added afresh */
+    cr_assert_eq(hudi_props_set(&t->props, "hoodie.index.bloom.num_entries", "150", NULL), 0);
+    wt_row more[] = {{500, "x", 3, "p", false}, {501, "y", 3, "p", false}};
+    hudi_batch *b3 = wt_batch(&s, more, 2);
+    wt_write(t, b3, HUDI_WRITE_UPSERT);
+    latest_file(t, &f3);
+    hudi_bloom *c = bloom_covering_file(fs, f3.path, &rows);
+    cr_assert_eq(rows, 382);
+    cr_assert_neq(c->vector_bits, b->vector_bits);
+    int stale = 0;
+    for (int id = 40; id < 60; id++) stale += key_in(c, id);
+    cr_expect_eq(stale, 0);
+
+    hudi_bloom_free(a);
+    hudi_bloom_free(b);
+    hudi_bloom_free(c);
+    hudi_batch_free(b1);
+    hudi_batch_free(b2);
+    hudi_batch_free(b3);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
