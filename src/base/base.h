@@ -256,6 +256,12 @@ void hudi_buf_put_utf8(hudi_buf *b, uint32_t cp);
  *  when present, completes the last quad; appends the bytes to `out`. HUDI_ECORRUPT (bad
  *  character or length, with the position in `err`) or HUDI_ENOMEM. */
 int hudi_base64_decode(hudi_buf *out, const char *in, size_t len, hudi_error *err);
+/** The length hudi_base64_decode would give for `len` characters (padding as there), or -1 for
+ *  a bad length. The characters are not checked. */
+int64_t hudi_base64_decoded_len(const char *in, size_t len);
+/** Byte `off` of the decoded text, decoding only its quad: 0..255, or -1 when `off` is past the
+ *  end or a character of the quad is not Base64. */
+int hudi_base64_byte_at(const char *in, size_t len, size_t off);
 
 /* ---- civil dates (civil.c): proleptic Gregorian, days since 1970-01-01 ------------------------
  */

@@ -54,3 +54,27 @@ int hudi_base64_decode(hudi_buf *out, const char *in, size_t len, hudi_error *er
     out->data[out->len] = '\0';
     return 0;
 }
+
+int64_t hudi_base64_decoded_len(const char *in, size_t len) {
+    const uint8_t *s = (const uint8_t *)in;
+    size_t n = len;
+    if (n % 4 == 0 && n >= 2 && s[n - 1] == '=') n -= s[n - 2] == '=' ? 2 : 1;
+    if (n % 4 == 1) return -1;
+    return (int64_t)(n / 4 * 3 + (n % 4 ? n % 4 - 1 : 0));
+}
+
+int hudi_base64_byte_at(const char *in, size_t len, size_t off) {
+    const uint8_t *s = (const uint8_t *)in;
+    int64_t total = hudi_base64_decoded_len(in, len);
+    if (total < 0 || off >= (uint64_t)total) return -1;
+    size_t q = off / 3 * 4, k = off % 3; /* the quad, and the byte in it */
+    int a = b64_value(s[q]), b = b64_value(s[q + 1]);
+    if (a < 0 || b < 0) return -1;
+    if (k == 0) return (a << 2 | b >> 4) & 0xff;
+    int c = b64_value(s[q + 2]);
+    if (c < 0) return -1;
+    if (k == 1) return (b << 4 | c >> 2) & 0xff;
+    int d = b64_value(s[q + 3]);
+    if (d < 0) return -1;
+    return (c << 6 | d) & 0xff;
+}

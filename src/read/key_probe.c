@@ -117,16 +117,27 @@ bool hudi_key_probe_file(const hudi_key_probe *kp, const hudi_pq_file *pf) {
         in_range += !range || (cmp_key(kp->keys[i], kp->lens[i], lo) >= 0 &&
                                cmp_key(kp->keys[i], kp->lens[i], hi) <= 0);
     if (in_range == 0) return true;
-    hudi_bloom *bf = NULL;
-    /* No filter (written without meta fields), or one this build cannot use (a Jenkins-hash
+    /* Only the filter's bits for these keys are decoded (a footer's filter is hundreds of KB).
+     * No filter (written without meta fields), or one this build cannot use (a Jenkins-hash
      * filter, a damaged value): the file is read, as it would be without probing. */
-    if (hudi_bloom_from_footer(&bf, pf, NULL) < 0) return false;
-    bool maybe = false;
-    for (int32_t i = 0; i < kp->n_keys && !maybe; i++)
-        maybe = (!range || (cmp_key(kp->keys[i], kp->lens[i], lo) >= 0 &&
-                            cmp_key(kp->keys[i], kp->lens[i], hi) <= 0)) &&
-                hudi_bloom_test(bf, kp->keys[i], kp->lens[i]);
-    hudi_bloom_free(bf);
+    hudi_slice value, code;
+    hudi_bloom_type type = HUDI_BLOOM_SIMPLE;
+    if (!hudi_pq_kv(pf, HUDI_BLOOM_FOOTER_KEY, &value) &&
+        !hudi_pq_kv(pf, HUDI_BLOOM_FOOTER_KEY_LEGACY, &value))
+        return false;
+    if (hudi_pq_kv(pf, HUDI_BLOOM_TYPE_FOOTER_KEY, &code) &&
+        hudi_bloom_type_parse(&type, (const char *)code.data, code.len, NULL) < 0)
+        return false;
+    hudi_slice *want = hudi_malloc((size_t)in_range * sizeof(hudi_slice));
+    if (!want) return false;
+    int32_t n = 0;
+    for (int32_t i = 0; i < kp->n_keys; i++)
+        if (!range || (cmp_key(kp->keys[i], kp->lens[i], lo) >= 0 &&
+                       cmp_key(kp->keys[i], kp->lens[i], hi) <= 0))
+            want[n++] = HUDI_SLICE(kp->keys[i], kp->lens[i]);
+    bool maybe = true;
+    if (hudi_bloom_probe_base64(type, value, want, (size_t)n, &maybe, NULL) < 0) maybe = true;
+    hudi_free(want);
     return !maybe;
 }
 

@@ -487,6 +487,80 @@ int hudi_bloom_parse_base64(hudi_bloom **out, hudi_bloom_type type, hudi_slice b
     return rc;
 }
 
+/* `n` bytes from `off` of the Base64 text into out[]; ECORRUPT when they are not there. */
+static int b64_bytes(hudi_slice b64, size_t off, uint8_t *out, size_t n, hudi_error *err) {
+    for (size_t i = 0; i < n; i++) {
+        int v = hudi_base64_byte_at((const char *)b64.data, b64.len, off + i);
+        if (v < 0)
+            return hudi_error_set(err, HUDI_ECORRUPT, "bloom filter: bad or missing byte %zu",
+                                  off + i);
+        out[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
+int hudi_bloom_probe_base64(hudi_bloom_type type, hudi_slice b64, const hudi_slice *keys, size_t n,
+                            bool *maybe, hudi_error *err) {
+    uint8_t head[25];
+    int32_t k = 0, v = 0, nr = 0, rows = 1;
+    size_t rows_at = 0;
+    int rc;
+    *maybe = false;
+    if (type != HUDI_BLOOM_SIMPLE && type != HUDI_BLOOM_DYNAMIC_V0)
+        return hudi_error_set(err, HUDI_EINVAL, "bloom filter: unknown type %d", (int)type);
+    int64_t total = hudi_base64_decoded_len((const char *)b64.data, b64.len);
+    if (total < 0) return hudi_error_set(err, HUDI_ECORRUPT, "base64: bad length %zu", b64.len);
+    if (type == HUDI_BLOOM_DYNAMIC_V0) {
+        reader r = {head, head + sizeof(head), err};
+        if ((rc = b64_bytes(b64, 0, head, sizeof(head), err)) < 0 ||
+            (rc = get_header(&r, &k, &v)) < 0 || (rc = get_i32(&r, &nr, "entries per row")) < 0 ||
+            (rc = get_i32(&r, &nr, "record count")) < 0 ||
+            (rc = get_i32(&r, &rows, "row count")) < 0)
+            return rc;
+        rows_at = sizeof(head);
+    } else {
+        reader r = {head, head + 13, err};
+        if ((rc = b64_bytes(b64, 0, head, 13, err)) < 0 || (rc = get_header(&r, &k, &v)) < 0)
+            return rc;
+    }
+    size_t row_len = 13 + ((size_t)v + 7) / 8;
+    /* the whole parse accepts exactly these bytes: no fewer, no trailing ones */
+    if (rows < 1 || (uint64_t)rows * row_len != (uint64_t)total - rows_at)
+        return hudi_error_set(err, HUDI_ECORRUPT, "bloom filter: %d rows of %zu bytes in %lld",
+                              rows, row_len, (long long)total);
+    for (int32_t i = 0; i < rows; i++) { /* every row's header says the same shape */
+        int32_t rk = 0, rv = 0;
+        reader r = {head, head + 13, err};
+        if ((rc = b64_bytes(b64, rows_at + (size_t)i * row_len, head, 13, err)) < 0 ||
+            (rc = get_header(&r, &rk, &rv)) < 0)
+            return rc;
+        if (rk != k || rv != v)
+            return hudi_error_set(err, HUDI_ECORRUPT,
+                                  "bloom filter: row %d has %d hashes over %d bits, expected %d "
+                                  "over %d",
+                                  i, rk, rv, k, v);
+    }
+    hasher hs = {(uint32_t)v, UINT64_MAX / (uint32_t)v + 1, k};
+    uint32_t pos[1024];
+    for (size_t j = 0; j < n && !*maybe; j++) {
+        if (keys[j].len == 0) continue;
+        positions(&hs, keys[j].data, keys[j].len, pos);
+        for (int32_t r = 0; r < rows && !*maybe; r++) {
+            size_t bits_at = rows_at + (size_t)r * row_len + 13;
+            int32_t i = 0;
+            for (; i < k; i++) {
+                int b = hudi_base64_byte_at((const char *)b64.data, b64.len, bits_at + pos[i] / 8);
+                if (b < 0)
+                    return hudi_error_set(err, HUDI_ECORRUPT, "bloom filter: bad byte in row %d",
+                                          r);
+                if (!(b & (1 << (pos[i] % 8)))) break;
+            }
+            *maybe = i == k;
+        }
+    }
+    return 0;
+}
+
 int hudi_bloom_from_footer(hudi_bloom **out, const hudi_pq_file *f, hudi_error *err) {
     hudi_slice value, code;
     hudi_bloom_type type = HUDI_BLOOM_SIMPLE;

@@ -79,6 +79,14 @@ int hudi_bloom_to_base64(const hudi_bloom *bf, hudi_buf *out, hudi_error *err);
 /** Parses serialized bytes of the given type. ECORRUPT naming what is wrong (bad version,
  *  sizes, truncation, trailing bytes); EUNSUPPORTED for a non-Murmur (Jenkins) filter. */
 int hudi_bloom_parse(hudi_bloom **out, hudi_bloom_type type, hudi_slice bytes, hudi_error *err);
+/** Whether any of keys[0..n) may be in the Base64 text of a serialized filter of `type`,
+ *  without decoding the whole filter: only the header, the row headers and the Base64 quads
+ *  holding the keys' bits are decoded (a point query probes a few keys of a filter of hundreds
+ *  of KB). The same answer as hudi_bloom_parse_base64 + hudi_bloom_test; HUDI_ECORRUPT where
+ *  the parse would fail on the shape (header, sizes, a bad character in the bytes read; bad
+ *  characters elsewhere are not seen). */
+int hudi_bloom_probe_base64(hudi_bloom_type type, hudi_slice b64, const hudi_slice *keys, size_t n,
+                            bool *maybe, hudi_error *err);
 /** Parses the Base64 footer value. */
 int hudi_bloom_parse_base64(hudi_bloom **out, hudi_bloom_type type, hudi_slice b64,
                             hudi_error *err);

@@ -101,6 +101,26 @@ Test(base64, strict_decoding) {
     hudi_buf_dispose(&b);
 }
 
+/* byte_at decodes one byte where decode gives it; past the end or on a bad character, -1 */
+Test(base64, byte_at_and_length) {
+    static const char *const texts[] = {"Zm9vYmFy", "Zm8=", "Zg==", "Zm9vYg", "Zm9vYmE", ""};
+    for (size_t t = 0; t < HUDI_ARRAY_LEN(texts); t++) {
+        hudi_buf b = HUDI_BUF_INIT;
+        size_t len = strlen(texts[t]);
+        cr_assert_eq(decode(texts[t], &b, NULL), 0);
+        cr_expect_eq(hudi_base64_decoded_len(texts[t], len), (int64_t)b.len, "%s", texts[t]);
+        for (size_t i = 0; i < b.len; i++)
+            cr_expect_eq(hudi_base64_byte_at(texts[t], len, i), (uint8_t)b.data[i], "%s[%zu]",
+                         texts[t], i);
+        cr_expect_eq(hudi_base64_byte_at(texts[t], len, b.len), -1);
+        hudi_buf_dispose(&b);
+    }
+    cr_expect_eq(hudi_base64_decoded_len("Z", 1), -1);
+    cr_expect_eq(hudi_base64_byte_at("Zm!v", 4, 0), 0x66); /* its quad's first two are fine */
+    cr_expect_eq(hudi_base64_byte_at("Zm!v", 4, 1), -1);
+    cr_expect_eq(hudi_base64_byte_at("Zm!v", 4, 2), -1);
+}
+
 Test(big_endian, loads_and_stores) {
     uint8_t p[4];
     hudi_store_u32be(p, 0x01020304u);

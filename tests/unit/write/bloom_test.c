@@ -200,6 +200,56 @@ Test(bloom, add_many_equals_add_dynamic) {
     hudi_bloom_free(b);
 }
 
+/* hudi_bloom_probe_base64 answers as parse + test, for SIMPLE and multi-row DYNAMIC_V0 filters,
+ * key by key and for sets; a filter whose shape the parse rejects is rejected too. */
+static void probe_matches(hudi_bloom_type type) {
+    hudi_bloom *bf = NULL, *back = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_bloom_new(&bf, type, 50, 0.05, 150, NULL), 0);
+    char key[32];
+    for (int i = 0; i < 140; i++) {
+        int n = snprintf(key, sizeof(key), "key-%d", i * 3);
+        cr_assert_eq(hudi_bloom_add(bf, key, (size_t)n, NULL), 0);
+    }
+    hudi_buf b64 = HUDI_BUF_INIT;
+    cr_assert_eq(hudi_bloom_to_base64(bf, &b64, NULL), 0);
+    hudi_slice text = HUDI_SLICE(b64.data, b64.len);
+    cr_assert_eq(hudi_bloom_parse_base64(&back, type, text, NULL), 0);
+    int hits = 0;
+    for (int i = 0; i < 600; i++) {
+        int n = snprintf(key, sizeof(key), "key-%d", i);
+        hudi_slice one = HUDI_SLICE(key, (size_t)n);
+        bool maybe = !hudi_bloom_test(back, key, (size_t)n);
+        cr_assert_eq(hudi_bloom_probe_base64(type, text, &one, 1, &maybe, &err), 0, "%s",
+                     err.message);
+        cr_expect_eq(maybe, hudi_bloom_test(back, key, (size_t)n), "%s", key);
+        hits += maybe;
+    }
+    cr_expect_gt(hits, 140); /* every added key, and some false positives at fpp 0.05 */
+    cr_expect_lt(hits, 600);
+    hudi_slice two[2] = {HUDI_SLICE("absent-a", 8), HUDI_SLICE("key-3", 5)};
+    bool maybe = false;
+    cr_assert_eq(hudi_bloom_probe_base64(type, text, two, 2, &maybe, NULL), 0);
+    cr_expect(maybe);
+    /* shapes: four characters short or long, a bad character in the header */
+    hudi_slice shorter = HUDI_SLICE(b64.data, b64.len - 4);
+    cr_expect_eq(hudi_bloom_probe_base64(type, shorter, two, 2, &maybe, NULL), HUDI_ECORRUPT);
+    hudi_buf longer = HUDI_BUF_INIT;
+    hudi_buf_printf(&longer, "%sAAAA", b64.data);
+    cr_expect_eq(
+        hudi_bloom_probe_base64(type, HUDI_SLICE(longer.data, longer.len), two, 2, &maybe, NULL),
+        HUDI_ECORRUPT);
+    b64.data[2] = '!';
+    cr_expect_eq(hudi_bloom_probe_base64(type, text, two, 2, &maybe, &err), HUDI_ECORRUPT);
+    hudi_buf_dispose(&longer);
+    hudi_buf_dispose(&b64);
+    hudi_bloom_free(back);
+    hudi_bloom_free(bf);
+}
+
+Test(bloom, probe_base64_simple) { probe_matches(HUDI_BLOOM_SIMPLE); }
+Test(bloom, probe_base64_dynamic) { probe_matches(HUDI_BLOOM_DYNAMIC_V0); }
+
 Test(bloom, parse_errors) {
     hudi_error err = HUDI_ERROR_INIT;
     hudi_bloom *bf = NULL;
@@ -254,6 +304,13 @@ static void check_table(hudi_fs *fs, const char *zip, int *files_checked) {
             const char *k = (const char *)keys->data + keys->offsets[r];
             size_t len = (size_t)(keys->offsets[r + 1] - keys->offsets[r]);
             cr_expect(hudi_bloom_test(bf, k, len), "%s: key %.*s", paths[i], (int)len, k);
+            if (r % 7 == 0) { /* the probe that decodes only the key's bits agrees */
+                hudi_slice value, one = HUDI_SLICE(k, len);
+                bool maybe = false;
+                cr_assert(hudi_pq_kv(fb.file, HUDI_BLOOM_FOOTER_KEY, &value));
+                cr_expect_eq(hudi_bloom_probe_base64(bf->type, value, &one, 1, &maybe, &err), 0);
+                cr_expect(maybe, "%s: key %.*s", paths[i], (int)len, k);
+            }
         }
         int false_pos = 0;
         for (int r = 0; r < 2000; r++) {
