@@ -6,7 +6,7 @@
  *   hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]
  *   hudi_bench scan TABLE [--keys k1,k2,...]
  *   hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B] [--scan-at K,...]
- *                        [--scan-now K] [--compact] [--codec snappy]
+ *                        [--scan-now K] [--compact] [--threads N] [--codec snappy]
  *   hudi_bench gen-mor DIR [--rows N] [--deltacommits D]
  *
  * `run` creates TABLE (COW, table version 6, no metadata table, key uuid, precombine ts,
@@ -55,6 +55,7 @@ typedef struct bench_args {
     /* mor */
     bool create, compact;
     int dc_from, dc_to, deltacommits, scan_now;
+    const char *threads; /* hoodie.hudic.parallelism of the compaction (NULL = default) */
     const char *scan_at;
 } bench_args;
 
@@ -612,11 +613,15 @@ static void run_mor(const bench_args *a) {
     if (a->compact) {
         char instant[32] = "";
         phase p;
+        if (a->threads &&
+            hudi_props_set(&t->props, "hoodie.hudic.parallelism", a->threads, &err) < 0)
+            die("--threads", &err);
         phase_begin(&p);
         int n = hudi_tbl_compact(t, NULL, instant, &err);
         if (n < 0) die("compact", &err);
         phase_end_print(&p, "compact", 0, 0);
-        printf(",\"instant\":\"%s\",\"file_groups\":%d}\n", instant, n);
+        printf(",\"instant\":\"%s\",\"file_groups\":%d,\"threads\":\"%s\"}\n", instant, n,
+               a->threads ? a->threads : "default");
         fflush(stdout);
         /* The compacted table, read through a fresh handle as a new reader would. */
         hudi_tbl_free(t);
@@ -646,7 +651,8 @@ static void usage(void) {
           "       hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]\n"
           "       hudi_bench scan TABLE [--keys k1,k2,...]\n"
           "       hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B]\n"
-          "                            [--scan-at K,...] [--scan-now K] [--compact] [--codec C]\n"
+          "                            [--scan-at K,...] [--scan-now K] [--compact] [--threads N] "
+          "[--codec C]\n"
           "       hudi_bench gen-mor DIR [--rows N] [--deltacommits D]\n",
           stderr);
     exit(2);
@@ -696,6 +702,8 @@ int main(int argc, char **argv) {
             a.scan_at = v;
         else if (strcmp(k, "--scan-now") == 0)
             a.scan_now = atoi(v);
+        else if (strcmp(k, "--threads") == 0)
+            a.threads = v;
         else
             usage();
     }

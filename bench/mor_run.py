@@ -295,6 +295,17 @@ def run_hudic(bench, hudic, tables, data_dir, args):
     if d == ks:
         copy = None
     extra = ["--scan-now", str(d)] if d > first else []
+    for th in args.compact_threads:
+        # the same table state compacted on a copy with hoodie.hudic.parallelism = th
+        t_th = t_main + "_threads%d" % th
+        shutil.rmtree(t_th, ignore_errors=True)
+        shutil.copytree(t_main, t_th, symlinks=True)
+        more = run_bench(bench, ["mor", t_th, "--rows", str(args.rows), "--compact",
+                                 "--threads", str(th)], "compact_threads_%d" % th)
+        for x in more:
+            x["phase"] += "_threads_%d" % th
+        phases += more
+        shutil.rmtree(t_th, ignore_errors=True)
     phases += run_bench(bench, ["mor", t_main, "--rows", str(args.rows), "--compact"] + extra,
                         "compact")
     if copy:
@@ -522,6 +533,9 @@ def main():
     ap.add_argument("--deltacommits", type=int, default=50, help="hudic's deltacommits (>= 10)")
     ap.add_argument("--spark-deltacommits", type=int, default=10,
                     help="Spark's deltacommits; hudic's table is also compacted at this point")
+    ap.add_argument("--compact-threads", default="",
+                    help="also compact copies of hudic's final table with these "
+                         "hoodie.hudic.parallelism values (e.g. 1,2) before the timed compaction")
     ap.add_argument("--heap", default="8g", help="Spark driver JVM heap (local mode)")
     ap.add_argument("--only", choices=["hudic", "spark"], help="run one side only")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build", "bench-rel"))
@@ -536,6 +550,10 @@ def main():
                          "stopped run finished), when the results hold no Spark side")
     ap.add_argument("--spark-child", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    try:
+        args.compact_threads = [int(x) for x in args.compact_threads.split(",") if x.strip()]
+    except ValueError:
+        ap.error("--compact-threads: thread counts separated by commas")
     if args.spark_child:
         spark_child(json.loads(args.spark_child))
         return

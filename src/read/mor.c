@@ -43,6 +43,7 @@ typedef struct log_batch {
 
 /* The current version of a record key. */
 typedef struct mor_entry {
+    uint64_t hash;  /* hash_key(key) */
     hudi_slice key; /* into a log batch's key column, a delete list or the spill arena */
     int32_t batch;  /* the log batch of the record; ENTRY_DELETE; ENTRY_SPILLED */
     uint32_t len;   /* spilled: bytes of its record in the spill file */
@@ -51,6 +52,12 @@ typedef struct mor_entry {
     bool matched;                 /* a base row took it */
     bool deleted;                 /* spilled: the record's _hoodie_is_deleted is true */
 } mor_entry;
+
+/* A slot of the key index. */
+typedef struct mor_slot {
+    uint32_t tag;  /* HASH_TAG of the entry's hash */
+    int32_t entry; /* entry + 1, 0 = empty */
+} mor_slot;
 
 /* A block that applies: where it is, and its instant (kept when the file's bytes are not). */
 typedef struct queued {
@@ -81,7 +88,7 @@ struct hudi_mor_slice {
     hudi_fs *mem_fs;  /* Parquet data blocks are opened from here */
     mor_entry *entries;
     size_t n_entries, cap_entries;
-    int32_t *index; /* open addressing: entry + 1, 0 = empty */
+    mor_slot *index; /* open addressing, linear probing */
     size_t index_cap;
     size_t next_insert; /* hudi_mor_next_inserts's cursor */
     hudi_mor_stats stats;
@@ -110,6 +117,14 @@ struct hudi_mor_slice {
     uint32_t *g_len;
     size_t n_gather, cap_gather;
     hudi_batch *gathered;
+    /* hudi_mor_merge's plan for one base batch: the rows a log record replaces (in row order,
+     * with the record's source: a log batch or RUN_GATHER, and its row there), and the rows
+     * dropped (deletes), in row order */
+    int64_t *p_row, *p_srow;
+    int32_t *p_src;
+    size_t n_patch, cap_patch;
+    int64_t *drops;
+    size_t n_drops, cap_drops;
 };
 
 /* ---- merge mode --------------------------------------------------------------------------- */
@@ -221,20 +236,43 @@ static bool no_ordering(const hudi_log_ordering *d) {
 
 /* ---- the key index ------------------------------------------------------------------------ */
 
+/* A 64-bit hash of a record key, 8 bytes at a time (keys are mostly 20-40 byte uuids or
+ * composite keys): each word is mixed in with a multiply and a shift, the tail word is zero
+ * padded and the length is mixed in first, then a final avalanche. Computed once per log key
+ * (kept in its entry) and once per base row. */
 static uint64_t hash_key(hudi_slice k) {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < k.len; i++) h = (h ^ k.data[i]) * 1099511628211ull;
+    const uint8_t *p = k.data;
+    size_t n = k.len, i = 0;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)n * 0xff51afd7ed558ccdull), w;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 29;
+    }
+    if (i < n) {
+        w = 0;
+        memcpy(&w, p + i, n - i);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    }
+    h ^= h >> 32;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
     return h;
 }
 
+/* A slot's tag: the hash's high 32 bits, so that most misses are settled without touching the
+ * entry or its key bytes; slot.entry is entry + 1, 0 = empty. */
+#define HASH_TAG(h) ((uint32_t)((h) >> 32))
+
 static int index_grow(hudi_mor_slice *m, hudi_error *err) {
     size_t cap = m->index_cap ? m->index_cap * 2 : 1024;
-    int32_t *idx = hudi_calloc(cap, sizeof(int32_t));
+    mor_slot *idx = hudi_calloc(cap, sizeof(mor_slot));
     if (!idx) return hudi_error_oom(err);
     for (size_t e = 0; e < m->n_entries; e++) {
-        size_t h = (size_t)hash_key(m->entries[e].key) & (cap - 1);
-        while (idx[h]) h = (h + 1) & (cap - 1);
-        idx[h] = (int32_t)e + 1;
+        uint64_t hv = m->entries[e].hash;
+        size_t h = (size_t)hv & (cap - 1);
+        while (idx[h].entry) h = (h + 1) & (cap - 1);
+        idx[h] = (mor_slot){HASH_TAG(hv), (int32_t)e + 1};
     }
     hudi_free(m->index);
     m->index = idx;
@@ -242,15 +280,21 @@ static int index_grow(hudi_mor_slice *m, hudi_error *err) {
     return 0;
 }
 
-/* The entry of `key`, or NULL. */
-static mor_entry *lookup(const hudi_mor_slice *m, hudi_slice key) {
+/* The entry of `key` (whose hash is hv), or NULL. */
+static mor_entry *lookup_hashed(const hudi_mor_slice *m, hudi_slice key, uint64_t hv) {
     if (!m->index_cap) return NULL;
-    size_t h = (size_t)hash_key(key) & (m->index_cap - 1);
-    for (; m->index[h]; h = (h + 1) & (m->index_cap - 1)) {
-        mor_entry *e = &m->entries[m->index[h] - 1];
-        if (hudi_slice_eq(e->key, key)) return e;
+    uint32_t tag = HASH_TAG(hv);
+    for (size_t h = (size_t)hv & (m->index_cap - 1); m->index[h].entry;
+         h = (h + 1) & (m->index_cap - 1)) {
+        if (m->index[h].tag != tag) continue;
+        mor_entry *e = &m->entries[m->index[h].entry - 1];
+        if (e->key.len == key.len && memcmp(e->key.data, key.data, key.len) == 0) return e;
     }
     return NULL;
+}
+
+static mor_entry *lookup(const hudi_mor_slice *m, hudi_slice key) {
+    return m->index_cap ? lookup_hashed(m, key, hash_key(key)) : NULL;
 }
 
 static int add_entry(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
@@ -264,10 +308,12 @@ static int add_entry(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
         m->entries = n;
         m->cap_entries = cap;
     }
-    m->entries[m->n_entries] = *e;
-    size_t h = (size_t)hash_key(e->key) & (m->index_cap - 1);
-    while (m->index[h]) h = (h + 1) & (m->index_cap - 1);
-    m->index[h] = (int32_t)m->n_entries + 1;
+    mor_entry *ne = &m->entries[m->n_entries];
+    *ne = *e;
+    ne->hash = hash_key(e->key);
+    size_t h = (size_t)ne->hash & (m->index_cap - 1);
+    while (m->index[h].entry) h = (h + 1) & (m->index_cap - 1);
+    m->index[h] = (mor_slot){HASH_TAG(ne->hash), (int32_t)m->n_entries + 1};
     m->n_entries++;
     return 0;
 }
@@ -290,7 +336,7 @@ static int apply_batch(hudi_mor_slice *m, int32_t bi, const char *name, hudi_err
                                     (size_t)(keys->offsets[r + 1] - keys->offsets[r]));
         mor_entry *e = lookup(m, key);
         if (!e) {
-            mor_entry n = {key, bi, 0, r, NULL, false, false};
+            mor_entry n = {0, key, bi, 0, r, NULL, false, false};
             if (add_entry(m, &n, err) < 0) return HUDI_ENOMEM;
             continue;
         }
@@ -317,7 +363,7 @@ static int apply_deletes(hudi_mor_slice *m, const hudi_log_deletes *d, hudi_erro
         if (!x->record_key.data) continue; /* no key: nothing to delete */
         mor_entry *e = lookup(m, x->record_key);
         if (!e) {
-            mor_entry n = {x->record_key, ENTRY_DELETE, 0, 0, &x->ordering, false, false};
+            mor_entry n = {0, x->record_key, ENTRY_DELETE, 0, 0, &x->ordering, false, false};
             if (add_entry(m, &n, err) < 0) return HUDI_ENOMEM;
             continue;
         }
@@ -635,7 +681,8 @@ static int gather_load(hudi_mor_slice *m, hudi_error *err) {
                                     m->spill_path, err);
 }
 
-static int gather_add(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
+/* Queues the spilled record of entry e for gather_load; *at = its row in m->gathered. */
+static int gather_push(hudi_mor_slice *m, const mor_entry *e, int64_t *at, hudi_error *err) {
     if (m->n_gather == m->cap_gather) {
         size_t cap = m->cap_gather ? m->cap_gather * 2 : 256;
         int64_t *o = hudi_realloc(m->g_off, cap * sizeof(int64_t));
@@ -647,7 +694,14 @@ static int gather_add(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
     }
     m->g_off[m->n_gather] = e->row;
     m->g_len[m->n_gather] = e->len;
-    return add_run(m, RUN_GATHER, (int64_t)m->n_gather++, err);
+    *at = (int64_t)m->n_gather++;
+    return 0;
+}
+
+static int gather_add(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
+    int64_t at = 0;
+    int rc = gather_push(m, e, &at, err);
+    return rc < 0 ? rc : add_run(m, RUN_GATHER, at, err);
 }
 
 /* ---- block selection ---------------------------------------------------------------------- */
@@ -893,6 +947,10 @@ void hudi_mor_slice_free(hudi_mor_slice *m) {
     hudi_free(m->run_src);
     hudi_free(m->run_start);
     hudi_free(m->run_len);
+    hudi_free(m->p_row);
+    hudi_free(m->p_srow);
+    hudi_free(m->p_src);
+    hudi_free(m->drops);
     hudi_free(m);
 }
 
@@ -968,49 +1026,343 @@ static int take_entry(hudi_mor_slice *m, const mor_entry *e, hudi_error *err) {
     return e->batch == ENTRY_SPILLED ? gather_add(m, e, err) : add_run(m, e->batch, e->row, err);
 }
 
-int hudi_mor_merge(hudi_mor_slice *m, hudi_array *const *in, int64_t rows, hudi_array **out,
+/* Column c of a patch's source: a log batch, or the gathered spilled records. */
+static const hudi_array *source_col(const hudi_mor_slice *m, int32_t src, int32_t c) {
+    return src == RUN_GATHER ? m->gathered->columns[c]
+                             : hudi_vec_at(&m->batches, log_batch, src).cols[c];
+}
+
+static int push_patch(hudi_mor_slice *m, int64_t row, int32_t src, int64_t srow, hudi_error *err) {
+    if (m->n_patch == m->cap_patch) {
+        size_t cap = m->cap_patch ? m->cap_patch * 2 : 256;
+        int64_t *r = hudi_realloc(m->p_row, cap * sizeof(int64_t));
+        if (r) m->p_row = r;
+        int64_t *sr = r ? hudi_realloc(m->p_srow, cap * sizeof(int64_t)) : NULL;
+        if (sr) m->p_srow = sr;
+        int32_t *s = sr ? hudi_realloc(m->p_src, cap * sizeof(int32_t)) : NULL;
+        if (!s) return hudi_error_oom(err);
+        m->p_src = s;
+        m->cap_patch = cap;
+    }
+    m->p_row[m->n_patch] = row;
+    m->p_src[m->n_patch] = src;
+    m->p_srow[m->n_patch] = srow;
+    m->n_patch++;
+    return 0;
+}
+
+static int push_drop(hudi_mor_slice *m, int64_t row, hudi_error *err) {
+    if (m->n_drops == m->cap_drops) {
+        size_t cap = m->cap_drops ? m->cap_drops * 2 : 64;
+        int64_t *d = hudi_realloc(m->drops, cap * sizeof(int64_t));
+        if (!d) return hudi_error_oom(err);
+        m->drops = d;
+        m->cap_drops = cap;
+    }
+    m->drops[m->n_drops++] = row;
+    return 0;
+}
+
+static int shape_error(const hudi_array *a, const hudi_array *s, hudi_error *err) {
+    return hudi_error_set(err, HUDI_EINVAL, "column %s: cannot merge %s log values into %s",
+                          a->field->name ? a->field->name : "", hudi_type_name(s->field->type),
+                          hudi_type_name(a->field->type));
+}
+
+static bool same_shape(const hudi_array *a, const hudi_array *s) {
+    return a->field->type == s->field->type &&
+           hudi_type_width(a->field) == hudi_type_width(s->field) && a->n_children == s->n_children;
+}
+
+/* Row r of `a` becomes valid or null; null_count follows. */
+static int set_valid(hudi_array *a, int64_t r, bool v, hudi_error *err) {
+    if (v) {
+        if (a->validity && !hudi_bit_get(a->validity, r)) {
+            hudi_bit_set(a->validity, r);
+            a->null_count--;
+        }
+        return 0;
+    }
+    int rc = hudi_array_ensure_validity(a, err);
+    if (rc < 0) return rc;
+    if (hudi_bit_get(a->validity, r)) {
+        hudi_bit_clear(a->validity, r);
+        a->null_count++;
+    }
+    return 0;
+}
+
+static int64_t str_len(const hudi_array *a, int64_t r) { return a->offsets[r + 1] - a->offsets[r]; }
+
+/* Fixed-width (and boolean) column c: the patched rows are overwritten in place. */
+static int patch_fixed(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_error *err) {
+    bool is_bool = a->field->type == HUDI_TYPE_BOOL;
+    size_t w = is_bool ? 0 : (size_t)hudi_type_width(a->field);
+    uint8_t *vals = a->values;
+    const hudi_array *last = NULL;
+    for (size_t k = 0; k < m->n_patch; k++) {
+        const hudi_array *s = source_col(m, m->p_src[k], c);
+        int64_t r = m->p_row[k], sr = m->p_srow[k];
+        if (s != last && !same_shape(a, s)) return shape_error(a, s, err);
+        last = s;
+        bool v = hudi_array_is_valid(s, sr);
+        if (is_bool) {
+            if (v && hudi_bit_get(s->values, sr))
+                hudi_bit_set(vals, r);
+            else
+                hudi_bit_clear(vals, r);
+        } else if (v) {
+            memcpy(vals + (size_t)r * w, (const uint8_t *)s->values + (size_t)sr * w, w);
+        } else {
+            memset(vals + (size_t)r * w, 0, w);
+        }
+        int rc = set_valid(a, r, v, err);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+/* String/binary column c whose patched values all have the length of the values they replace
+ * (a null as length 0): the bytes are overwritten in place. */
+static bool strings_fit(const hudi_mor_slice *m, const hudi_array *a, int32_t c) {
+    for (size_t k = 0; k < m->n_patch; k++) {
+        const hudi_array *s = source_col(m, m->p_src[k], c);
+        int64_t sl = hudi_array_is_valid(s, m->p_srow[k]) ? str_len(s, m->p_srow[k]) : 0;
+        if (sl != str_len(a, m->p_row[k])) return false;
+    }
+    return true;
+}
+
+static int patch_strings_in_place(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_error *err) {
+    for (size_t k = 0; k < m->n_patch; k++) {
+        const hudi_array *s = source_col(m, m->p_src[k], c);
+        int64_t r = m->p_row[k], sr = m->p_srow[k];
+        bool v = hudi_array_is_valid(s, sr);
+        int64_t len = str_len(a, r);
+        if (v && len) memcpy(a->data + a->offsets[r], s->data + s->offsets[sr], (size_t)len);
+        int rc = set_valid(a, r, v, err);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+/* String/binary column c rebuilt in one pass: runs of base rows copied with one memcpy of
+ * their bytes and shifted offsets, the patched values in between. */
+static int patch_strings_rebuild(hudi_mor_slice *m, const hudi_array *a, int32_t c,
+                                 hudi_array **out, hudi_error *err) {
+    int64_t rows = a->length, total = a->offsets[rows] - a->offsets[0], nulls = a->null_count;
+    bool need_validity = a->validity != NULL;
+    for (size_t k = 0; k < m->n_patch; k++) {
+        const hudi_array *s = source_col(m, m->p_src[k], c);
+        bool v = hudi_array_is_valid(s, m->p_srow[k]);
+        total += (v ? str_len(s, m->p_srow[k]) : 0) - str_len(a, m->p_row[k]);
+        need_validity |= !v;
+    }
+    if (total > INT32_MAX)
+        return hudi_error_set(err, HUDI_ENOMEM, "column %s: more than 2 GiB of values in a batch",
+                              a->field->name ? a->field->name : "");
+    hudi_array *o = NULL;
+    int rc = hudi_array_new(&o, a->field, err);
+    if (rc == 0) rc = hudi_array_reserve(o, rows, err);
+    if (rc == 0) rc = hudi_array_reserve_data(o, total, err);
+    if (rc == 0 && need_validity) rc = hudi_array_ensure_validity(o, err);
+    if (rc < 0) {
+        hudi_array_free(o);
+        return rc;
+    }
+    if (need_validity) {
+        if (a->validity)
+            hudi_bitmap_copy(o->validity, 0, a->validity, 0, rows);
+        else
+            hudi_bitmap_set_range(o->validity, 0, rows, true);
+    }
+    const int32_t *off = a->offsets;
+    int32_t *oo = o->offsets;
+    int64_t pos = 0, prev = 0;
+    oo[0] = 0;
+    for (size_t k = 0; k <= m->n_patch; k++) {
+        int64_t r = k < m->n_patch ? m->p_row[k] : rows;
+        int64_t bytes = off[r] - off[prev];
+        if (bytes) memcpy(o->data + pos, a->data + off[prev], (size_t)bytes);
+        int32_t shift = (int32_t)(pos - off[prev]);
+        for (int64_t i = prev; i < r; i++) oo[i + 1] = off[i + 1] + shift;
+        pos += bytes;
+        if (k == m->n_patch) break;
+        const hudi_array *s = source_col(m, m->p_src[k], c);
+        int64_t sr = m->p_srow[k];
+        bool v = hudi_array_is_valid(s, sr), was = hudi_array_is_valid(a, r);
+        if (v) {
+            int64_t len = str_len(s, sr);
+            if (len) memcpy(o->data + pos, s->data + s->offsets[sr], (size_t)len);
+            pos += len;
+        }
+        oo[r + 1] = (int32_t)pos;
+        if (need_validity) v ? hudi_bit_set(o->validity, r) : hudi_bit_clear(o->validity, r);
+        nulls += (int64_t)was - (int64_t)v;
+        prev = r + 1;
+    }
+    o->length = rows;
+    o->data_len = pos;
+    o->null_count = nulls;
+    *out = o;
+    return 0;
+}
+
+/* Any other column (nested, null-typed): rebuilt from runs of base rows and patched rows. */
+static int patch_generic(hudi_mor_slice *m, const hudi_array *a, int32_t c, hudi_array **out,
+                         hudi_error *err) {
+    hudi_array *o = NULL;
+    int rc = hudi_array_new(&o, a->field, err);
+    if (rc == 0) rc = hudi_array_reserve(o, a->length, err);
+    int64_t prev = 0;
+    for (size_t k = 0; rc == 0 && k <= m->n_patch; k++) {
+        int64_t r = k < m->n_patch ? m->p_row[k] : a->length;
+        if (r > prev) rc = hudi_array_append_range(o, a, prev, r - prev, err);
+        if (rc == 0 && k < m->n_patch)
+            rc = hudi_array_append_range(o, source_col(m, m->p_src[k], c), m->p_srow[k], 1, err);
+        prev = r + 1;
+    }
+    if (rc < 0) {
+        hudi_array_free(o);
+        return rc;
+    }
+    *out = o;
+    return 0;
+}
+
+/* The rows of `a` but the dropped ones, as a new array. */
+static int drop_rows(const hudi_mor_slice *m, const hudi_array *a, hudi_array **out,
+                     hudi_error *err) {
+    hudi_array *o = NULL;
+    int rc = hudi_array_new(&o, a->field, err);
+    if (rc == 0) rc = hudi_array_reserve(o, a->length - (int64_t)m->n_drops, err);
+    int64_t prev = 0;
+    for (size_t k = 0; rc == 0 && k <= m->n_drops; k++) {
+        int64_t r = k < m->n_drops ? m->drops[k] : a->length;
+        if (r > prev) rc = hudi_array_append_range(o, a, prev, r - prev, err);
+        prev = r + 1;
+    }
+    if (rc < 0) {
+        hudi_array_free(o);
+        return rc;
+    }
+    *out = o;
+    return 0;
+}
+
+/* Column c of the merged batch: base column `a` patched (in place when it can be) and with
+ * the dropped rows left out; *out == a when a itself was patched and kept. */
+static int merge_column(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_array **out,
+                        hudi_error *err) {
+    hudi_type_id t = a->field->type;
+    hudi_array *x = a;
+    int rc = 0;
+    if (m->n_patch > 0) {
+        if (t != HUDI_TYPE_NULL && hudi_type_is_fixed(t) && a->n_children == 0) {
+            rc = patch_fixed(m, a, c, err);
+        } else if (t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY) {
+            const hudi_array *last = NULL;
+            for (size_t k = 0; k < m->n_patch; k++) {
+                const hudi_array *s = source_col(m, m->p_src[k], c);
+                if (s != last && !same_shape(a, s)) return shape_error(a, s, err);
+                last = s;
+            }
+            if (strings_fit(m, a, c))
+                rc = patch_strings_in_place(m, a, c, err);
+            else
+                rc = patch_strings_rebuild(m, a, c, &x, err);
+        } else {
+            rc = patch_generic(m, a, c, &x, err);
+        }
+        if (rc < 0) return rc;
+    }
+    if (m->n_drops > 0) {
+        hudi_array *y = NULL;
+        rc = drop_rows(m, x, &y, err);
+        if (x != a) hudi_array_free(x);
+        if (rc < 0) return rc;
+        x = y;
+    }
+    *out = x;
+    return 0;
+}
+
+/* Plans base row r, whose key has log entry e: kept, patched from the log record, or dropped. */
+static int merge_row(hudi_mor_slice *m, mor_entry *e, const hudi_array *ord, int64_t r,
+                     hudi_mor_merge_mode mode, hudi_error *err) {
+    e->matched = true;
+    hudi_log_ordering base = ordering_at(ord, r);
+    if (e->batch == ENTRY_DELETE) {
+        bool keep = mode == HUDI_MOR_EVENT_TIME && !no_ordering(e->ord) && greater(&base, e->ord);
+        return keep ? 0 : push_drop(m, r, err);
+    }
+    if (mode == HUDI_MOR_EVENT_TIME || mode == HUDI_MOR_DEFAULT_PAYLOAD) {
+        hudi_log_ordering lo = entry_ordering(m, e);
+        if (greater(&base, &lo)) return 0; /* the base record stays */
+    }
+    if (log_row_deleted(m, e)) return push_drop(m, r, err);
+    if (e->batch == ENTRY_SPILLED) {
+        int64_t at = 0;
+        int rc = gather_push(m, e, &at, err);
+        return rc < 0 ? rc : push_patch(m, r, RUN_GATHER, at, err);
+    }
+    return push_patch(m, r, e->batch, e->row, err);
+}
+
+/* Plans the batch (which base rows a log record replaces, which are dropped), then builds each
+ * column: a batch that nothing changed is handed over as it is; otherwise fixed-width columns
+ * and strings whose new values have the old lengths are patched in place, other strings are
+ * rebuilt in one pass, and deletes are compacted out last. */
+int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array **out,
                    int64_t *out_rows, hudi_error *err) {
     const hudi_array *keys = in[m->o->key_col];
     const hudi_array *ord = m->o->ordering_col >= 0 ? in[m->o->ordering_col] : NULL;
     hudi_mor_merge_mode mode = m->o->mode;
-    const hudi_field *fields[1024];
-    if (m->n_cols > (int32_t)HUDI_ARRAY_LEN(fields))
-        return hudi_error_set(err, HUDI_EUNSUPPORTED, "more than 1024 columns");
     m->n_runs = 0;
     m->n_gather = 0;
-    for (int64_t r = 0; r < rows; r++) {
-        mor_entry *e = NULL;
-        if (hudi_array_is_valid(keys, r))
-            e = lookup(m, HUDI_SLICE(keys->data + keys->offsets[r],
-                                     (size_t)(keys->offsets[r + 1] - keys->offsets[r])));
-        int rc = 0;
-        if (!e) {
-            rc = add_run(m, RUN_BASE, r, err);
-        } else {
-            e->matched = true;
-            hudi_log_ordering base = ordering_at(ord, r);
-            if (e->batch == ENTRY_DELETE) {
-                bool keep =
-                    mode == HUDI_MOR_EVENT_TIME && !no_ordering(e->ord) && greater(&base, e->ord);
-                if (keep) rc = add_run(m, RUN_BASE, r, err);
-            } else {
-                bool keep = false;
-                if (mode == HUDI_MOR_EVENT_TIME || mode == HUDI_MOR_DEFAULT_PAYLOAD) {
-                    hudi_log_ordering lo = entry_ordering(m, e);
-                    keep = greater(&base, &lo);
-                }
-                if (keep)
-                    rc = add_run(m, RUN_BASE, r, err);
-                else if (!log_row_deleted(m, e))
-                    rc = take_entry(m, e, err);
-            }
+    m->n_patch = 0;
+    m->n_drops = 0;
+    /* Keys are hashed a block of rows ahead and their index slots prefetched, so the probes
+     * (mostly misses: most base rows have no log version) do not wait on memory one by one. */
+    enum { AHEAD = 32 };
+    uint64_t hv[AHEAD];
+    for (int64_t r0 = 0; m->n_entries > 0 && r0 < rows; r0 += AHEAD) {
+        int64_t n = rows - r0 < AHEAD ? rows - r0 : AHEAD;
+        for (int64_t i = 0; i < n; i++) {
+            int64_t r = r0 + i;
+            if (!hudi_array_is_valid(keys, r)) continue;
+            hv[i] = hash_key(HUDI_SLICE(keys->data + keys->offsets[r],
+                                        (size_t)(keys->offsets[r + 1] - keys->offsets[r])));
+            __builtin_prefetch(&m->index[(size_t)hv[i] & (m->index_cap - 1)]);
         }
-        if (rc < 0) return rc;
+        for (int64_t i = 0; i < n; i++) {
+            int64_t r = r0 + i;
+            if (!hudi_array_is_valid(keys, r)) continue;
+            hudi_slice key = HUDI_SLICE(keys->data + keys->offsets[r],
+                                        (size_t)(keys->offsets[r + 1] - keys->offsets[r]));
+            mor_entry *e = lookup_hashed(m, key, hv[i]);
+            if (!e) continue;
+            int rc = merge_row(m, e, ord, r, mode, err);
+            if (rc < 0) return rc;
+        }
     }
-    for (int32_t c = 0; c < m->n_cols; c++) fields[c] = in[c]->field;
     int rc = gather_load(m, err);
-    if (rc == 0) rc = build_runs(m, in, fields, out, out_rows, err);
-    return rc;
+    if (rc < 0) return rc;
+    for (int32_t c = 0; c < m->n_cols; c++) out[c] = NULL;
+    for (int32_t c = 0; c < m->n_cols; c++) {
+        hudi_array *x = in[c];
+        if ((m->n_patch > 0 || m->n_drops > 0) && (rc = merge_column(m, in[c], c, &x, err)) < 0) {
+            for (int32_t i = 0; i < c; i++) {
+                hudi_array_free(out[i]);
+                out[i] = NULL;
+            }
+            return rc;
+        }
+        if (x == in[c]) in[c] = NULL; /* handed over */
+        out[c] = x;
+    }
+    *out_rows = rows - (int64_t)m->n_drops;
+    return 0;
 }
 
 int hudi_mor_next_inserts(hudi_mor_slice *m, const hudi_field *const *fields, hudi_array **out,

@@ -7,9 +7,10 @@
  * scan schema (each block's writer schema projected onto it by name, schema/project.h) and indexes
  * the records by record key, log record against log record merged as the table's merge rules
  * say. The base file is then streamed through hudi_mor_merge batch by batch: each base row is kept,
- * replaced by its log record, or dropped (deletes), and the merged batch is built by copying runs
- * of rows from the base and log batches (no per-row allocation). Log records that matched no
- * base row are inserts: hudi_mor_next_inserts emits them after the base file.
+ * replaced by its log record, or dropped (deletes); the base batch's columns are kept and only
+ * the replaced rows patched (fixed-width values and same-length strings in place, other strings
+ * rebuilt in one pass), deleted rows compacted out (no per-row allocation). Log records that
+ * matched no base row are inserts: hudi_mor_next_inserts emits them after the base file.
  *
  * Memory is bounded by max_memory (hoodie.memory.merge.max.size, docs/ARCHITECTURE.md "Merged
  * reads"): decoded log records past it spill to a scratch file (an Avro record per log record,
@@ -83,8 +84,11 @@ int hudi_mor_slice_open(hudi_mor_slice **out, const hudi_mor_options *opts,
 void hudi_mor_slice_free(hudi_mor_slice *m); /* NULL-safe */
 
 /* Merges one base batch: `in` holds `rows` rows of every scan column (arrays whose fields are
- * the columns' fields); `out` gets new arrays of the merged rows (*out_rows of them). */
-int hudi_mor_merge(hudi_mor_slice *m, hudi_array *const *in, int64_t rows, hudi_array **out,
+ * the columns' fields); `out` gets the arrays of the merged rows (*out_rows of them). A column
+ * of `in` that the merge can reuse (no row changed, or only patched in place) is handed over:
+ * out[c] is that array and in[c] is set to NULL; the others are new arrays and in[c] stays
+ * the caller's (possibly patched: on an error any in[c] left may have been modified). */
+int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array **out,
                    int64_t *out_rows, hudi_error *err);
 
 /* The next batch of log records no base row matched (inserts; deletes are left out) as new

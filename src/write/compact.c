@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/pool.h"
 #include "read/read.h"
 #include "write/write_int.h"
 
@@ -202,7 +203,7 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     hudi_key_footer kf = HUDI_KEY_FOOTER_INIT;
     hudi_field schema = {0};
     hudi_buf json = HUDI_BUF_INIT, path = HUDI_BUF_INIT, name = HUDI_BUF_INIT, full = HUDI_BUF_INIT;
-    hudi_batch *b = NULL;
+    hudi_array *names = NULL, **cols = NULL;
     int rc = hudi_reader_open(&r, t, &so, err);
     if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
     if (rc < 0) goto done;
@@ -239,27 +240,30 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
         (rc = hudi_pq_writer_add_kv(w, "writer.model.name", "avro", err)) < 0 ||
         (rc = hudi_key_footer_init(&kf, err)) < 0)
         goto done;
+    /* Each merged batch is written as the reader returns it (its arrays borrowed, nothing
+     * copied) but for _hoodie_file_name, which names the new file. */
+    if (!(cols = hudi_calloc((size_t)schema.n_children + 1, sizeof(hudi_array *))) ||
+        (rc = hudi_array_new(&names, &schema.children[name_col], err)) < 0)
+        goto oom;
+    size_t name_len = strlen(op->name);
     for (;;) {
         hudi_batch *in = NULL;
         if ((rc = hudi_reader_next(r, &in, err)) < 0) goto done;
         if (!in) break;
         if (in->num_rows == 0) continue;
-        hudi_batch_free(b);
-        b = NULL;
-        if ((rc = hudi_batch_new(&b, &schema, err)) < 0) goto done;
-        for (int32_t j = 0; j < schema.n_children && rc == 0; j++) {
-            if (j == name_col) {
-                for (int64_t i = 0; i < in->num_rows && rc == 0; i++)
-                    rc = hudi_array_append_bytes(b->columns[j], op->name, strlen(op->name), err);
-            } else {
-                rc = hudi_array_append_range(b->columns[j], in->columns[j], 0, in->num_rows, err);
-            }
-        }
+        hudi_array_clear(names);
+        if ((rc = hudi_array_reserve(names, in->num_rows, err)) < 0 ||
+            (rc = hudi_array_reserve_data(names, in->num_rows * (int64_t)name_len, err)) < 0)
+            goto done;
+        for (int64_t i = 0; i < in->num_rows && rc == 0; i++)
+            rc = hudi_array_append_bytes(names, op->name, name_len, err);
+        for (int32_t j = 0; j < schema.n_children; j++)
+            cols[j] = j == name_col ? names : in->columns[j];
         if (rc == 0) rc = hudi_key_footer_add(&kf, in->columns[key_col], in->num_rows, err);
         if (rc < 0) goto done;
-        b->num_rows = in->num_rows;
+        hudi_batch view = {&schema, in->num_rows, schema.n_children, cols};
         op->rows += in->num_rows;
-        if ((rc = hudi_pq_writer_write(w, b, err)) < 0) goto done;
+        if ((rc = hudi_pq_writer_write(w, &view, err)) < 0) goto done;
     }
     rc = hudi_key_footer_put(&kf, w, err);
     if (rc < 0) goto done;
@@ -271,7 +275,8 @@ oom:
     rc = hudi_error_oom(err);
 done:
     hudi_pq_writer_abort(w);
-    hudi_batch_free(b);
+    hudi_array_free(names);
+    hudi_free(cols);
     hudi_key_footer_dispose(&kf);
     hudi_reader_free(r);
     hudi_field_dispose(&schema);
@@ -279,6 +284,42 @@ done:
     hudi_buf_dispose(&path);
     hudi_buf_dispose(&name);
     hudi_buf_dispose(&full);
+    return rc;
+}
+
+typedef struct compact_job {
+    hudi_table *t;
+    const char *instant;
+    cop *ops;
+} compact_job;
+
+static int compact_task(void *payload, int64_t i, hudi_error *err) {
+    compact_job *j = payload;
+    return compact_one(j->t, j->instant, &j->ops[i], (int32_t)i, err);
+}
+
+/* Runs the operations on a thread pool, one task per operation (docs/ARCHITECTURE.md
+ * "Compaction"): each task writes its own op (new file name, write token from the operation's
+ * index, row count, size), so the files and the commit metadata, built from the ops in plan
+ * order afterwards, are the same whatever the thread count. Threads: hoodie.hudic.parallelism
+ * (default: the processors online), at most one per operation; one on a storage backend other
+ * than the local file system (the in-memory and fault-injecting backends are not
+ * thread-safe, and fault injection counts calls in order). */
+static int compact_all(hudi_table *t, const char *instant, cop *ops, size_t n, hudi_error *err) {
+    int64_t threads = 0;
+    int rc = hudi_props_get_int(&t->props, "hoodie.hudic.parallelism", hudi_pool_default_threads(),
+                                &threads, err);
+    if (rc < 0) return rc;
+    if (threads < 1 || threads > 1024)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: hoodie.hudic.parallelism=%lld: 1 to 1024",
+                              t->base_path, (long long)threads);
+    if ((int64_t)n < threads) threads = (int64_t)n;
+    if (strcmp(t->fs->ops->name, "local") != 0) threads = 1;
+    compact_job job = {t, instant, ops};
+    hudi_pool *pool = NULL;
+    if (threads > 1 && (rc = hudi_pool_new(&pool, (int32_t)threads, err)) < 0) return rc;
+    rc = hudi_pool_run(pool, (int64_t)n, compact_task, &job, err);
+    hudi_pool_free(pool);
     return rc;
 }
 
@@ -525,7 +566,7 @@ static int run_locked(hudi_table *t, const char *instant, hudi_error *err) {
     if (rc == 0 && !inflight)
         rc = hudi_timeline_write_instant(t->timeline, time, HUDI_ACTION_COMPACTION,
                                          HUDI_STATE_INFLIGHT, HUDI_SLICE("", 0), err);
-    for (size_t i = 0; i < n && rc == 0; i++) rc = compact_one(t, time, &ops[i], (int32_t)i, err);
+    if (rc == 0) rc = compact_all(t, time, ops, n, err);
     if (rc == 0) rc = complete(t, time, ops, n, err);
 done:
     free_ops(ops, n);
