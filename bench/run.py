@@ -207,25 +207,40 @@ def cleanup_write(c):
             os.remove(p)
 
 
-def measure(bench, case, reps, log):
-    hs, ds = [], []
+def measure(bench, case, reps, log, before=None):
+    """before: a second parquet_bench (an older build), run in the same rounds as a third side
+    for scan cases, so a before/after comparison shares the load of one run."""
+    hs, ds, bs = [], [], []
+    before = before if case["kind"] == "scan" else None
     # Warm-up round: page cache, plus the correctness check of both answers.
     h = run_hudic(bench, case["hudic_args"])
     d = run_duckdb(case["duckdb_spec"])
     if case["kind"] == "scan":
         check_same(case, h["raw"], d)
+        if before:
+            check_same(case, run_hudic(before, case["hudic_args"])["raw"], d)
     else:
         verify_write(case, hudic_write_outputs(case), case["src"])
         cleanup_write(case)
     for r in range(reps):
-        for side in ("h", "d") if r % 2 == 0 else ("d", "h"):
+        order = ["h", "d"] + (["b"] if before else [])
+        for side in order if r % 2 == 0 else order[::-1]:
             if side == "h":
                 hs.append(run_hudic(bench, case["hudic_args"]))
+            elif side == "b":
+                bs.append(run_hudic(before, case["hudic_args"]))
             else:
                 ds.append(run_duckdb(case["duckdb_spec"]))
             if case["kind"] == "write":
                 cleanup_write(case)
     res = summarize(case, hs, ds)
+    res["loadavg_after"] = os.getloadavg()
+    if bs:
+        res["hudic_before"] = side_summary(bs)
+        res["ratio_cpu_before"] = res["hudic_before"]["median_cpu_s"] / res["duckdb"]["median_cpu_s"]
+        log(f"    before: {res['hudic_before']['median_s']:.3f}s "
+            f"(cpu {res['hudic_before']['median_cpu_s']:.3f}) -> cpu ratio "
+            f"{res['ratio_cpu_before']:.2f}")
     log(f"  {case['name']}: hudic {res['hudic']['median_s']:.3f}s "
         f"(cpu {res['hudic']['median_cpu_s']:.3f}), duckdb {res['duckdb']['median_s']:.3f}s "
         f"(cpu {res['duckdb']['median_cpu_s']:.3f}) -> ratio {res['ratio_wall']:.2f} "
@@ -325,6 +340,17 @@ def markdown(report):
                      f"| {r['uncompressed_mb']:.1f} | {r['raw_decompress_cpu_s']:.3f} "
                      f"| {r['hudic_scan_cpu_s']:.3f} | {r['hudic_fraction']:.2f} "
                      f"| {r['duckdb_fraction']:.2f} |")
+    b = [r for r in report["results"] if "hudic_before" in r]
+    if b:
+        lines += ["", "| case (same run) | hudic before cpu s | hudic after cpu s | DuckDB cpu s "
+                  "| cpu ratio before | cpu ratio after | hudic before wall s | hudic after wall s "
+                  "| DuckDB wall s |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in b:
+            hb, h, d = r["hudic_before"], r["hudic"], r["duckdb"]
+            lines.append(f"| {r['name']} | {hb['median_cpu_s']:.3f} | {h['median_cpu_s']:.3f} "
+                         f"| {d['median_cpu_s']:.3f} | {r['ratio_cpu_before']:.2f} "
+                         f"| {r['ratio_cpu']:.2f} | {hb['median_s']:.3f} | {h['median_s']:.3f} "
+                         f"| {d['median_s']:.3f} |")
     w = [r for r in report["results"] if r["kind"] == "write"]
     if w:
         lines += ["", "| write | hudic bytes | DuckDB bytes |", "|---|---:|---:|"]
@@ -350,11 +376,14 @@ def main():
     ap.add_argument("--rows", type=int)
     ap.add_argument("--reps", type=int)
     ap.add_argument("--codecs", default=",".join(gen_trips.CODECS))
-    ap.add_argument("--only", help="run only cases whose name contains this")
+    ap.add_argument("--only", help="run only cases whose name contains this (or one of "
+                    "several, separated by |)")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build", "bench-rel"))
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--out", help="results file (default bench/results/latest.json, "
                     "or quick.json with --quick)")
+    ap.add_argument("--before", help="an older parquet_bench binary, measured in the same "
+                    "rounds as a third side of every scan case (before/after tables)")
     ap.add_argument("--duckdb-child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.duckdb_child:
@@ -389,10 +418,11 @@ def main():
     log(f"hudic vs DuckDB: {rows} rows, {reps} reps, load average {os.getloadavg()[0]:.1f}")
     results = []
     for case in make_cases(files, rows, tmpdir, codecs):
-        if args.only and args.only not in case["name"]:
+        if args.only and not any(o in case["name"] for o in args.only.split("|")):
             continue
-        results.append(measure(bench, case, reps, log))
+        results.append(measure(bench, case, reps, log, args.before))
     report["results"] = results
+    report["loadavg_before_rawcodec"] = os.getloadavg()
     report["rawcodec"] = rawcodec(bench, files, [c for c in codecs if any(
         r["group"] == "full" and r["codec"] == c and r["threads"] == 1 for r in results)],
         reps, results, log)

@@ -91,7 +91,7 @@ typedef struct hudi_pq_predicate {
 /* Clears keep[i] for the rows of `a` (a primitive column) that fail `op` `value` (the value in
  * the column's type; NULL never matches a comparison; NaN only matches !=). EUNSUPPORTED for a
  * nested column. The row filter of Parquet scans, for callers that filter batches of their own
- * (values converted after reading). */
+ * (values converted after reading). keep[i] is 0 or 1. */
 int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
                            uint8_t *keep, hudi_error *err);
 
@@ -145,6 +145,11 @@ hudi_batch *hudi_pq_scan_take_batch(hudi_pq_scan *s);
 const hudi_field *hudi_pq_scan_schema(const hudi_pq_scan *s);
 const hudi_pq_scan_stats *hudi_pq_scan_get_stats(const hudi_pq_scan *s);
 void hudi_pq_scan_free(hudi_pq_scan *s); /* NULL-safe */
+/* Scans hand their column readers' chunk, page and level buffers (each at least 64 KB) to a
+ * process-wide cache when they end, and later scans start from them, so a warm process does
+ * not page-fault fresh buffers for every file. The cache holds at most 48 buffers and 384 MB of
+ * capacity. This frees them all now (returns the bytes freed); thread-safe. */
+size_t hudi_pq_buffer_cache_clear(void);
 
 /* ================================ writing ================================================= */
 

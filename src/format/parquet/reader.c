@@ -343,8 +343,8 @@ static int read_late(hudi_pq_scan *s, int64_t n, int64_t *kept, hudi_error *err)
     }
     const uint8_t *keep = s->keep;
     if ((rc = hudi_pq_scan_select(s, b, n, s->keep, kept, err)) < 0) return rc;
-    int64_t runs = 0;
-    for (int64_t i = 0; i < n; i++) runs += keep[i] && (i == 0 || !keep[i - 1]);
+    int64_t runs = n > 0 ? keep[0] : 0; /* keep[] holds 0 or 1: count the rising edges */
+    for (int64_t i = 1; i < n; i++) runs += keep[i] & (keep[i - 1] ^ 1);
     bool whole = *kept == n || runs * 32 > n; /* read everything, then compact if needed */
     if (*kept < n && (rc = hudi_pq_batch_compact(b, n, keep, s->col_pred, err)) < 0) return rc;
     for (int32_t i = 0; i < s->n_readers; i++) {

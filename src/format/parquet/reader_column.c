@@ -7,6 +7,7 @@
  * representation once, so dictionary pages gather directly into the output. A page is held
  * decoded (levels + value cursor) only while its entries are being consumed, so memory is
  * bounded by the page and the batch, never by the chunk. */
+#include <pthread.h>
 #include <stdio.h>
 
 #include "format/parquet/int96.h"
@@ -62,8 +63,80 @@ static int32_t out_width_of(const hudi_field *f) {
     return w < 0 ? 0 : w;
 }
 
+/* ---- warm buffers ------------------------------------------------------------------------- */
+
+/* Column readers hand their chunk, page and level buffers to this process-wide cache when a
+ * scan ends, and the next scan's readers start from them. A fresh buffer of several MB costs a
+ * page fault (and a cleared page) per 4 KB on first touch; a scan of many files, or a warm
+ * engine scanning again, would pay that for every file. The cache is bounded (CACHE_SLOTS
+ * buffers, CACHE_MAX_BYTES in all) and only keeps buffers big enough to matter. */
+#define CACHE_SLOTS 48
+#define CACHE_MIN_BYTES ((size_t)64 << 10)
+#define CACHE_MAX_BYTES ((size_t)384 << 20)
+
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    void *p;
+    size_t cap;
+} cache[CACHE_SLOTS];
+static size_t cache_bytes;
+
+/* The smallest cached buffer of at least `need` bytes, or NULL. */
+static void *cache_take(size_t need, size_t *cap) {
+    void *p = NULL;
+    if (need < CACHE_MIN_BYTES / 2) return NULL;
+    pthread_mutex_lock(&cache_mu);
+    int best = -1;
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        if (cache[i].p && cache[i].cap >= need && (best < 0 || cache[i].cap < cache[best].cap))
+            best = i;
+    if (best >= 0) {
+        p = cache[best].p;
+        *cap = cache[best].cap;
+        cache_bytes -= cache[best].cap;
+        cache[best].p = NULL;
+        cache[best].cap = 0;
+    }
+    pthread_mutex_unlock(&cache_mu);
+    return p;
+}
+
+/* Keeps p for a later scan, or frees it (too small, or the cache is full). */
+static void cache_give(void *p, size_t cap) {
+    if (!p) return;
+    if (cap >= CACHE_MIN_BYTES && cap <= CACHE_MAX_BYTES) {
+        pthread_mutex_lock(&cache_mu);
+        int slot = -1;
+        for (int i = 0; i < CACHE_SLOTS && slot < 0; i++)
+            if (!cache[i].p) slot = i;
+        if (slot >= 0 && cache_bytes + cap <= CACHE_MAX_BYTES) {
+            cache[slot].p = p;
+            cache[slot].cap = cap;
+            cache_bytes += cap;
+            p = NULL;
+        }
+        pthread_mutex_unlock(&cache_mu);
+    }
+    hudi_free(p);
+}
+
+size_t hudi_pq_buffer_cache_clear(void) {
+    size_t n = 0;
+    pthread_mutex_lock(&cache_mu);
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        n += cache[i].cap;
+        hudi_free(cache[i].p);
+        cache[i].p = NULL;
+        cache[i].cap = 0;
+    }
+    cache_bytes = 0;
+    pthread_mutex_unlock(&cache_mu);
+    return n;
+}
+
 static int grow_buffer(uint8_t **buf, size_t *cap, size_t need) {
     if (need <= *cap) return 0;
+    if (!*buf && (*buf = cache_take(need, cap)) != NULL) return 0;
     size_t c = *cap ? *cap : 4096;
     while (c < need) c *= 2;
     uint8_t *p = hudi_realloc(*buf, c);
@@ -223,6 +296,18 @@ static int load_dictionary(pq_colreader *cr, const uint8_t *p, size_t len, int64
 
 static int ensure_levels(pq_colreader *cr, int64_t n, hudi_error *err) {
     if (n <= cr->level_cap) return 0;
+    if (!cr->def && !cr->rep) { /* warm buffers from an earlier scan (the pair, or neither) */
+        size_t dcap = 0, rcap = 0;
+        int16_t *d = cache_take((size_t)n * sizeof(int16_t), &dcap);
+        int16_t *r = d ? cache_take((size_t)n * sizeof(int16_t), &rcap) : NULL;
+        if (d && r) {
+            cr->def = d;
+            cr->rep = r;
+            cr->level_cap = (int64_t)(HUDI_MIN(dcap, rcap) / sizeof(int16_t));
+            return 0;
+        }
+        cache_give(d, dcap);
+    }
     int64_t cap = HUDI_MAX(n, 1024);
     int16_t *d = hudi_realloc(cr->def, (size_t)cap * sizeof(int16_t));
     if (!d) return hudi_error_oom(err);
@@ -359,6 +444,31 @@ static bool writer_is_old_parquet_cpp(const hudi_pq_file *f) {
            memcmp(cb.data, k, sizeof(k) - 1) == 0;
 }
 
+/* Makes page_buf[0, upto) of a lazily decoded page available (all of it, and checked, once
+ * upto reaches the page's end). */
+static int lazy_fill(pq_colreader *cr, size_t upto, hudi_error *err) {
+    if (!cr->lazy) return 0;
+    int rc = hudi_pq_snappy_stream_fill(&cr->snappy, upto, err);
+    if (rc < 0) {
+        cr->lazy = false;
+        return col_wrap(cr, err, rc);
+    }
+    if (cr->snappy.finished) cr->lazy = false;
+    return 0;
+}
+
+/* Bytes of a v1 level stream at p (a 4-byte length prefix and the runs) made available. */
+static int lazy_fill_levels(pq_colreader *cr, const uint8_t *p, const uint8_t *end, int encoding,
+                            hudi_error *err) {
+    size_t at = (size_t)(p - cr->page_buf), room = (size_t)(end - p);
+    if (!cr->lazy) return 0;
+    if (encoding != PQ_ENC_RLE || room < 4) return lazy_fill(cr, SIZE_MAX, err);
+    int rc = lazy_fill(cr, at + 4, err);
+    if (rc < 0) return rc;
+    uint32_t len = hudi_load_u32le(p);
+    return lazy_fill(cr, len > room - 4 ? SIZE_MAX : at + 4 + len, err);
+}
+
 static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8_t *payload,
                           hudi_error *err) {
     const pq_leaf *leaf = cr->leaf;
@@ -367,6 +477,7 @@ static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8
     int64_t n;
     int rc;
     const uint8_t *p, *end;
+    cr->lazy = false;
     if (!v2) {
         if (!h->has_data_page_header)
             return col_error(cr, err, HUDI_ECORRUPT, "data page without header");
@@ -375,6 +486,17 @@ static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8
         if (cr->cm->codec == PQ_CODEC_UNCOMPRESSED) {
             p = payload;
             end = payload + clen;
+        } else if (cr->cm->codec == PQ_CODEC_SNAPPY && cr->encoding == PQ_ENC_PLAIN &&
+                   cr->stored_width > 0 && cr->out_width > 0 && leaf->depth == 1 &&
+                   leaf->max_rep == 0 && ulen <= ((size_t)1 << 31)) {
+            if (grow_buffer(&cr->page_buf, &cr->page_cap, ulen + 8) < 0) return hudi_error_oom(err);
+            if ((rc = hudi_pq_snappy_stream_init(&cr->snappy, HUDI_SLICE(payload, clen),
+                                                 cr->page_buf, ulen, err)) < 0)
+                return col_wrap(cr, err, rc);
+            cr->lazy = true;
+            cr->bytes_decompressed += (int64_t)ulen;
+            p = cr->page_buf;
+            end = cr->page_buf + ulen;
         } else {
             if ((rc = decompress_into(cr, payload, clen, ulen, 0, err)) < 0) return rc;
             p = cr->page_buf;
@@ -430,6 +552,7 @@ static int load_data_page(pq_colreader *cr, const pq_page_header *h, const uint8
     if (leaf->max_def > 0) {
         size_t dl = v2 ? (size_t)h->data_page_header_v2.definition_levels_byte_length : 0;
         int enc = v2 ? PQ_ENC_RLE : h->data_page_header.definition_level_encoding;
+        if ((rc = lazy_fill_levels(cr, p, end, enc, err)) < 0) return rc;
         if ((rc = decode_levels(cr, &p, end, enc, !v2, dl, leaf->max_def, cr->def, n,
                                 &cr->all_defined, err)) < 0)
             return rc;
@@ -501,6 +624,7 @@ static int next_page(pq_colreader *cr, hudi_error *err) {
     hudi_arena arena = HUDI_ARENA_INIT;
     int rc = 0;
     cr->page_loaded = false;
+    cr->lazy = false; /* page_buf is about to be reused */
     while (cr->entries_seen < cr->cm->num_values && cr->pos < cr->chunk_len) {
         pq_page_header h;
         size_t hlen = 0;
@@ -557,6 +681,24 @@ static int decode_fixed_stored(pq_colreader *cr, uint8_t *out, int64_t n, hudi_e
     switch (cr->encoding) {
     case PQ_ENC_PLAIN: {
         size_t used = 0;
+        if (cr->lazy) { /* decode and copy out in steps that stay in cache */
+            size_t at = (size_t)(cr->vals - cr->page_buf);
+            int64_t step = HUDI_MAX(1, (64 << 10) / w);
+            while (n > step && cr->lazy) {
+                if ((rc = lazy_fill(cr, at + cr->vpos_bytes + (size_t)(step * w), err)) < 0 ||
+                    (rc = hudi_pq_plain_decode_fixed(cr->vals + cr->vpos_bytes,
+                                                     cr->vals_len - cr->vpos_bytes, w, step, out,
+                                                     &used, err)) < 0)
+                    return rc;
+                cr->vpos_bytes += used;
+                out += used;
+                n -= step;
+            }
+            size_t need = (size_t)n * (size_t)w; /* n * w <= the page when the page is valid */
+            if ((rc = lazy_fill(cr, need > cr->vals_len ? SIZE_MAX : at + cr->vpos_bytes + need,
+                                err)) < 0)
+                return rc;
+        }
         rc = hudi_pq_plain_decode_fixed(cr->vals + cr->vpos_bytes, cr->vals_len - cr->vpos_bytes, w,
                                         n, out, &used, err);
         cr->vpos_bytes += used;
@@ -676,6 +818,8 @@ static int emit_flat(pq_colreader *cr, hudi_array *a, int64_t m, hudi_error *err
     a->length += m;
     a->null_count += m - k;
     cr->entry_pos += m;
+    /* The page's last entry: the rest of a lazily decoded page is decoded and checked. */
+    if (cr->lazy && cr->entry_pos == cr->n_entries) return lazy_fill(cr, SIZE_MAX, err);
     return 0;
 }
 
@@ -830,11 +974,12 @@ void hudi_pq_colreader_release(pq_colreader *cr) {
 
 void hudi_pq_colreader_dispose(pq_colreader *cr) {
     hudi_pq_colreader_release(cr);
-    hudi_free(cr->chunk_owned);
-    hudi_free(cr->def);
-    hudi_free(cr->rep);
-    hudi_free(cr->page_buf);
-    hudi_free(cr->scratch);
+    size_t level_bytes = (size_t)cr->level_cap * sizeof(int16_t);
+    cache_give(cr->chunk_owned, cr->chunk_cap);
+    cache_give(cr->def, level_bytes);
+    cache_give(cr->rep, level_bytes);
+    cache_give(cr->page_buf, cr->page_cap);
+    cache_give(cr->scratch, cr->scratch_cap);
     memset(cr, 0, sizeof(*cr));
 }
 

@@ -7,6 +7,7 @@
 #include "format/parquet/encoding.h"
 #include "format/parquet/parquet.h"
 #include "format/parquet/schema.h"
+#include "format/parquet/snappy.h"
 
 struct hudi_pq_file {
     hudi_file *file;
@@ -60,6 +61,12 @@ typedef struct pq_colreader {
     int64_t vpos;
     uint8_t *page_buf;
     size_t page_cap;
+    /* A SNAPPY v1 page of PLAIN fixed-width values of a flat column is decoded into page_buf
+     * only as far as it is consumed (reader_column.c, lazy_fill), so values are copied out
+     * while still in cache; the rest of the page is decoded and checked when its last entry
+     * is emitted. */
+    bool lazy;
+    pq_snappy_stream snappy;
     pq_rle_decoder rle;
     pq_delta_decoder delta;
     pq_dlba_decoder dlba;

@@ -138,11 +138,79 @@ static bool apply_op(hudi_cmp_op op, int c) {
     }
 }
 
+/* keep[i] &= (v[i] OP c) over a whole fixed-width array, one branch-free loop per operator so
+ * the compiler vectorises it. IEEE comparisons give the row semantics of the general loop
+ * below: NaN on either side compares false, except !=, and -0 == +0. */
+#define CMP_LOOP(T, C)                                                                             \
+    do {                                                                                           \
+        const T *v = (const T *)a->values;                                                         \
+        switch (op) {                                                                              \
+        case HUDI_CMP_EQ:                                                                          \
+            for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)(v[i] == (C));                     \
+            break;                                                                                 \
+        case HUDI_CMP_NE:                                                                          \
+            for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)(v[i] != (C));                     \
+            break;                                                                                 \
+        case HUDI_CMP_LT:                                                                          \
+            for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)(v[i] < (C));                      \
+            break;                                                                                 \
+        case HUDI_CMP_LE:                                                                          \
+            for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)(v[i] <= (C));                     \
+            break;                                                                                 \
+        case HUDI_CMP_GT:                                                                          \
+            for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)(v[i] > (C));                      \
+            break;                                                                                 \
+        case HUDI_CMP_GE:                                                                          \
+            for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)(v[i] >= (C));                     \
+            break;                                                                                 \
+        default: return false;                                                                     \
+        }                                                                                          \
+    } while (0)
+
+/* The common comparisons of a numeric column with a constant of its own range, without the
+ * per-row type switch. Returns false when the general loop must do it. */
+static bool eval_fixed_fast(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
+                            uint8_t *keep) {
+    int64_t n = a->length;
+    if (value->is_null || !a->values) return false;
+    switch (a->field->type) {
+    case HUDI_TYPE_INT32:
+    case HUDI_TYPE_DATE: {
+        if (value->i64 < INT32_MIN || value->i64 > INT32_MAX) return false;
+        int32_t c = (int32_t)value->i64;
+        CMP_LOOP(int32_t, c);
+        break;
+    }
+    case HUDI_TYPE_INT64:
+    case HUDI_TYPE_TIMESTAMP: {
+        int64_t c = value->i64;
+        CMP_LOOP(int64_t, c);
+        break;
+    }
+    case HUDI_TYPE_DOUBLE: {
+        double c = value->f64;
+        CMP_LOOP(double, c);
+        break;
+    }
+    case HUDI_TYPE_FLOAT: {
+        double c = value->f64; /* each float widens exactly, as in the general loop */
+        CMP_LOOP(float, c);
+        break;
+    }
+    default: return false;
+    }
+    if (a->validity) /* a comparison with NULL is not true */
+        for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)hudi_bit_get(a->validity, i);
+    return true;
+}
+#undef CMP_LOOP
+
 int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
                            uint8_t *keep, hudi_error *err) {
     const hudi_pq_predicate pred = {0, op, *value}, *p = &pred;
     int64_t n = a->length;
     const hudi_field *f = a->field;
+    if (eval_fixed_fast(a, op, value, keep)) return 0;
     if (p->op == HUDI_CMP_IS_NULL || p->op == HUDI_CMP_IS_NOT_NULL) {
         bool want_null = p->op == HUDI_CMP_IS_NULL;
         for (int64_t i = 0; i < n; i++)
@@ -245,6 +313,7 @@ int hudi_pq_batch_compact(hudi_batch *b, int64_t n, const uint8_t *keep, const b
         for (int64_t i = 0; rc == 0 && i < n;) {
             if (!keep[i]) {
                 i++;
+                while (i + 8 <= n && hudi_load_u64le(keep + i) == 0) i += 8; /* sparse selections */
                 continue;
             }
             int64_t j = i;

@@ -169,7 +169,7 @@ static inline uintptr_t select_if_zero(uint32_t kind, uintptr_t if_zero, uintptr
  * cases before the kind is known - after a literal by a load, after a copy from the 8 bytes
  * already loaded - and the right one picked with a conditional move. */
 static int decode_fast(const uint8_t **ipp, const uint8_t *in_end, uint8_t **opp, uint8_t *out,
-                       uint8_t *out_end, hudi_error *err) {
+                       uint8_t *out_end, const uint8_t *stop, hudi_error *err) {
     const uint8_t *ip = *ipp;
     uint8_t *op = *opp;
     int rc = 0;
@@ -180,6 +180,7 @@ static int decode_fast(const uint8_t **ipp, const uint8_t *in_end, uint8_t **opp
     if ((size_t)(in_end - ip) < FAST_IN || (size_t)(out_end - op) < FAST_OUT) goto done;
     const uint8_t *ip_last = in_end - FAST_IN, *out16 = out + 16;
     const uint8_t *op_last = out_end - FAST_OUT;
+    if (stop < op_last) op_last = stop; /* a partial fill ends at the element crossing stop */
     uint32_t tag = ip[0];
     while (ip <= ip_last && op <= op_last) {
         uint64_t x8 = hudi_load_u64le(ip); /* the tag and the 7 bytes after it */
@@ -236,6 +237,51 @@ int hudi_pq_snappy_decompress(hudi_slice in, uint8_t *out, size_t out_len, hudi_
     if (!out) out = &dummy; /* out_len is 0: keeps the pointer arithmetic defined */
     const uint8_t *ip = in.data + header_size(in.data), *in_end = in.data + in.len;
     uint8_t *op = out, *out_end = out + out_len;
-    if ((rc = decode_fast(&ip, in_end, &op, out, out_end, err)) < 0) return rc;
+    if ((rc = decode_fast(&ip, in_end, &op, out, out_end, out_end, err)) < 0) return rc;
     return decode_tail(ip, in_end, op, out, out_end, err);
+}
+
+int hudi_pq_snappy_stream_init(pq_snappy_stream *s, hudi_slice in, uint8_t *out, size_t out_len,
+                               hudi_error *err) {
+    size_t n = 0;
+    int rc;
+    if ((rc = hudi_pq_snappy_uncompressed_length(in, &n, err)) < 0) return rc;
+    if (n != out_len)
+        return hudi_error_set(err, HUDI_ECORRUPT,
+                              "SNAPPY: decompressed %zu bytes, page header says %zu", n, out_len);
+    s->ip = in.data + header_size(in.data);
+    s->in_end = in.data + in.len;
+    s->out = s->op = out;
+    s->out_end = out ? out + out_len : out;
+    s->finished = out_len == 0;
+    if (s->finished && s->ip != s->in_end) /* every element produces at least one byte */
+        return overrun(err, 0);
+    return 0;
+}
+
+int hudi_pq_snappy_stream_fill(pq_snappy_stream *s, size_t upto, hudi_error *err) {
+    if (s->finished) return 0;
+    size_t len = (size_t)(s->out_end - s->out);
+    int rc;
+    if (upto >= len) {
+        if ((rc = decode_fast(&s->ip, s->in_end, &s->op, s->out, s->out_end, s->out_end, err)) <
+                0 ||
+            (rc = decode_tail(s->ip, s->in_end, s->op, s->out, s->out_end, err)) < 0)
+            return rc;
+        s->ip = s->in_end;
+        s->op = s->out_end;
+        s->finished = true;
+        return 0;
+    }
+    const uint8_t *stop = s->out + upto;
+    if (s->op >= stop) return 0;
+    if ((rc = decode_fast(&s->ip, s->in_end, &s->op, s->out, s->out_end, stop, err)) < 0) return rc;
+    while (s->op < stop && s->ip < s->in_end)
+        if ((rc = decode_element(&s->ip, s->in_end, &s->op, s->out, s->out_end, err)) < 0)
+            return rc;
+    if (s->op < stop)
+        return hudi_error_set(err, HUDI_ECORRUPT,
+                              "SNAPPY: block decodes to %zu bytes but declares %zu",
+                              (size_t)(s->op - s->out), len);
+    return 0;
 }

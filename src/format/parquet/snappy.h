@@ -19,4 +19,20 @@ int hudi_pq_snappy_uncompressed_length(hudi_slice in, size_t *out_len, hudi_erro
  *  a literal or copy running past the output, or trailing input. */
 int hudi_pq_snappy_decompress(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *err);
 
+/* Incremental decoding of one block into a buffer of its whole size: a reader decodes only as
+ * far as it consumes, so the bytes it copies out next are still in cache. */
+typedef struct pq_snappy_stream {
+    const uint8_t *ip, *in_end;
+    uint8_t *out, *op, *out_end;
+    bool finished; /* the whole block is decoded and checked */
+} pq_snappy_stream;
+
+/** Checks the header against out_len (as hudi_pq_snappy_decompress does); decodes nothing. */
+int hudi_pq_snappy_stream_init(pq_snappy_stream *s, hudi_slice in, uint8_t *out, size_t out_len,
+                               hudi_error *err);
+/** Decodes until at least `upto` output bytes exist. With upto >= out_len it decodes the rest
+ *  and checks what hudi_pq_snappy_decompress checks (all input used, exactly out_len bytes).
+ *  Same writes, reads and errors as the one-shot decoder. */
+int hudi_pq_snappy_stream_fill(pq_snappy_stream *s, size_t upto, hudi_error *err);
+
 #endif
