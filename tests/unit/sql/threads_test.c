@@ -164,7 +164,7 @@ static void check_table(hudi_session *s, const char *name, bool mor) {
     }
 }
 
-Test(threads, cow_and_mor_reads_match_serial, .timeout = 300) {
+Test(threads, cow_and_mor_reads_match_serial) {
     char wh[4200];
     snprintf(wh, sizeof(wh), "%s/wh", test_tmpdir());
     hudi_session *s = open_session(wh);
@@ -188,7 +188,7 @@ static char *base_file(const char *dir, const char *name) {
     return strdup(line);
 }
 
-Test(threads, corrupt_base_file_fails_once_naming_it, .timeout = 300) {
+Test(threads, corrupt_base_file_fails_once_naming_it) {
     char wh[4200];
     snprintf(wh, sizeof(wh), "%s/wh", test_tmpdir());
     hudi_session *s = open_session(wh);
@@ -226,7 +226,7 @@ Test(threads, corrupt_base_file_fails_once_naming_it, .timeout = 300) {
 
 /* Reads `dir` with 4 threads through the read layer: a reader cancelled after its first batch
  * fails with ECANCELED (and again after); one freed after its first batch ends its tasks. */
-Test(threads, cancel_and_early_free, .timeout = 300) {
+Test(threads, cancel_and_early_free) {
     char wh[4200];
     snprintf(wh, sizeof(wh), "%s/wh", test_tmpdir());
     hudi_session *s = open_session(wh);
