@@ -125,15 +125,8 @@ void hudi_pool_free(hudi_pool *p) {
 
 int32_t hudi_pool_threads(const hudi_pool *p) { return p ? p->threads : 1; }
 
-int hudi_pool_run(hudi_pool *p, int64_t n, hudi_pool_task task, void *payload, hudi_error *err) {
-    if (n <= 0) return 0;
-    if (!p || p->n_workers == 0 || n == 1) {
-        for (int64_t i = 0; i < n; i++) {
-            int rc = task(payload, i, err);
-            if (rc < 0) return rc;
-        }
-        return 0;
-    }
+/* Publishes a run to the workers (under the mutex). */
+static void publish(hudi_pool *p, int64_t n, hudi_pool_task task, void *payload) {
     pthread_mutex_lock(&p->mu);
     p->task = task;
     p->payload = payload;
@@ -146,7 +139,11 @@ int hudi_pool_run(hudi_pool *p, int64_t n, hudi_pool_task task, void *payload, h
     p->generation++;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
-    work(p, task, payload, n);
+}
+
+/* The caller's share of a published run, then the end of it: its error, if any. */
+static int finish(hudi_pool *p, hudi_error *err) {
+    work(p, p->task, p->payload, p->n); /* set under the mutex before; only runs change them */
     pthread_mutex_lock(&p->mu);
     p->active = false; /* a worker still asleep stays out of this run */
     while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
@@ -157,6 +154,29 @@ int hudi_pool_run(hudi_pool *p, int64_t n, hudi_pool_task task, void *payload, h
     }
     p->task = NULL;
     p->payload = NULL;
+    p->n = 0;
     pthread_mutex_unlock(&p->mu);
     return rc;
 }
+
+int hudi_pool_run(hudi_pool *p, int64_t n, hudi_pool_task task, void *payload, hudi_error *err) {
+    if (n <= 0) return 0;
+    if (!p || p->n_workers == 0 || n == 1) {
+        for (int64_t i = 0; i < n; i++) {
+            int rc = task(payload, i, err);
+            if (rc < 0) return rc;
+        }
+        return 0;
+    }
+    publish(p, n, task, payload);
+    return finish(p, err);
+}
+
+int hudi_pool_start(hudi_pool *p, int64_t n, hudi_pool_task task, void *payload, hudi_error *err) {
+    if (!p || p->n_workers == 0)
+        return hudi_error_set(err, HUDI_EINVAL, "a background run needs a pool with workers");
+    publish(p, n < 0 ? 0 : n, task, payload);
+    return 0;
+}
+
+int hudi_pool_wait(hudi_pool *p, hudi_error *err) { return p ? finish(p, err) : 0; }

@@ -29,4 +29,13 @@ int32_t hudi_pool_threads(const hudi_pool *p);
  * other is started. One run at a time per pool; `p` may be NULL (runs in the caller). */
 int hudi_pool_run(hudi_pool *p, int64_t n, hudi_pool_task task, void *payload, hudi_error *err);
 
+/* A run in the background, for a caller that consumes what the tasks produce (a parallel scan):
+ * hudi_pool_start hands the indices 0..n-1 to the workers alone and returns at once;
+ * hudi_pool_wait runs whatever no worker took yet in the caller, waits until every started task
+ * has ended and returns as hudi_pool_run does. The pool needs at least one worker (threads >= 2;
+ * EINVAL otherwise). Every start is followed by one wait before the next run or the pool's end;
+ * tasks that wait for the caller must let a wait finish (the caller stops them first). */
+int hudi_pool_start(hudi_pool *p, int64_t n, hudi_pool_task task, void *payload, hudi_error *err);
+int hudi_pool_wait(hudi_pool *p, hudi_error *err);
+
 #endif

@@ -8,9 +8,11 @@
  * commits in (begin, end], read their slices as of `end`, and keep the rows whose
  * _hoodie_commit_time lies in the range. Read-optimized reads take the base file of every
  * latest slice and ignore its log files (merge-on-read tables). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/pool.h"
 #include "read/key_probe.h"
 #include "read/mor.h"
 #include "read/predicate.h"
@@ -36,6 +38,27 @@ typedef struct read_pred {
     hudi_buf bytes;
 } read_pred;
 
+/* The state of one file being read: the serial reader's (hudi_reader.cur), or a parallel
+ * task's. */
+typedef struct file_cursor {
+    hudi_pq_file *pf;
+    hudi_pq_scan *scan;
+    hudi_projection *proj; /* the current file's columns as scan_schema */
+    bool *post;            /* per predicate: filtered after conversion in the current file */
+    bool post_any;
+    int32_t *map;      /* scan column -> batch column of the current scan, -1 = absent */
+    hudi_array **conv; /* scan columns of the current batch */
+    hudi_batch *in;    /* last batch taken from the scan */
+    /* merge-on-read slices (read/mor.h) */
+    hudi_mor_slice *mor; /* the current file's logs, when merged */
+    bool mor_base_done;  /* its base file was read to the end */
+    hudi_array **merged; /* hudi_mor_merge's output, per scan column */
+    int64_t corrupt;     /* log blocks skipped as corrupt in the slice */
+    char *corrupt_file;  /* the first log file that had one (owned) */
+} file_cursor;
+
+typedef struct read_par read_par; /* a parallel read (below) */
+
 struct hudi_reader {
     hudi_table *t;
     bool incremental, read_optimized, ignore_missing_files;
@@ -50,39 +73,48 @@ struct hudi_reader {
     read_file *files; /* the files to read (n_files), then the pruned ones (to n_all) */
     size_t n_files, n_all, next_file;
     hudi_schema_view *sv;   /* the schemas as of the query instant */
+    pthread_mutex_t sv_mu;  /* guards sv's cache of file schemas (parallel tasks share it) */
     hudi_field full;        /* the table schema of the query (every column) */
     const hudi_ischema *is; /* the query's InternalSchema (borrowed from sv); NULL = by name */
     int32_t *full_is;       /* with `is`: full column -> is->root child, -1 = not in it */
     hudi_field schema;      /* output STRUCT */
     hudi_field scan_schema; /* the output columns, then the predicate-only columns */
     int32_t *scan_full;     /* scan column -> full column */
-    hudi_pq_file *pf;
-    hudi_pq_scan *scan;
-    hudi_projection *proj; /* the current file's columns as scan_schema */
-    bool *post;            /* per predicate: filtered after conversion in the current file */
-    bool post_any;
-    int32_t *map;      /* scan column -> batch column of the current scan, -1 = absent */
-    hudi_array **conv; /* scan columns of the current batch */
+    file_cursor cur;        /* the file being read (serial reads) */
     hudi_batch *out;
-    hudi_batch *in; /* last batch taken from the scan */
     hudi_read_stats stats;
     int64_t files_missing; /* committed base files missing (ignore_missing_files) */
     char *warning;         /* what was skipped for them; NULL = nothing */
     hudi_key_probe keys;   /* record keys wanted by the predicates (key_probe.h) */
     int32_t n_in;          /* hudi_reader_prune_in calls so far */
     bool started;          /* hudi_reader_next was called */
+    /* threads (hudi_reader_set_threads; 0 = hoodie.hudic.parallelism, else the default) */
+    int32_t threads;
+    bool any_order;           /* batches may come in any order (hudi_reader_set_threads) */
+    const atomic_int *cancel; /* non-zero: stop with HUDI_ECANCELED (may be NULL) */
+    read_par *par;            /* the parallel read, once started */
+    int failed;               /* a parallel read's error, reported once; later calls repeat it */
     /* merge-on-read snapshots (read/mor.h) */
     bool any_mor; /* some slice has logs to merge */
     hudi_mor_options mor_opts;
-    hudi_mor_slice *mor;       /* the current file's logs, when merged */
-    bool mor_base_done;        /* its base file was read to the end */
     int32_t commit_time_col;   /* scan column of _hoodie_commit_time (incremental MOR), -1 */
     int64_t corrupt_blocks;    /* skipped in the logs read so far */
-    hudi_array **merged;       /* hudi_mor_merge's output, per scan column */
     const hudi_field **fields; /* the fields of the scan columns as built (output's first) */
 };
 
 static int mor_names(void *ctx, const char *instant, hudi_field *out, hudi_error *err);
+
+/* A cursor's per-column arrays, for the reader's scan schema (built). */
+static int cursor_init(const hudi_reader *r, file_cursor *c, hudi_error *err) {
+    size_t n = (size_t)r->scan_schema.n_children + 1;
+    memset(c, 0, sizeof(*c));
+    if (!(c->map = hudi_calloc(n, sizeof(int32_t))) ||
+        !(c->conv = hudi_calloc(n, sizeof(hudi_array *))) ||
+        !(c->merged = hudi_calloc(n, sizeof(hudi_array *))) ||
+        !(c->post = hudi_calloc((size_t)r->n_preds + 1, sizeof(bool))))
+        return hudi_error_oom(err);
+    return 0;
+}
 
 static int cmp_read_file(const void *a, const void *b) {
     const read_file *x = a, *y = b;
@@ -595,11 +627,7 @@ static int project_schema(hudi_reader *r, hudi_error *err) {
              hudi_field_copy(&r->schema.children[i], &full->children[r->scan_full[i]]) < 0) ||
             hudi_field_copy(&r->scan_schema.children[i], &full->children[r->scan_full[i]]) < 0)
             return hudi_error_oom(err);
-    if (!(r->map = hudi_calloc((size_t)n_scan + 1, sizeof(int32_t))) ||
-        !(r->conv = hudi_calloc((size_t)n_scan + 1, sizeof(hudi_array *))) ||
-        !(r->post = hudi_calloc((size_t)r->n_preds + 1, sizeof(bool))))
-        return hudi_error_oom(err);
-    return 0;
+    return cursor_init(r, &r->cur, err);
 }
 
 int hudi_read_table_schema(hudi_field *out, hudi_table *t, const hudi_scan_options *opts,
@@ -681,6 +709,7 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
     int rc;
     *out = NULL;
     if (!r) return hudi_error_oom(err);
+    pthread_mutex_init(&r->sv_mu, NULL); /* destroyed by hudi_reader_free */
     r->t = t;
     r->commit_time_col = -1;
     r->incremental = opts->begin_instant || opts->end_instant;
@@ -743,9 +772,7 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
         mo->spill_dir = hudi_props_get(&t->props, "hoodie.memory.spillable.map.path");
         mo->names = r->is ? mor_names : NULL;
         mo->names_ctx = r;
-        if (!(r->merged =
-                  hudi_calloc((size_t)r->scan_schema.n_children + 1, sizeof(hudi_array *))) ||
-            !(r->fields =
+        if (!(r->fields =
                   hudi_calloc((size_t)r->scan_schema.n_children + 1, sizeof(hudi_field *)))) {
             rc = hudi_error_oom(err);
             goto fail;
@@ -766,38 +793,51 @@ fail:
 const hudi_field *hudi_reader_schema(const hudi_reader *r) { return &r->schema; }
 const char *hudi_reader_as_of(const hudi_reader *r) { return r->as_of; }
 
-static void free_conv(hudi_reader *r) {
-    for (int32_t i = 0; r->conv && i < r->scan_schema.n_children; i++) {
-        hudi_array_free(r->conv[i]);
-        r->conv[i] = NULL;
+static void free_conv(const hudi_reader *r, file_cursor *c) {
+    for (int32_t i = 0; c->conv && i < r->scan_schema.n_children; i++) {
+        hudi_array_free(c->conv[i]);
+        c->conv[i] = NULL;
     }
 }
 
-static void close_file(hudi_reader *r) {
-    if (r->scan) {
-        const hudi_pq_scan_stats *st = hudi_pq_scan_get_stats(r->scan);
-        r->stats.row_groups_total += st->row_groups_total;
-        r->stats.row_groups_skipped += st->row_groups_skipped;
-        r->stats.rows_read += st->rows_read;
-        if (!r->mor) r->stats.rows_returned += st->rows_returned; /* merged rows count there */
+/* Ends the cursor's file: its counts go to `st`. */
+static void close_file(const hudi_reader *r, file_cursor *c, hudi_read_stats *st) {
+    if (c->scan) {
+        const hudi_pq_scan_stats *ps = hudi_pq_scan_get_stats(c->scan);
+        st->row_groups_total += ps->row_groups_total;
+        st->row_groups_skipped += ps->row_groups_skipped;
+        st->rows_read += ps->rows_read;
+        if (!c->mor) st->rows_returned += ps->rows_returned; /* merged rows count there */
     }
-    if (r->mor) {
-        const hudi_mor_stats *ms = hudi_mor_slice_stats(r->mor);
-        r->stats.log_spills += ms->spills;
-        r->stats.log_spilled_records += ms->spilled_records;
-        r->stats.log_files_reread += ms->reread_files;
+    if (c->mor) {
+        const hudi_mor_stats *ms = hudi_mor_slice_stats(c->mor);
+        st->log_spills += ms->spills;
+        st->log_spilled_records += ms->spilled_records;
+        st->log_files_reread += ms->reread_files;
     }
-    hudi_mor_slice_free(r->mor);
-    r->mor = NULL;
-    free_conv(r);
-    hudi_batch_free(r->in);
-    r->in = NULL;
-    hudi_pq_scan_free(r->scan);
-    r->scan = NULL;
-    hudi_projection_free(r->proj);
-    r->proj = NULL;
-    hudi_pq_close(r->pf);
-    r->pf = NULL;
+    hudi_mor_slice_free(c->mor);
+    c->mor = NULL;
+    free_conv(r, c);
+    hudi_batch_free(c->in);
+    c->in = NULL;
+    hudi_pq_scan_free(c->scan);
+    c->scan = NULL;
+    hudi_projection_free(c->proj);
+    c->proj = NULL;
+    hudi_pq_close(c->pf);
+    c->pf = NULL;
+}
+
+static void cursor_dispose(const hudi_reader *r, file_cursor *c, hudi_read_stats *st) {
+    close_file(r, c, st);
+    if (c->merged)
+        for (int32_t i = 0; i < r->scan_schema.n_children; i++) hudi_array_free(c->merged[i]);
+    hudi_free(c->map);
+    hudi_free(c->conv);
+    hudi_free(c->merged);
+    hudi_free(c->post);
+    hudi_free(c->corrupt_file);
+    memset(c, 0, sizeof(*c));
 }
 
 /* The file-side names of the scan columns for a file written by `instant` (schema on read):
@@ -806,8 +846,11 @@ static void close_file(hudi_reader *r) {
 static int file_names(hudi_field *out, hudi_reader *r, const char *instant, hudi_error *err) {
     const hudi_ischema *fis = NULL;
     hudi_field all = {0};
+    /* parallel tasks share the view, which caches file schemas as they are asked for */
+    pthread_mutex_lock(&r->sv_mu);
     int rc = hudi_schema_view_file(&fis, r->sv, instant, err);
     if (rc == 0) rc = hudi_ischema_file_names(&all, r->is, fis, err);
+    pthread_mutex_unlock(&r->sv_mu);
     if (rc < 0) return rc;
     int32_t n = r->scan_schema.n_children;
     if (hudi_field_init(out, r->scan_schema.name, HUDI_TYPE_STRUCT, false) < 0 ||
@@ -888,119 +931,115 @@ static int32_t add_col(int32_t *cols, int32_t *n_cols, int32_t max, int32_t c) {
     return (*n_cols)++;
 }
 
-/* Notes corrupt log blocks the slice skipped in the reader's warning. */
-static int warn_corrupt(hudi_reader *r, hudi_error *err) {
-    const hudi_mor_stats *st = hudi_mor_slice_stats(r->mor);
-    if (st->corrupt_blocks == 0) return 0;
+/* Notes `n` corrupt log blocks skipped in `file` in the reader's warning. */
+static int warn_corrupt(hudi_reader *r, int64_t n, const char *file, hudi_error *err) {
+    if (n == 0) return 0;
     hudi_buf w = HUDI_BUF_INIT;
     if (r->warning) hudi_buf_printf(&w, "%s; ", r->warning);
-    hudi_buf_printf(&w, "%lld corrupt log block%s skipped in %s", (long long)st->corrupt_blocks,
-                    st->corrupt_blocks > 1 ? "s" : "", hudi_mor_corrupt_file(r->mor));
+    hudi_buf_printf(&w, "%lld corrupt log block%s skipped in %s", (long long)n, n > 1 ? "s" : "",
+                    file);
     if (hudi_buf_failed(&w)) {
         hudi_buf_dispose(&w);
         return hudi_error_oom(err);
     }
     hudi_free(r->warning);
     r->warning = hudi_buf_detach(&w);
-    r->corrupt_blocks += st->corrupt_blocks;
+    r->corrupt_blocks += n;
     return 0;
 }
 
 /* Opens a merge-on-read slice: its logs (read/mor.h), then its base file, if any, unfiltered:
  * a base row's log version may decide whether it matches, so every predicate (and the
- * incremental range) applies to the merged rows, and nothing is skipped by statistics or keys. */
-static int open_mor_file(hudi_reader *r, const read_file *rf, hudi_error *err) {
-    int rc = hudi_mor_slice_open(&r->mor, &r->mor_opts, rf->mor, err);
-    if (rc == 0) rc = warn_corrupt(r, err);
+ * incremental range) applies to the merged rows, and nothing is skipped by statistics or keys.
+ * The slice's corrupt log blocks are noted in the cursor (c->corrupt). */
+static int open_mor_file(hudi_reader *r, file_cursor *c, const read_file *rf, hudi_read_stats *st,
+                         hudi_error *err) {
+    int rc = hudi_mor_slice_open(&c->mor, &r->mor_opts, rf->mor, err);
     if (rc < 0) return rc;
-    r->stats.files_opened++;
-    r->mor_base_done = !rf->base;
-    r->post_any = r->n_preds > 0 || r->commit_time_col >= 0;
-    for (int32_t p = 0; p < r->n_preds; p++) r->post[p] = true;
+    c->corrupt = hudi_mor_slice_stats(c->mor)->corrupt_blocks;
+    if (c->corrupt > 0 && !(c->corrupt_file = hudi_strdup(hudi_mor_corrupt_file(c->mor))))
+        return hudi_error_oom(err);
+    st->files_opened++;
+    c->mor_base_done = !rf->base;
+    c->post_any = r->n_preds > 0 || r->commit_time_col >= 0;
+    for (int32_t p = 0; p < r->n_preds; p++) c->post[p] = true;
     if (!rf->base) return 1;
-    if ((rc = hudi_pq_open(&r->pf, r->t->fs, rf->base->path, NULL, err)) < 0) return rc;
-    if ((rc = file_projection(&r->proj, r, hudi_pq_schema(r->pf), rf, err)) < 0) return rc;
+    if ((rc = hudi_pq_open(&c->pf, r->t->fs, rf->base->path, NULL, err)) < 0) return rc;
+    if ((rc = file_projection(&c->proj, r, hudi_pq_schema(c->pf), rf, err)) < 0) return rc;
     int32_t n = r->scan_schema.n_children, n_cols = 0;
     int32_t *cols = hudi_calloc((size_t)n + 1, sizeof(int32_t));
     if (!cols) return hudi_error_oom(err);
     for (int32_t i = 0; i < n; i++) {
-        int32_t c = hudi_projection_source(r->proj, i);
-        r->map[i] = c < 0 ? -1 : add_col(cols, &n_cols, n, c);
+        int32_t k = hudi_projection_source(c->proj, i);
+        c->map[i] = k < 0 ? -1 : add_col(cols, &n_cols, n, k);
     }
     hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     so.columns = cols;
     so.n_columns = n_cols;
     so.batch_rows = r->batch_rows;
-    rc = hudi_pq_scan_open(&r->scan, r->pf, &so, err);
+    rc = hudi_pq_scan_open(&c->scan, c->pf, &so, err);
     hudi_free(cols);
     return rc < 0 ? rc : 1;
 }
 
-/* Opens the next file with the projection (+ filter columns) and predicates. Returns 1 when a
- * file was opened, 0 when there are no more, or skips files that cannot match. */
-static int open_next_file(hudi_reader *r, hudi_error *err) {
-    while (r->next_file < r->n_files) {
-        const read_file *rf = &r->files[r->next_file++];
-        if (rf->mor) return open_mor_file(r, rf, err);
-        int rc = hudi_pq_open(&r->pf, r->t->fs, rf->info.path, NULL, err);
-        if (rc < 0) return rc;
-        r->stats.files_opened++;
-        if (hudi_key_probe_file(&r->keys, r->pf)) {
-            r->stats.files_skipped_keys++;
-            hudi_pq_close(r->pf);
-            r->pf = NULL;
-            continue;
-        }
-        const hudi_field *fs = hudi_pq_schema(r->pf);
-        if ((rc = file_projection(&r->proj, r, fs, rf, err)) < 0) return rc;
-        int32_t cols[1024], n_cols = 0, max = (int32_t)HUDI_ARRAY_LEN(cols);
-        hudi_pq_predicate *preds = hudi_calloc((size_t)r->n_preds + 2, sizeof(*preds));
-        int32_t n_preds = 0;
-        bool skip = false;
-        if (!preds) return hudi_error_oom(err);
-        for (int32_t i = 0; i < r->scan_schema.n_children; i++) {
-            int32_t c = hudi_projection_source(r->proj, i);
-            r->map[i] = c < 0 ? -1 : add_col(cols, &n_cols, max, c);
-            if (c >= 0 && r->map[i] < 0) {
-                hudi_free(preds);
-                return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: more than 1024 columns",
-                                      rf->info.path);
-            }
-        }
-        if ((rc = file_preds(r, r->proj, fs, rf->info.path, preds, &n_preds, r->post, &skip, err)) <
-            0) {
-            hudi_free(preds);
-            return rc;
-        }
-        r->post_any = false;
-        for (int32_t p = 0; p < r->n_preds; p++) r->post_any |= r->post[p];
-        /* Filtered columns must be read; extra ones are dropped when conforming. */
-        for (int32_t p = 0; p < n_preds; p++) add_col(cols, &n_cols, max, preds[p].column);
-        if (skip) {
-            hudi_free(preds);
-            r->stats.files_skipped++;
-            hudi_projection_free(r->proj);
-            r->proj = NULL;
-            hudi_pq_close(r->pf);
-            r->pf = NULL;
-            continue;
-        }
-        hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
-        so.columns = cols;
-        so.n_columns = n_cols;
-        so.batch_rows = r->batch_rows;
-        so.predicates = preds;
-        so.n_predicates = n_preds;
-        so.filter_rows = n_preds > 0;
-        rc = hudi_pq_scan_open(&r->scan, r->pf, &so, err); /* copies the predicates */
-        hudi_free(preds);
-        if (rc < 0) return rc;
-        const hudi_pq_scan_stats *st = hudi_pq_scan_get_stats(r->scan);
-        if (st->row_groups_total > 0 && st->row_groups_skipped == st->row_groups_total)
-            r->stats.files_skipped++;
-        return 1;
+/* Opens file `rf` in cursor `c` with the projection (+ filter columns) and predicates; the
+ * counts go to `st`. Returns 1 when the file was opened, 0 when it cannot match (closed). */
+static int open_file(hudi_reader *r, file_cursor *c, const read_file *rf, hudi_read_stats *st,
+                     hudi_error *err) {
+    if (rf->mor) return open_mor_file(r, c, rf, st, err);
+    int rc = hudi_pq_open(&c->pf, r->t->fs, rf->info.path, NULL, err);
+    if (rc < 0) return rc;
+    st->files_opened++;
+    if (hudi_key_probe_file(&r->keys, c->pf)) {
+        st->files_skipped_keys++;
+        close_file(r, c, st);
+        return 0;
     }
-    return 0;
+    const hudi_field *fs = hudi_pq_schema(c->pf);
+    if ((rc = file_projection(&c->proj, r, fs, rf, err)) < 0) return rc;
+    int32_t cols[1024], n_cols = 0, max = (int32_t)HUDI_ARRAY_LEN(cols);
+    hudi_pq_predicate *preds = hudi_calloc((size_t)r->n_preds + 2, sizeof(*preds));
+    int32_t n_preds = 0;
+    bool skip = false;
+    if (!preds) return hudi_error_oom(err);
+    for (int32_t i = 0; i < r->scan_schema.n_children; i++) {
+        int32_t k = hudi_projection_source(c->proj, i);
+        c->map[i] = k < 0 ? -1 : add_col(cols, &n_cols, max, k);
+        if (k >= 0 && c->map[i] < 0) {
+            hudi_free(preds);
+            return hudi_error_set(err, HUDI_EUNSUPPORTED, "%s: more than 1024 columns",
+                                  rf->info.path);
+        }
+    }
+    if ((rc = file_preds(r, c->proj, fs, rf->info.path, preds, &n_preds, c->post, &skip, err)) <
+        0) {
+        hudi_free(preds);
+        return rc;
+    }
+    c->post_any = false;
+    for (int32_t p = 0; p < r->n_preds; p++) c->post_any |= c->post[p];
+    /* Filtered columns must be read; extra ones are dropped when conforming. */
+    for (int32_t p = 0; p < n_preds; p++) add_col(cols, &n_cols, max, preds[p].column);
+    if (skip) {
+        hudi_free(preds);
+        st->files_skipped++;
+        close_file(r, c, st);
+        return 0;
+    }
+    hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
+    so.columns = cols;
+    so.n_columns = n_cols;
+    so.batch_rows = r->batch_rows;
+    so.predicates = preds;
+    so.n_predicates = n_preds;
+    so.filter_rows = n_preds > 0;
+    rc = hudi_pq_scan_open(&c->scan, c->pf, &so, err); /* copies the predicates */
+    hudi_free(preds);
+    if (rc < 0) return rc;
+    const hudi_pq_scan_stats *ps = hudi_pq_scan_get_stats(c->scan);
+    if (ps->row_groups_total > 0 && ps->row_groups_skipped == ps->row_groups_total)
+        st->files_skipped++;
+    return 1;
 }
 
 int hudi_reader_want_keys(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,
@@ -1063,30 +1102,31 @@ done:
     return rc;
 }
 
-/* Keeps the rows of the converted scan columns that satisfy the predicates the scan could not
- * apply (post); *rows is updated. */
-static int post_filter(hudi_reader *r, int64_t *rows, hudi_error *err) {
+/* Keeps the rows of the cursor's converted scan columns that satisfy the predicates the scan
+ * could not apply (post); *rows is updated. */
+static int post_filter(const hudi_reader *r, file_cursor *c, hudi_read_stats *st, int64_t *rows,
+                       hudi_error *err) {
     uint8_t *keep = hudi_malloc((size_t)*rows + 1);
     int rc = 0;
     if (!keep) return hudi_error_oom(err);
     memset(keep, 1, (size_t)*rows);
     for (int32_t p = 0; rc == 0 && p < r->n_preds; p++)
-        if (r->post[p])
-            rc = hudi_pq_eval_predicate(r->conv[r->preds[p].scan_col], r->preds[p].op,
+        if (c->post[p])
+            rc = hudi_pq_eval_predicate(c->conv[r->preds[p].scan_col], r->preds[p].op,
                                         &r->preds[p].value, keep, err);
-    if (r->mor && r->commit_time_col >= 0) { /* incremental: the merged rows' commit times */
+    if (c->mor && r->commit_time_col >= 0) { /* incremental: the merged rows' commit times */
         hudi_value lo = {.bytes = hudi_slice_cstr(r->begin ? r->begin : "")};
         hudi_value hi = {.bytes = hudi_slice_cstr(r->as_of)};
         if (rc == 0 && r->begin)
-            rc = hudi_pq_eval_predicate(r->conv[r->commit_time_col], HUDI_CMP_GT, &lo, keep, err);
+            rc = hudi_pq_eval_predicate(c->conv[r->commit_time_col], HUDI_CMP_GT, &lo, keep, err);
         if (rc == 0 && r->as_of[0])
-            rc = hudi_pq_eval_predicate(r->conv[r->commit_time_col], HUDI_CMP_LE, &hi, keep, err);
+            rc = hudi_pq_eval_predicate(c->conv[r->commit_time_col], HUDI_CMP_LE, &hi, keep, err);
     }
     int64_t kept = 0;
     for (int64_t i = 0; i < *rows; i++) kept += keep[i];
-    r->stats.rows_returned -= *rows - kept; /* the scan counts them returned */
-    for (int32_t c = 0; rc == 0 && kept < *rows && c < r->scan_schema.n_children; c++) {
-        hudi_array *old = r->conv[c], *fresh = NULL;
+    st->rows_returned -= *rows - kept; /* the scan counts them returned */
+    for (int32_t k = 0; rc == 0 && kept < *rows && k < r->scan_schema.n_children; k++) {
+        hudi_array *old = c->conv[k], *fresh = NULL;
         rc = hudi_array_new(&fresh, old->field, err);
         for (int64_t i = 0; rc == 0 && i < *rows;) {
             if (!keep[i]) {
@@ -1102,7 +1142,7 @@ static int post_filter(hudi_reader *r, int64_t *rows, hudi_error *err) {
             hudi_array_free(fresh);
             break;
         }
-        r->conv[c] = fresh;
+        c->conv[k] = fresh;
         hudi_array_free(old);
     }
     hudi_free(keep);
@@ -1110,98 +1150,438 @@ static int post_filter(hudi_reader *r, int64_t *rows, hudi_error *err) {
     return rc;
 }
 
-/* Every scan column of the scan's last batch as the query has it (r->conv): read, renamed,
+/* Every scan column of the scan's last batch as the query has it (c->conv): read, renamed,
  * converted or all null. */
-static int convert_batch(hudi_reader *r, int64_t *rows, hudi_error *err) {
-    hudi_batch_free(r->in);
-    r->in = hudi_pq_scan_take_batch(r->scan);
-    *rows = r->in->num_rows;
+static int convert_batch(const hudi_reader *r, file_cursor *c, int64_t *rows, hudi_error *err) {
+    hudi_batch_free(c->in);
+    c->in = hudi_pq_scan_take_batch(c->scan);
+    *rows = c->in->num_rows;
     int32_t n_out = r->schema.n_children;
-    free_conv(r);
+    free_conv(r, c);
     for (int32_t i = 0; i < r->scan_schema.n_children; i++) {
-        hudi_array *src = r->map[i] >= 0 ? r->in->columns[r->map[i]] : NULL;
+        hudi_array *src = c->map[i] >= 0 ? c->in->columns[c->map[i]] : NULL;
         const hudi_field *qf = i < n_out ? &r->schema.children[i] : &r->scan_schema.children[i];
         bool moved = false;
-        int rc = hudi_projection_column(r->proj, i, src, *rows, qf, &r->conv[i], &moved, err);
-        if (moved) r->in->columns[r->map[i]] = NULL; /* taken over, also on failure */
+        int rc = hudi_projection_column(c->proj, i, src, *rows, qf, &c->conv[i], &moved, err);
+        if (moved) c->in->columns[c->map[i]] = NULL; /* taken over, also on failure */
         if (rc < 0) return rc;
     }
     return 0;
 }
 
-/* The next merged batch of a merge-on-read slice into r->conv: the base file's batches merged
+/* The next merged batch of a merge-on-read slice into c->conv: the base file's batches merged
  * with the log records, then the log records no base row matched. 0 at the end of the slice. */
-static int mor_next(hudi_reader *r, int64_t *rows, hudi_error *err) {
+static int mor_next(const hudi_reader *r, file_cursor *c, int64_t *rows, hudi_error *err) {
     int32_t n = r->scan_schema.n_children;
     int rc;
-    if (!r->mor_base_done) {
+    if (!c->mor_base_done) {
         hudi_batch *b = NULL;
-        if ((rc = hudi_pq_scan_next(r->scan, &b, err)) < 0) return rc;
+        if ((rc = hudi_pq_scan_next(c->scan, &b, err)) < 0) return rc;
         if (b) {
             int64_t base_rows = 0;
-            if ((rc = convert_batch(r, &base_rows, err)) < 0) return rc;
-            if ((rc = hudi_mor_merge(r->mor, r->conv, base_rows, r->merged, rows, err)) < 0)
+            if ((rc = convert_batch(r, c, &base_rows, err)) < 0) return rc;
+            if ((rc = hudi_mor_merge(c->mor, c->conv, base_rows, c->merged, rows, err)) < 0)
                 return rc;
-            free_conv(r);
+            free_conv(r, c);
             for (int32_t i = 0; i < n; i++) {
-                r->conv[i] = r->merged[i];
-                r->merged[i] = NULL;
+                c->conv[i] = c->merged[i];
+                c->merged[i] = NULL;
             }
             return 1;
         }
-        r->mor_base_done = true;
+        c->mor_base_done = true;
     }
-    free_conv(r);
-    if ((rc = hudi_mor_next_inserts(r->mor, r->fields, r->conv, rows, err)) < 0) return rc;
+    free_conv(r, c);
+    if ((rc = hudi_mor_next_inserts(c->mor, r->fields, c->conv, rows, err)) < 0) return rc;
     return *rows > 0 ? 1 : 0;
+}
+
+/* The next batch of the cursor's open file into c->conv (*rows rows, at least one, filtered):
+ * 1, or 0 at the end of the file (still open). */
+static int file_next(const hudi_reader *r, file_cursor *c, hudi_read_stats *st, int64_t *rows,
+                     hudi_error *err) {
+    int rc;
+    for (;;) {
+        *rows = 0;
+        if (c->mor) {
+            if ((rc = mor_next(r, c, rows, err)) <= 0) return rc;
+            st->rows_returned += *rows;
+            if (*rows == 0) continue;
+        } else {
+            hudi_batch *b = NULL;
+            if ((rc = hudi_pq_scan_next(c->scan, &b, err)) < 0) return rc;
+            if (!b) return 0;
+            if ((rc = convert_batch(r, c, rows, err)) < 0) return rc;
+        }
+        if (c->post_any) {
+            if ((rc = post_filter(r, c, st, rows, err)) < 0) return rc;
+            if (*rows == 0) continue;
+        }
+        return 1;
+    }
+}
+
+/* Hands the output columns of c->conv (rows rows) out as the reader's batch. */
+static void deliver(hudi_reader *r, hudi_array **cols, int64_t rows, hudi_batch **out) {
+    hudi_batch *o = r->out;
+    for (int32_t i = 0; i < o->n_columns; i++) {
+        hudi_array_free(o->columns[i]);
+        o->columns[i] = cols[i];
+        cols[i] = NULL;
+    }
+    o->num_rows = rows;
+    *out = o;
+}
+
+static bool canceled(const hudi_reader *r) { return r->cancel && atomic_load(r->cancel) != 0; }
+
+static int cancel_error(const hudi_reader *r, hudi_error *err) {
+    return hudi_error_set(err, HUDI_ECANCELED, "%s: read canceled", r->t->base_path);
+}
+
+/* ---- parallel reads ----------------------------------------------------------------------
+ * One pool task per file to read (docs/ARCHITECTURE.md "Threads"). A task opens its file in its
+ * own cursor and queues the file's batches in its slot; the caller of hudi_reader_next takes
+ * the batches of file `head` and moves to the next file when the task has ended and its queue
+ * is empty, so the batches come in the order of a serial read, and so do the counts, the
+ * warnings and the first error (the error of the lowest file that failed: the files before it
+ * are delivered whole, as when reading serially). Bounded read-ahead: a task starts its file
+ * only within `window` (2 x threads) files of the head, and a task of a later file queues a
+ * batch only while the batches queued by all tasks hold less than `budget` bytes (the head's
+ * task always may, up to HEAD_QUEUE batches; a queue may always hold one). Cancellation, an
+ * error taken by the caller and hudi_reader_free set `stop`: tasks end at their next batch. */
+
+#define HEAD_QUEUE 4
+
+typedef struct queued {
+    hudi_array **cols; /* the output columns */
+    int64_t rows, bytes;
+    struct queued *next;
+} queued;
+
+typedef struct read_slot {
+    queued *first, *last; /* batches ready */
+    int32_t n_queued;
+    bool done; /* the task ended (rc, err) */
+    int rc;
+    hudi_error err;
+    hudi_read_stats stats; /* the file's counts */
+    int64_t corrupt;       /* corrupt log blocks, in corrupt_file (owned) */
+    char *corrupt_file;
+} read_slot;
+
+struct read_par {
+    hudi_reader *r;
+    hudi_pool *pool;
+    size_t first, n; /* the files read: r->files[first .. first + n) */
+    size_t window;   /* files in flight at most (slots) */
+    int64_t budget;  /* bytes queued by the tasks of files after the head */
+    pthread_mutex_t mu;
+    pthread_cond_t ready; /* a batch was queued or a task ended (the caller waits) */
+    pthread_cond_t room;  /* the head moved or a queue shrank (tasks wait) */
+    read_slot *slots;     /* file i is in slots[i % window] while i < head + window */
+    size_t head;          /* the file whose batches the caller takes */
+    int64_t queued_bytes; /* batches in queues, excluding the head's */
+    bool stop;
+};
+
+static int64_t batch_bytes(hudi_array *const *cols, int32_t n) {
+    int64_t b = 0;
+    for (int32_t i = 0; i < n; i++) b += cols[i] ? hudi_array_memory(cols[i]) : 0;
+    return b;
+}
+
+static void free_queued(queued *q, int32_t n_cols) {
+    while (q) {
+        queued *next = q->next;
+        for (int32_t i = 0; q->cols && i < n_cols; i++) hudi_array_free(q->cols[i]);
+        hudi_free(q->cols);
+        hudi_free(q);
+        q = next;
+    }
+}
+
+/* Queues the cursor's batch in the slot of file `i` when there is room (under the mutex);
+ * false when the read stops. */
+static bool enqueue(read_par *par, size_t i, queued *q) {
+    read_slot *sl = &par->slots[i % par->window];
+    pthread_mutex_lock(&par->mu);
+    for (;;) {
+        if (par->stop) break;
+        bool is_head = i == par->head;
+        if (is_head ? sl->n_queued < HEAD_QUEUE
+                    : sl->n_queued == 0 || par->queued_bytes + q->bytes <= par->budget)
+            break;
+        pthread_cond_wait(&par->room, &par->mu);
+    }
+    bool ok = !par->stop;
+    if (ok) {
+        if (sl->last)
+            sl->last->next = q;
+        else
+            sl->first = q;
+        sl->last = q;
+        sl->n_queued++;
+        if (i != par->head) par->queued_bytes += q->bytes;
+        pthread_cond_broadcast(&par->ready);
+    }
+    pthread_mutex_unlock(&par->mu);
+    return ok;
+}
+
+/* Reads file `first + i` into its slot (pool task; errors go to the slot, never to the pool). */
+static int par_task(void *payload, int64_t index, hudi_error *unused) {
+    (void)unused;
+    read_par *par = payload;
+    hudi_reader *r = par->r;
+    size_t i = (size_t)index;
+    read_slot *sl = &par->slots[i % par->window];
+    pthread_mutex_lock(&par->mu);
+    while (!par->stop && i >= par->head + par->window) pthread_cond_wait(&par->room, &par->mu);
+    bool stop = par->stop;
+    pthread_mutex_unlock(&par->mu);
+    if (stop) return 0; /* the slot may still be an earlier file's */
+    hudi_error e = HUDI_ERROR_INIT;
+    hudi_read_stats st = {0};
+    file_cursor c = {0};
+    int32_t n_out = r->schema.n_children;
+    int rc = cursor_init(r, &c, &e);
+    if (rc < 0) goto end;
+    if (canceled(r)) {
+        rc = cancel_error(r, &e);
+        goto end;
+    }
+    rc = open_file(r, &c, &r->files[par->first + i], &st, &e);
+    for (int64_t rows = 0; rc > 0;) {
+        if ((rc = file_next(r, &c, &st, &rows, &e)) <= 0) break;
+        queued *q = hudi_calloc(1, sizeof(*q));
+        if (!q || !(q->cols = hudi_calloc((size_t)n_out + 1, sizeof(hudi_array *)))) {
+            hudi_free(q);
+            rc = hudi_error_oom(&e);
+            break;
+        }
+        for (int32_t k = 0; k < n_out; k++) {
+            q->cols[k] = c.conv[k];
+            c.conv[k] = NULL;
+        }
+        free_conv(r, &c); /* predicate-only columns */
+        q->rows = rows;
+        q->bytes = batch_bytes(q->cols, n_out);
+        if (!enqueue(par, i, q)) {
+            free_queued(q, n_out);
+            rc = 0;
+            break;
+        }
+        if (canceled(r)) rc = cancel_error(r, &e);
+    }
+end:;
+    int64_t corrupt = c.corrupt;
+    char *corrupt_file = c.corrupt_file;
+    c.corrupt_file = NULL;
+    cursor_dispose(r, &c, &st);
+    pthread_mutex_lock(&par->mu);
+    sl->stats = st;
+    sl->corrupt = corrupt;
+    sl->corrupt_file = corrupt_file;
+    sl->done = true;
+    sl->rc = rc < 0 ? rc : 0;
+    sl->err = e;
+    pthread_cond_broadcast(&par->ready);
+    pthread_mutex_unlock(&par->mu);
+    return 0;
+}
+
+/* The number of threads of the reader: hudi_reader_set_threads, else the table's
+ * hoodie.hudic.parallelism, else hudi_pool_default_threads(). */
+static int reader_threads(const hudi_reader *r, int32_t *out, hudi_error *err) {
+    if (r->threads > 0) {
+        *out = r->threads;
+        return 0;
+    }
+    int64_t v = 0;
+    int rc = hudi_props_get_int(&r->t->props, HUDI_READ_THREADS_KEY, 0, &v, err);
+    if (rc < 0) return rc;
+    if (v < 0 || v > HUDI_READ_THREADS_MAX)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: %s=%lld is not a number of threads (1-%d)",
+                              r->t->base_path, HUDI_READ_THREADS_KEY, (long long)v,
+                              HUDI_READ_THREADS_MAX);
+    *out = v > 0 ? (int32_t)v : hudi_pool_default_threads();
+    return 0;
+}
+
+static void par_free(hudi_reader *r) {
+    read_par *par = r->par;
+    if (!par) return;
+    if (par->pool) {
+        pthread_mutex_lock(&par->mu);
+        par->stop = true;
+        pthread_cond_broadcast(&par->room);
+        pthread_mutex_unlock(&par->mu);
+        hudi_pool_wait(par->pool, NULL);
+        hudi_pool_free(par->pool);
+    }
+    for (size_t k = 0; par->slots && k < par->window; k++) {
+        free_queued(par->slots[k].first, r->schema.n_children);
+        hudi_free(par->slots[k].corrupt_file);
+    }
+    hudi_free(par->slots);
+    pthread_cond_destroy(&par->ready);
+    pthread_cond_destroy(&par->room);
+    pthread_mutex_destroy(&par->mu);
+    hudi_free(par);
+    r->par = NULL;
+}
+
+/* Starts reading the files left on `threads` threads. */
+static int par_start(hudi_reader *r, int32_t threads, hudi_error *err) {
+    read_par *par = hudi_calloc(1, sizeof(*par));
+    if (!par) return hudi_error_oom(err);
+    pthread_mutex_init(&par->mu, NULL);
+    pthread_cond_init(&par->ready, NULL);
+    pthread_cond_init(&par->room, NULL);
+    r->par = par;
+    par->r = r;
+    par->first = r->next_file;
+    par->n = r->n_files - r->next_file;
+    par->window = 2 * (size_t)threads;
+    par->budget = (int64_t)threads * HUDI_READ_AHEAD_BYTES;
+    r->next_file = r->n_files;
+    if (!(par->slots = hudi_calloc(par->window, sizeof(read_slot)))) return hudi_error_oom(err);
+    /* `threads` workers read while the caller takes their batches */
+    int rc = hudi_pool_new(&par->pool, threads + 1, err);
+    if (rc == 0) rc = hudi_pool_start(par->pool, (int64_t)par->n, par_task, par, err);
+    if (rc < 0) {
+        hudi_pool_free(par->pool);
+        par->pool = NULL;
+    }
+    return rc;
+}
+
+/* The next batch of a parallel read. */
+static int par_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
+    read_par *par = r->par;
+    int32_t n_out = r->schema.n_children;
+    for (;;) {
+        if (par->head >= par->n) return 0;
+        read_slot *sl = &par->slots[par->head % par->window];
+        pthread_mutex_lock(&par->mu);
+        while (!sl->first && !sl->done) pthread_cond_wait(&par->ready, &par->mu);
+        queued *q = sl->first;
+        if (q) {
+            if (!(sl->first = q->next)) sl->last = NULL;
+            sl->n_queued--;
+            pthread_cond_broadcast(&par->room);
+        }
+        pthread_mutex_unlock(&par->mu);
+        if (q) {
+            deliver(r, q->cols, q->rows, out);
+            q->next = NULL;
+            free_queued(q, n_out);
+            return 0;
+        }
+        /* the head file ended: its counts, warnings and error, then the next file */
+        hudi_read_stats *st = &r->stats, *fs = &sl->stats;
+        st->files_opened += fs->files_opened;
+        st->files_skipped += fs->files_skipped;
+        st->files_skipped_keys += fs->files_skipped_keys;
+        st->row_groups_total += fs->row_groups_total;
+        st->row_groups_skipped += fs->row_groups_skipped;
+        st->rows_read += fs->rows_read;
+        st->rows_returned += fs->rows_returned;
+        st->log_spills += fs->log_spills;
+        st->log_spilled_records += fs->log_spilled_records;
+        st->log_files_reread += fs->log_files_reread;
+        int rc = sl->rc;
+        if (rc < 0)
+            *err = sl->err;
+        else
+            rc = warn_corrupt(r, sl->corrupt, sl->corrupt_file, err);
+        hudi_free(sl->corrupt_file);
+        pthread_mutex_lock(&par->mu);
+        memset(sl, 0, sizeof(*sl));
+        par->head++;
+        /* the new head's queue no longer counts against the budget */
+        if (par->head < par->n) {
+            read_slot *h = &par->slots[par->head % par->window];
+            for (queued *k = h->first; k; k = k->next) par->queued_bytes -= k->bytes;
+        }
+        if (rc < 0) par->stop = true; /* nothing after a failed file is delivered */
+        pthread_cond_broadcast(&par->room);
+        pthread_mutex_unlock(&par->mu);
+        if (rc < 0) return rc;
+    }
+}
+
+int hudi_reader_set_threads(hudi_reader *r, int32_t threads, const atomic_int *cancel,
+                            hudi_error *err) {
+    if (r->started)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: threads set after reading began",
+                              r->t->base_path);
+    if (threads < 0 || threads > HUDI_READ_THREADS_MAX)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: %d is not a number of threads (1-%d)",
+                              r->t->base_path, threads, HUDI_READ_THREADS_MAX);
+    r->threads = threads;
+    r->cancel = cancel;
+    return 0;
 }
 
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
     int rc;
     *out = NULL;
-    r->started = true;
+    if (r->failed < 0)
+        return hudi_error_set(err, r->failed, "%s: the read failed before", r->t->base_path);
+    if (!r->started) {
+        r->started = true;
+        int32_t threads = 1;
+        if ((rc = reader_threads(r, &threads, err)) < 0) return rc;
+        if (threads > 1 && r->n_files > 1 && (rc = par_start(r, threads, err)) < 0) {
+            par_free(r);
+            return rc;
+        }
+    }
+    if (r->par) {
+        if (canceled(r))
+            rc = cancel_error(r, err);
+        else
+            rc = par_next(r, out, err);
+        if (rc < 0) {
+            r->failed = rc;
+            par_free(r); /* stops the tasks; the counts so far stay */
+        }
+        return rc;
+    }
+    file_cursor *c = &r->cur;
     for (;;) {
-        if (!r->scan && !r->mor) {
-            if ((rc = open_next_file(r, err)) <= 0) return rc;
+        if (!c->scan && !c->mor) {
+            if (r->next_file >= r->n_files) return 0;
+            if (canceled(r)) return cancel_error(r, err);
+            rc = open_file(r, c, &r->files[r->next_file++], &r->stats, err);
+            if (rc == 1 && c->corrupt > 0) rc = warn_corrupt(r, c->corrupt, c->corrupt_file, err);
+            hudi_free(c->corrupt_file);
+            c->corrupt_file = NULL;
+            c->corrupt = 0;
+            if (rc < 0) {
+                close_file(r, c, &r->stats);
+                return rc;
+            }
+            if (rc == 0) continue;
         }
         int64_t rows = 0;
-        if (r->mor) {
-            if ((rc = mor_next(r, &rows, err)) < 0) return rc;
-            if (rc == 0) {
-                close_file(r);
-                continue;
-            }
-            r->stats.rows_returned += rows;
-        } else {
-            hudi_batch *b = NULL;
-            if ((rc = hudi_pq_scan_next(r->scan, &b, err)) < 0) return rc;
-            if (!b) {
-                close_file(r);
-                continue;
-            }
-            if ((rc = convert_batch(r, &rows, err)) < 0) return rc;
+        if ((rc = file_next(r, c, &r->stats, &rows, err)) < 0) return rc;
+        if (rc == 0) {
+            close_file(r, c, &r->stats);
+            continue;
         }
-        if (r->mor && rows == 0) continue;
-        if (r->post_any) {
-            if ((rc = post_filter(r, &rows, err)) < 0) return rc;
-            if (rows == 0) continue;
-        }
-        hudi_batch *o = r->out;
-        for (int32_t i = 0; i < o->n_columns; i++) {
-            hudi_array_free(o->columns[i]);
-            o->columns[i] = r->conv[i];
-            r->conv[i] = NULL;
-        }
-        free_conv(r);
-        o->num_rows = rows;
-        *out = o;
+        deliver(r, c->conv, rows, out);
+        free_conv(r, c);
         return 0;
     }
 }
 
 void hudi_reader_free(hudi_reader *r) {
     if (!r) return;
-    close_file(r);
+    par_free(r);
+    cursor_dispose(r, &r->cur, &r->stats);
     hudi_batch_free(r->out);
     hudi_field_dispose(&r->schema);
     hudi_field_dispose(&r->scan_schema);
@@ -1209,11 +1589,7 @@ void hudi_reader_free(hudi_reader *r) {
     hudi_schema_view_free(r->sv);
     hudi_fs_view_free(r->view);
     hudi_free(r->files);
-    hudi_free(r->map);
-    hudi_free(r->conv);
-    hudi_free(r->merged);
     hudi_free(r->fields);
-    hudi_free(r->post);
     hudi_free(r->scan_full);
     hudi_free(r->full_is);
     hudi_free(r->begin);
@@ -1225,5 +1601,6 @@ void hudi_reader_free(hudi_reader *r) {
         hudi_buf_dispose(&r->preds[i].bytes);
     }
     hudi_free(r->preds);
+    pthread_mutex_destroy(&r->sv_mu);
     hudi_free(r);
 }

@@ -11,6 +11,8 @@
 #ifndef HUDI_READ_H
 #define HUDI_READ_H
 
+#include <stdatomic.h>
+
 #include "format/parquet/parquet.h"
 #include "hudi/hudi_table.h"
 #include "table/tbl.h"
@@ -117,6 +119,20 @@ int hudi_reader_only_file_groups(hudi_reader *r, const char *partition, const ch
 int hudi_reader_prune_in(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,
                          hudi_error *err);
 
+/* Threads (docs/ARCHITECTURE.md "Threads in the read path"). A reader whose query has more than
+ * one file to read reads them on a pool of `threads` threads (one task per file) while the
+ * caller of hudi_reader_next takes the batches: they come in the order, with the counts,
+ * warnings and first error, of a serial read; read-ahead is bounded (2 x threads files, about
+ * threads x HUDI_READ_AHEAD_BYTES of queued batches). 0 threads = the table's
+ * hoodie.hudic.parallelism when set, else hudi_pool_default_threads(); 1 = serial. `cancel`
+ * (may be NULL), when it turns non-zero, stops the tasks and hudi_reader_next fails with
+ * HUDI_ECANCELED. Call before the first hudi_reader_next (EINVAL after). */
+#define HUDI_READ_THREADS_KEY "hoodie.hudic.parallelism"
+#define HUDI_READ_THREADS_MAX 256
+#define HUDI_READ_AHEAD_BYTES (64 << 20)
+int hudi_reader_set_threads(hudi_reader *r, int32_t threads, const atomic_int *cancel,
+                            hudi_error *err);
+
 /* What a reader did so far (files are counted when opened, row groups and rows when a file
  * has been read to its end or the reader moved on). */
 typedef struct hudi_read_stats {
@@ -139,7 +155,8 @@ const hudi_field *hudi_reader_schema(const hudi_reader *r);
  * (hudi_fs_view_missing_files): reading on would silently return the file group's older rows,
  * or none. Cleaned older slices, replaced file groups and archived commits are not checked.
  * The next batch or *out = NULL at the end. The batch is owned by the reader and valid until
- * the next call. */
+ * the next call. With threads, a failure is reported once, after the batches of the files
+ * before the failing one; later calls fail again without reading. */
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err);
 /* The instant the read is as of ("" for an empty table). */
 const char *hudi_reader_as_of(const hudi_reader *r);

@@ -1221,7 +1221,8 @@ static int hudi_open_reader(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_re
     o.read_optimized = spec->read_optimized;
     o.batch_rows = ctx->batch_rows;
     if ((rc = hudi_reader_open_preds(out, spec->table, &o, preds, n_preds, err)) < 0 ||
-        (rc = hudi_push_ins(*out, spec, ins, n_ins, err)) < 0) {
+        (rc = hudi_push_ins(*out, spec, ins, n_ins, err)) < 0 ||
+        (rc = hudi_reader_set_threads(*out, ctx->threads, ctx->cancel, err)) < 0) {
         hudi_reader_free(*out);
         *out = NULL;
         hudi_error_wrap(err, "%s", spec->display_name);

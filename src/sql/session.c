@@ -66,8 +66,8 @@ const char *hudi_sql_conf_for(const hudi_sql_session *s, const hudi_catalog_tabl
 const char *const *hudi_sql_write_props(hudi_sql_result *r, const hudi_sql_session *s,
                                         const hudi_catalog_table *e) {
     int32_t n = 0;
-    const char **kv =
-        hudi_arena_alloc(&r->arena, sizeof(char *) * (size_t)(2 * (s->n_conf + e->n_props) + 1));
+    const char **kv = hudi_arena_alloc(
+        &r->arena, sizeof(char *) * (size_t)(2 * (s->n_conf + e->n_props + 1) + 1));
     if (!kv) return NULL;
     for (int32_t i = 0; i < e->n_props; i++)
         if (strncmp(e->props[2 * i], "hoodie.", 7) == 0) {
@@ -81,6 +81,13 @@ const char *const *hudi_sql_write_props(hudi_sql_result *r, const hudi_sql_sessi
             kv[2 * n + 1] = s->conf[2 * i + 1];
             n++;
         }
+    /* SET hudic.threads: the writer's parallelism (last, so it wins) */
+    const char *threads = hudi_sql_conf_get(s, "hudic.threads");
+    if (threads) {
+        kv[2 * n] = "hoodie.hudic.parallelism";
+        kv[2 * n + 1] = threads;
+        n++;
+    }
     kv[2 * n] = NULL;
     return kv;
 }

@@ -1,7 +1,8 @@
 /* pool_tsan.c - the thread pool under ThreadSanitizer (Criterion cannot run under TSan: its
  * test arena fails to map, Criterion issue #274). Many runs of uneven tasks on pools of 2-8
  * threads, failures in the middle of runs, pools created and freed in a loop; exit 0 when every
- * task ran once and the errors were the lowest failing index. Built by every preset; the tsan
+ * task ran once and the errors were the lowest failing index; the same for background runs
+ * (hudi_pool_start / hudi_pool_wait). Built by every preset; the tsan
  * preset (cmake --preset tsan) is where it means something. */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,11 +27,21 @@ static int task(void *payload, int64_t i, hudi_error *err) {
     return 0;
 }
 
-static int check(hudi_pool *p, int64_t n, int64_t fail_from) {
+/* One run: hudi_pool_run, or (background) hudi_pool_start, some work of the caller's own, then
+ * hudi_pool_wait. */
+static int check_run(hudi_pool *p, int64_t n, int64_t fail_from, bool background) {
     job j = {calloc((size_t)n + 1, sizeof(int64_t)), calloc((size_t)n + 1, sizeof(atomic_int)),
              fail_from};
     hudi_error err = HUDI_ERROR_INIT;
-    int rc = hudi_pool_run(p, n, task, &j, &err), bad = 0;
+    int rc, bad = 0;
+    if (background) {
+        volatile int64_t own = 0;
+        rc = hudi_pool_start(p, n, task, &j, &err);
+        for (int64_t k = 0; k < n % 1000; k++) own += k;
+        if (rc == 0) rc = hudi_pool_wait(p, &err);
+    } else {
+        rc = hudi_pool_run(p, n, task, &j, &err);
+    }
     if (fail_from < 0 || fail_from >= n) {
         bad |= rc != 0;
         for (int64_t i = 0; i < n; i++) {
@@ -46,6 +57,10 @@ static int check(hudi_pool *p, int64_t n, int64_t fail_from) {
     free(j.out);
     free(j.runs);
     return bad;
+}
+
+static int check(hudi_pool *p, int64_t n, int64_t fail_from) {
+    return check_run(p, n, fail_from, false) | check_run(p, n, fail_from, true);
 }
 
 int main(void) {
