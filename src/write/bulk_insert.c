@@ -9,9 +9,10 @@
  * (hoodie.hudic.bulk_insert.chunk.rows, a hudic setting, default 262,144 rows), never for the
  * whole batch. Beyond the caller's batch a write holds that chunk's state, the copies of the
  * key generator's columns for the chunk, and per open file the Parquet row group being built
- * (hoodie.parquet.block.size, default 120 MiB) plus one output slice. The output batch of a
- * closed file is reused by the next one. No de-duplication (Hudi's
- * hoodie.combine.before.insert=false) and no index lookup. */
+ * plus one output slice (at most 10,000 rows). Row groups are hoodie.parquet.block.size (default
+ * 120 MiB) or smaller: the open files share hoodie.hudic.bulk_insert.buffer.bytes (a hudic
+ * setting, default 256 MiB). The output batch of a closed file is reused by the next one. No
+ * de-duplication (Hudi's hoodie.combine.before.insert=false) and no index lookup. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,8 @@
 
 #define BULK_CHUNK_ROWS_KEY "hoodie.hudic.bulk_insert.chunk.rows"
 #define BULK_DEFAULT_CHUNK_ROWS (1 << 18)
+#define BULK_BUFFER_KEY "hoodie.hudic.bulk_insert.buffer.bytes"
+#define BULK_DEFAULT_BUFFER_BYTES (256ll << 20)
 #define BULK_DEFAULT_BLOCK_BYTES (120ll << 20) /* hoodie.parquet.block.size */
 #define BULK_DEFAULT_COMPRESSION_RATIO 0.1     /* hoodie.parquet.compression.ratio */
 /* parquet-mr's DEFAULT_MINIMUM/MAXIMUM_RECORD_COUNT_FOR_CHECK, as Hudi's size check uses them */
@@ -76,7 +79,15 @@ static int bulk_init(bulk *bk, wctx *c, hudi_error *err) {
     if (rc == 0)
         rc = int_setting(c, "hoodie.parquet.block.size", BULK_DEFAULT_BLOCK_BYTES, 1,
                          &bk->block_bytes, err);
+    int64_t budget = 0;
+    if (rc == 0)
+        rc = int_setting(c, BULK_BUFFER_KEY, BULK_DEFAULT_BUFFER_BYTES, 1 << 20, &budget, err);
     if (rc < 0) return rc;
+    /* Every partition of the batch has a file open, each building a row group in memory: their
+     * row groups share the buffer budget (hoodie.parquet.block.size when it allows). The files
+     * still roll at the same size; only their row groups get smaller. */
+    if (c->n_parts > 0)
+        bk->block_bytes = HUDI_MIN(bk->block_bytes, HUDI_MAX(budget / c->n_parts, 1 << 20));
     double ratio = BULK_DEFAULT_COMPRESSION_RATIO;
     const char *v = setting(c, "hoodie.parquet.compression.ratio");
     if (v) {
