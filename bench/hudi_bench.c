@@ -26,10 +26,15 @@
  * (labelled K), --compact compacts every file group with logs and scans the result. `gen-mor`
  * writes the same batches as base.parquet and dc<k>.parquet for Spark and `hudic table write`.
  *
+ * Environment: HUDI_BENCH_MALLOPT=1 tunes glibc's allocator as the hudic CLI does (src/cli/main.c);
+ * HUDI_BENCH_TRIM=1 calls malloc_trim(0) before each write's rss_after_kb (the resident size
+ * after the write with its batch freed: see BENCHMARKS.md on memory across upsert rounds).
+ *
  * Key invariant: every row comes from trips_row(), which must stay identical to trips_sql()
  * in gen_trips.py (and to parquet_bench.c), so both engines work on the same rows; only the
  * measured call is inside the timed region (batches are built before the clock starts). */
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -437,10 +442,15 @@ static void phase_end_print(const phase *p, const char *name, int round, int64_t
            name, round, rows, dt, dc, p->setup_kb, status_kb("VmHWM"));
 }
 
+/* Ends a write's JSON line; call after the input batch is freed: rss_after_kb is the resident
+ * size the write left behind (the table handle, and what the allocator keeps). With
+ * HUDI_BENCH_TRIM set, malloc_trim(0) runs first, so the two can be told apart. */
 static void print_write_result(const hudi_table_write_result *r) {
+    if (getenv("HUDI_BENCH_TRIM")) malloc_trim(0);
     printf(",\"instant\":\"%s\",\"inserts\":%" PRId64 ",\"updates\":%" PRId64
-           ",\"files_written\":%" PRId64 ",\"bytes_written\":%" PRId64 "}\n",
-           r->instant, r->inserts, r->updates, r->files_written, r->bytes_written);
+           ",\"files_written\":%" PRId64 ",\"bytes_written\":%" PRId64 ",\"rss_after_kb\":%ld}\n",
+           r->instant, r->inserts, r->updates, r->files_written, r->bytes_written,
+           status_kb("VmRSS"));
     fflush(stdout);
 }
 
@@ -472,8 +482,8 @@ static void timed_write(const bench_args *a, hudi_table *t, const hudi_field *sc
     phase_begin(&p);
     if (hudi_tbl_write(t, b, &o, &res, &err) < 0) die(name, &err);
     phase_end_print(&p, name, round, b->num_rows);
-    print_write_result(&res);
     hudi_batch_free(b);
+    print_write_result(&res);
 }
 
 static void run_run(const bench_args *a) {
@@ -507,8 +517,8 @@ static void run_run(const bench_args *a) {
         if (hudi_tbl_create(&t, fs, a->path, &co, &err) < 0) die("create", &err);
         if (hudi_tbl_write(t, b, &o, &res, &err) < 0) die("bulk_insert", &err);
         phase_end_print(&p, "bulk_insert", 0, b->num_rows);
-        print_write_result(&res);
         hudi_batch_free(b);
+        print_write_result(&res);
     } else if (hudi_tbl_open(&t, fs, a->path, &err) < 0) {
         die(a->path, &err);
     }
@@ -595,8 +605,8 @@ static void run_mor(const bench_args *a) {
         if (hudi_tbl_create(&t, fs, a->path, &co, &err) < 0) die("create", &err);
         if (hudi_tbl_write(t, b, &o, &res, &err) < 0) die("bulk_insert", &err);
         phase_end_print(&p, "bulk_insert", 0, b->num_rows);
-        print_write_result(&res);
         hudi_batch_free(b);
+        print_write_result(&res);
     } else if (hudi_tbl_open(&t, fs, a->path, &err) < 0) {
         die(a->path, &err);
     }
@@ -659,6 +669,15 @@ static void usage(void) {
 }
 
 int main(int argc, char **argv) {
+#ifdef __GLIBC__
+    /* HUDI_BENCH_MALLOPT: the allocator settings the hudic CLI uses (src/cli/main.c), to measure
+     * what freed buffers returning to the kernel cost an embedding program that keeps glibc's
+     * defaults */
+    if (getenv("HUDI_BENCH_MALLOPT")) {
+        mallopt(M_MMAP_THRESHOLD, 64 << 20);
+        mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    }
+#endif
     bench_args a = {.rows = 1000000,
                     .rounds = 5,
                     .small_rounds = 3,

@@ -117,6 +117,7 @@ typedef struct fwriter {
     hudi_cdc_logger *cdc;
     int32_t *cdc_u_old, *cdc_u_in, *cdc_d_old, *cdc_d_in;
     int64_t n_cdc_u, n_cdc_d;
+    int64_t rg_bytes; /* Parquet row group target; 0 = the target file size */
 } fwriter;
 
 static int64_t now_ms(void) {
@@ -662,7 +663,7 @@ static int open_file(fwriter *fw, hudi_error *err) {
     wo.codec = c->o.codec;
     wo.legacy_list_format = true; /* parquet-avro's old list structure (base-files.md §3) */
     wo.decimal_as_fixed = true;
-    wo.row_group_bytes = c->o.target_file_bytes;
+    wo.row_group_bytes = fw->rg_bytes > 0 ? fw->rg_bytes : c->o.target_file_bytes;
     wo.row_group_rows = 0;
     hudi_buf_printf(&path, "%s/%s", c->t->base_path, fw->g->rel_path);
     if (hudi_buf_failed(&path)) return hudi_error_oom(err);
@@ -679,7 +680,10 @@ static int open_file(fwriter *fw, hudi_error *err) {
     fw->name_len = strlen(fw->g->name);
     int n = snprintf(fw->seq, sizeof(fw->seq), "%s_%d_", c->instant, (int)fw->g->task);
     fw->seq_len = n > 0 && (size_t)n < sizeof(fw->seq) ? (size_t)n : 0;
-    if ((rc = hudi_batch_new(&fw->out, &c->file_schema, err)) < 0) return rc;
+    if (fw->out) /* a batch of an earlier file, emptied (hudi_wfile_close) */
+        ;
+    else if ((rc = hudi_batch_new(&fw->out, &c->file_schema, err)) < 0)
+        return rc;
     /* Give string columns a data buffer even when every value is empty: the Parquet writer's
      * dictionary compares values with memcmp on that pointer. */
     for (int32_t j = 0; j < fw->out->n_columns; j++) {
@@ -761,5 +765,97 @@ done:
     hudi_buf_dispose(&fw.max_key);
     hudi_free(fw.idx);
     g->time_ms = now_ms() - t0;
+    return rc;
+}
+
+/* ---- a new file group written slice by slice (bulk_insert.c) ---------------------------- */
+
+struct hudi_wfile {
+    fwriter fw;
+    int64_t t0;
+};
+
+void hudi_wfile_free(hudi_wfile *f) {
+    if (!f) return;
+    hudi_cdc_logger_free(f->fw.cdc);
+    hudi_free(f->fw.cdc_u_old);
+    hudi_free(f->fw.cdc_u_in);
+    hudi_free(f->fw.cdc_d_old);
+    hudi_free(f->fw.cdc_d_in);
+    hudi_pq_writer_abort(f->fw.w);
+    hudi_batch_free(f->fw.out);
+    hudi_bloom_free(f->fw.bf);
+    hudi_buf_dispose(&f->fw.min_key);
+    hudi_buf_dispose(&f->fw.max_key);
+    hudi_free(f->fw.idx);
+    hudi_free(f);
+}
+
+int hudi_wfile_open(hudi_wfile **out, wctx *c, size_t gi, int64_t row_group_bytes,
+                    hudi_batch *reuse, hudi_error *err) {
+    *out = NULL;
+    hudi_wfile *f = hudi_calloc(1, sizeof(*f));
+    if (!f) {
+        hudi_batch_free(reuse);
+        return hudi_error_oom(err);
+    }
+    f->t0 = now_ms();
+    f->fw.c = c;
+    f->fw.gi = gi;
+    f->fw.g = &c->groups[gi];
+    f->fw.rg_bytes = row_group_bytes;
+    f->fw.out = reuse;
+    wgroup *g = f->fw.g;
+    int rc = name_group(c, g, err);
+    if (rc == 0) rc = hudi_commit_write_marker(c, g, err);
+    if (rc == 0)
+        rc = hudi_partition_meta_write(c->t->fs, c->t->base_path, c->parts[g->part].path,
+                                       c->instant, g->token, c->o.clock, err);
+    if (rc == 0) rc = open_file(&f->fw, err);
+    if (rc < 0) {
+        hudi_wfile_free(f);
+        return rc;
+    }
+    *out = f;
+    return 0;
+}
+
+int hudi_wfile_write(hudi_wfile *f, const int32_t *rows, int64_t n, int64_t key_base,
+                     hudi_error *err) {
+    fwriter *fw = &f->fw;
+    wctx *c = fw->c;
+    int rc;
+    if (n > WRITE_CHUNK_ROWS)
+        return hudi_error_set(err, HUDI_EINVAL, "bulk_insert: a slice of %lld rows", (long long)n);
+    fw->g = &c->groups[fw->gi]; /* c->groups moves when a file rolls over */
+    /* keys: the chunk's, in c->keys at rows[k] - key_base */
+    for (int64_t k = 0; k < n; k++) fw->idx[k] = (int32_t)(rows[k] - key_base);
+    if ((c->t->cfg.populate_meta_fields && (rc = note_new_keys(fw, fw->idx, n, err)) < 0) ||
+        (rc = meta_new_rows(fw, fw->idx, n, err)) < 0)
+        return rc;
+    for (int32_t j = 0; j < c->schema.n_children; j++)
+        if ((rc = hudi_take_rows(fw->out->columns[HUDI_META_FIELD_COUNT + j], c->cols[j], rows, n,
+                                 err)) < 0)
+            return rc;
+    fw->g->num_inserts += n;
+    return flush(fw, err);
+}
+
+int64_t hudi_wfile_rows(const hudi_wfile *f) { return f->fw.pos; }
+
+int64_t hudi_wfile_data_size(const hudi_wfile *f) { return hudi_pq_writer_data_size(f->fw.w); }
+
+int hudi_wfile_close(hudi_wfile *f, hudi_batch **spare, hudi_error *err) {
+    fwriter *fw = &f->fw;
+    fw->g = &fw->c->groups[fw->gi];
+    fw->g->num_writes = fw->pos;
+    int rc = close_file(fw, err);
+    fw->g->time_ms = now_ms() - f->t0;
+    if (rc == 0 && spare && !*spare) {
+        hudi_batch_clear(fw->out);
+        *spare = fw->out;
+        fw->out = NULL;
+    }
+    hudi_wfile_free(f);
     return rc;
 }

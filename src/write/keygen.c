@@ -69,6 +69,14 @@ void hudi_keygen_free(hudi_keygen *kg) {
     hudi_free(kg);
 }
 
+bool hudi_keygen_uses_column(const hudi_keygen *kg, int32_t col) {
+    for (int32_t i = 0; i < kg->n_keys; i++)
+        if (kg->keys[i].depth > 0 && kg->keys[i].index[0] == col) return true;
+    for (int32_t i = 0; i < kg->n_parts; i++)
+        if (kg->parts[i].depth > 0 && kg->parts[i].index[0] == col) return true;
+    return false;
+}
+
 static char *trim_dup(const char *s, size_t n) {
     while (n && (*s == ' ' || *s == '\t')) s++, n--;
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;

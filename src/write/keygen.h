@@ -104,6 +104,10 @@ int hudi_keygen_record_keys(hudi_keygen *kg, const hudi_batch *b, hudi_array *ou
 int hudi_keygen_partition_paths(hudi_keygen *kg, const hudi_batch *b, hudi_array *out,
                                 hudi_error *err);
 
+/** Whether record keys or partition paths read top-level column `col` of the batch schema
+ *  given to new (a caller rendering a row range can copy just those columns). */
+bool hudi_keygen_uses_column(const hudi_keygen *kg, int32_t col);
+
 /** Parses a key generator class name (org.apache.hudi.keygen.*KeyGenerator, with or without
  *  the package, also the Spark SQL Sql/Avro variants) or type name (SIMPLE, COMPLEX,
  *  NON_PARTITION, TIMESTAMP, CUSTOM). EINVAL otherwise. */

@@ -129,6 +129,10 @@ static int plan(wctx *c, hudi_error *err) {
     int rc;
     bool has_rows = c->in && c->o.op != HUDI_WRITE_DELETE_PARTITION;
     if ((rc = hudi_commit_resolve_schema(c, err)) < 0) return rc;
+    if (has_rows && c->o.op == HUDI_WRITE_BULK_INSERT) { /* keys and files: chunk by chunk */
+        if ((rc = hudi_bulk_plan(c, err)) < 0) return rc;
+        return hudi_plan_existing_groups(c, err);
+    }
     if (has_rows) {
         if ((rc = hudi_plan_keys(c, err)) < 0 || (rc = hudi_plan_dedup(c, err)) < 0) return rc;
         if (!(c->done = hudi_calloc((size_t)c->in->num_rows + 1, sizeof(bool))))
@@ -313,7 +317,11 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
         lock = NULL;
     }
     if ((rc = hudi_commit_write_inflight(&c, err)) < 0) goto done;
-    if ((rc = write_groups(&c, hb, err)) < 0) goto done;
+    if (c.in && c.o.op == HUDI_WRITE_BULK_INSERT)
+        rc = hudi_bulk_write(&c, hb, err);
+    else
+        rc = write_groups(&c, hb, err);
+    if (rc < 0) goto done;
     if (c.o.before_commit) c.o.before_commit(c.o.payload);
     if (tc.occ) {
         if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) < 0) goto done;

@@ -165,6 +165,9 @@ bool hudi_write_auto_keys(const hudi_table *t);
 /* The instant changed from `planned` after planning: generated keys take the new one (same
  * length; the key index only ever matches stored keys, so it stays valid). */
 void hudi_plan_rekey(wctx *c, const char *planned);
+/* The key generator, and c->keys/c->part_paths empty (hudi_plan_keys fills them for the
+ * whole batch, bulk_insert.c chunk by chunk). */
+int hudi_plan_keygen(wctx *c, hudi_error *err);
 int hudi_plan_keys(wctx *c, hudi_error *err);
 int hudi_plan_dedup(wctx *c, hudi_error *err);
 int hudi_plan_existing_groups(wctx *c, hudi_error *err);
@@ -187,6 +190,26 @@ int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err);
 /* Appends rows idx[0..n) of src to dst (same shape). */
 int hudi_take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, int64_t n,
                    hudi_error *err);
+
+/* cow_merge.c: a new file group (c->groups[gi], named here) written a slice of incoming rows
+ * at a time: rows[0..n) (n <= WRITE_CHUNK_ROWS) are input rows, their keys c->keys at
+ * rows[k] - key_base. open takes
+ * over `reuse` (an empty batch of c->file_schema, or NULL); close hands the output batch back in
+ * *spare when that is NULL (else frees it) and frees the file either way. */
+typedef struct hudi_wfile hudi_wfile;
+int hudi_wfile_open(hudi_wfile **out, wctx *c, size_t gi, int64_t row_group_bytes,
+                    hudi_batch *reuse, hudi_error *err);
+int hudi_wfile_write(hudi_wfile *f, const int32_t *rows, int64_t n, int64_t key_base,
+                     hudi_error *err);
+int64_t hudi_wfile_rows(const hudi_wfile *f);      /* records written */
+int64_t hudi_wfile_data_size(const hudi_wfile *f); /* hudi_pq_writer_data_size */
+int hudi_wfile_close(hudi_wfile *f, hudi_batch **spare, hudi_error *err);
+void hudi_wfile_free(hudi_wfile *f); /* discards the file; NULL-safe */
+
+/* bulk_insert.c: bulk_insert planned and written in bounded chunks (see there). plan counts
+ * the inserts per partition for the workload profile; write writes and rolls the files. */
+int hudi_bulk_plan(wctx *c, hudi_error *err);
+int hudi_bulk_write(wctx *c, hudi_heartbeat *hb, hudi_error *err);
 
 /* cdc_log.c: the CDC log file of a merged file group (docs/formats/cdc.md). open leaves *out
  * NULL when the table does not log changes (CDC off, a new file group, merge-on-read). add

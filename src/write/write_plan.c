@@ -274,7 +274,7 @@ void hudi_plan_rekey(wctx *c, const char *planned) {
     }
 }
 
-int hudi_plan_keys(wctx *c, hudi_error *err) {
+int hudi_plan_keygen(wctx *c, hudi_error *err) {
     hudi_keygen_options ko;
     const hudi_batch *b = c->in;
     int rc;
@@ -295,6 +295,13 @@ int hudi_plan_keys(wctx *c, hudi_error *err) {
     if ((rc = hudi_array_new(&c->keys, &c->key_field, err)) < 0 ||
         (rc = hudi_array_new(&c->part_paths, &c->part_field, err)) < 0)
         return rc;
+    return 0;
+}
+
+int hudi_plan_keys(wctx *c, hudi_error *err) {
+    const hudi_batch *b = c->in;
+    int rc;
+    if ((rc = hudi_plan_keygen(c, err)) < 0) return rc;
     if (hudi_write_auto_keys(c->t)) {
         if ((rc = auto_keys(c, err)) < 0) return rc;
     } else if ((rc = hudi_keygen_record_keys(c->kg, b, c->keys, err)) < 0 ||

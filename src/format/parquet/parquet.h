@@ -217,6 +217,10 @@ int hudi_pq_writer_open(hudi_pq_writer **out, hudi_fs *fs, const char *path,
 int hudi_pq_writer_add_kv(hudi_pq_writer *w, const char *key, const char *value, hudi_error *err);
 /** Appends a batch whose schema matches the writer's (same shape). */
 int hudi_pq_writer_write(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err);
+/** The file's size so far as parquet-mr's ParquetWriter.getDataSize counts it: bytes of the
+ *  finished row groups plus the current row group's buffered (compressed pages, and the open
+ *  pages' estimated) bytes. Footer, indexes and bloom filters are not counted. */
+int64_t hudi_pq_writer_data_size(const hudi_pq_writer *w);
 /** Flushes, writes indexes and the footer, publishes the file, frees `w`. On failure the
  *  file is not published. `*size_bytes` (may be NULL) receives the file size. */
 int hudi_pq_writer_close(hudi_pq_writer *w, int64_t *size_bytes, hudi_error *err);

@@ -501,6 +501,8 @@ static int write_rows(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) {
     return 0;
 }
 
+int64_t hudi_pq_writer_data_size(const hudi_pq_writer *w) { return w->pos + buffered_bytes(w); }
+
 static int failed_again(hudi_pq_writer *w, hudi_error *err) {
     return hudi_error_set(err, w->failed, "%s: an earlier error left the parquet file unusable",
                           w->path);

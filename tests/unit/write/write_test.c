@@ -245,7 +245,9 @@ static void nonpartitioned_complex(wt_fs_kind kind) {
 Test(write, nonpartitioned_complex_small_files_memory) { nonpartitioned_complex(WT_MEMORY); }
 Test(write, nonpartitioned_complex_small_files_local) { nonpartitioned_complex(WT_LOCAL); }
 
-/* New file groups are sized from the record-size estimate and the target file size. */
+/* New file groups of an insert are sized from the record-size estimate and the target file
+ * size (Hudi's UpsertPartitioner; bulk_insert rolls files at their actual size instead,
+ * bulk_insert_test.c). */
 Test(write, new_groups_sized_by_target) {
     char base[512];
     hudi_field s;
@@ -257,7 +259,7 @@ Test(write, new_groups_sized_by_target) {
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
     hudi_table_write_result res;
     hudi_error err = HUDI_ERROR_INIT;
-    o.op = HUDI_WRITE_BULK_INSERT;
+    o.op = HUDI_WRITE_INSERT;
     o.target_file_bytes = 1024 * 30; /* 30 records at the default 1 KiB estimate */
     cr_assert_eq(hudi_tbl_write(t, b, &o, &res, &err), 0, "%s", err.message);
     cr_assert_eq(res.files_written, 4);

@@ -1,0 +1,324 @@
+/* bulk_insert.c - bulk_insert (docs/formats/base-files.md §6.3) planned and written in bounded
+ * chunks, laid out as Hudi's row writer lays it out with sort mode NONE: rows go in input order
+ * to one open file per partition path; once a file's size reaches hoodie.parquet.max.file.size
+ * plus the hoodie.parquet.compression.ratio margin (120 MiB + 10%), checked the way Hudi's
+ * HoodieBaseParquetWriter.canWrite checks it, the file is closed and the partition's next rows
+ * go to a new file group.
+ *
+ * Memory: record keys, partition paths and routing exist for one chunk of input rows at a time
+ * (hoodie.hudic.bulk_insert.chunk.rows, a hudic setting, default 262,144 rows), never for the
+ * whole batch. Beyond the caller's batch a write holds that chunk's state, the copies of the
+ * key generator's columns for the chunk, and per open file the Parquet row group being built
+ * plus one output slice (at most 10,000 rows). Row groups are hoodie.parquet.block.size (default
+ * 120 MiB) or smaller: the open files share hoodie.hudic.bulk_insert.buffer.bytes (a hudic
+ * setting, default 256 MiB). The output batch of a closed file is reused by the next one. No
+ * de-duplication (Hudi's hoodie.combine.before.insert=false) and no index lookup. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "write/write_int.h"
+
+#define BULK_CHUNK_ROWS_KEY "hoodie.hudic.bulk_insert.chunk.rows"
+#define BULK_DEFAULT_CHUNK_ROWS (1 << 18)
+#define BULK_BUFFER_KEY "hoodie.hudic.bulk_insert.buffer.bytes"
+#define BULK_DEFAULT_BUFFER_BYTES (256ll << 20)
+#define BULK_DEFAULT_BLOCK_BYTES (120ll << 20) /* hoodie.parquet.block.size */
+#define BULK_DEFAULT_COMPRESSION_RATIO 0.1     /* hoodie.parquet.compression.ratio */
+/* parquet-mr's DEFAULT_MINIMUM/MAXIMUM_RECORD_COUNT_FOR_CHECK, as Hudi's size check uses them */
+#define BULK_MIN_CHECK 100
+#define BULK_MAX_CHECK 10000
+
+typedef struct bfile { /* the open file of one partition */
+    hudi_wfile *f;
+    int64_t next_check; /* records written at the next size check */
+} bfile;
+
+typedef struct bulk {
+    wctx *c;
+    int64_t chunk_rows, block_bytes, max_bytes;
+    /* the chunk as a batch for the key generator: copies of the columns it reads (`sliced`),
+     * the caller's arrays for the others (never read) */
+    hudi_batch view;
+    hudi_array **view_cols;
+    bool *sliced;
+    /* per partition id (c->parts): open file, this chunk's rows */
+    bfile *files;
+    wrows *rows;
+    int32_t cap_parts;
+    hudi_batch *spare; /* output batch of the last closed file */
+    hudi_heartbeat *hb;
+} bulk;
+
+/* A writer setting: the write's props (the last of a key wins), then hoodie.properties. */
+static const char *setting(const wctx *c, const char *key) {
+    const char *v = NULL;
+    for (size_t i = 0; c->o.props && c->o.props[i] && c->o.props[i + 1]; i += 2)
+        if (strcmp(c->o.props[i], key) == 0) v = c->o.props[i + 1];
+    return v ? v : hudi_props_get(&c->t->props, key);
+}
+
+static int int_setting(const wctx *c, const char *key, int64_t dflt, int64_t min, int64_t *out,
+                       hudi_error *err) {
+    const char *v = setting(c, key);
+    *out = dflt;
+    if (!v) return 0;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < min)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: %s: bad value '%s'", c->t->base_path, key, v);
+    *out = x;
+    return 0;
+}
+
+static int bulk_init(bulk *bk, wctx *c, hudi_error *err) {
+    memset(bk, 0, sizeof(*bk));
+    bk->c = c;
+    int rc = int_setting(c, BULK_CHUNK_ROWS_KEY, BULK_DEFAULT_CHUNK_ROWS, 1, &bk->chunk_rows, err);
+    if (rc == 0)
+        rc = int_setting(c, "hoodie.parquet.block.size", BULK_DEFAULT_BLOCK_BYTES, 1,
+                         &bk->block_bytes, err);
+    int64_t budget = 0;
+    if (rc == 0)
+        rc = int_setting(c, BULK_BUFFER_KEY, BULK_DEFAULT_BUFFER_BYTES, 1 << 20, &budget, err);
+    if (rc < 0) return rc;
+    /* Every partition of the batch has a file open, each building a row group in memory: their
+     * row groups share the buffer budget (hoodie.parquet.block.size when it allows). The files
+     * still roll at the same size; only their row groups get smaller. */
+    if (c->n_parts > 0)
+        bk->block_bytes = HUDI_MIN(bk->block_bytes, HUDI_MAX(budget / c->n_parts, 1 << 20));
+    double ratio = BULK_DEFAULT_COMPRESSION_RATIO;
+    const char *v = setting(c, "hoodie.parquet.compression.ratio");
+    if (v) {
+        char *end;
+        ratio = strtod(v, &end);
+        if (end == v || *end || !(ratio >= 0 && ratio <= 100))
+            return hudi_error_set(err, HUDI_EINVAL,
+                                  "%s: hoodie.parquet.compression.ratio: bad value '%s'",
+                                  c->t->base_path, v);
+    }
+    /* HoodieBaseParquetWriter: maxFileSize + round(maxFileSize * compressionRatio) */
+    int64_t target = c->o.target_file_bytes;
+    bk->max_bytes = target + (int64_t)((double)target * ratio + 0.5);
+    const hudi_batch *in = c->in;
+    int32_t nc = in->n_columns;
+    if (!(bk->view_cols = hudi_calloc((size_t)nc + 1, sizeof(*bk->view_cols))) ||
+        !(bk->sliced = hudi_calloc((size_t)nc + 1, sizeof(bool))))
+        return hudi_error_oom(err);
+    bk->view.schema = in->schema;
+    bk->view.n_columns = nc;
+    bk->view.columns = bk->view_cols;
+    bool whole = in->num_rows <= bk->chunk_rows; /* one chunk: the batch itself */
+    for (int32_t i = 0; i < nc; i++) {
+        bk->view_cols[i] = in->columns[i];
+        bk->sliced[i] = !whole && hudi_keygen_uses_column(c->kg, i);
+        if (bk->sliced[i] &&
+            (rc = hudi_array_new(&bk->view_cols[i], in->columns[i]->field, err)) < 0) {
+            bk->sliced[i] = false; /* view_cols[i] was left NULL: not ours to free */
+            bk->view_cols[i] = in->columns[i];
+            return rc;
+        }
+    }
+    return 0;
+}
+
+static void bulk_dispose(bulk *bk) {
+    for (int32_t i = 0; bk->sliced && i < bk->view.n_columns; i++)
+        if (bk->sliced[i]) hudi_array_free(bk->view_cols[i]);
+    hudi_free(bk->view_cols);
+    hudi_free(bk->sliced);
+    for (int32_t p = 0; p < bk->cap_parts; p++) {
+        hudi_wfile_free(bk->files[p].f); /* still open only after a failure */
+        hudi_free(bk->rows[p].v);
+    }
+    hudi_free(bk->files);
+    hudi_free(bk->rows);
+    hudi_batch_free(bk->spare);
+}
+
+/* The key generator's view of input rows [start, start + n). */
+static int view_chunk(bulk *bk, int64_t start, int64_t n, hudi_error *err) {
+    const hudi_batch *in = bk->c->in;
+    for (int32_t i = 0; i < in->n_columns; i++) {
+        if (!bk->sliced[i]) continue;
+        hudi_array_clear(bk->view_cols[i]);
+        int rc = hudi_array_append_range(bk->view_cols[i], in->columns[i], start, n, err);
+        if (rc < 0) return rc;
+    }
+    bk->view.num_rows = n;
+    return 0;
+}
+
+/* Per-partition state for every partition id seen so far. */
+static int grow_parts(bulk *bk, hudi_error *err) {
+    int32_t need = bk->c->n_parts;
+    if (need <= bk->cap_parts) return 0;
+    int32_t cap = bk->cap_parts ? bk->cap_parts : 4;
+    while (cap < need) cap *= 2;
+    bfile *f = hudi_realloc(bk->files, (size_t)cap * sizeof(*f));
+    if (!f) return hudi_error_oom(err);
+    bk->files = f;
+    wrows *r = hudi_realloc(bk->rows, (size_t)cap * sizeof(*r));
+    if (!r) return hudi_error_oom(err);
+    bk->rows = r;
+    memset(f + bk->cap_parts, 0, (size_t)(cap - bk->cap_parts) * sizeof(*f));
+    memset(r + bk->cap_parts, 0, (size_t)(cap - bk->cap_parts) * sizeof(*r));
+    bk->cap_parts = cap;
+    return 0;
+}
+
+/* Partition paths of rows [start, start + n) into c->part_paths; with `keys`, record keys into
+ * c->keys too. */
+static int chunk_keys(bulk *bk, int64_t start, int64_t n, bool keys, hudi_error *err) {
+    wctx *c = bk->c;
+    int rc = view_chunk(bk, start, n, err);
+    if (rc < 0) return rc;
+    hudi_array_clear(c->part_paths);
+    hudi_array_clear(c->keys);
+    if ((rc = hudi_keygen_partition_paths(c->kg, &bk->view, c->part_paths, err)) < 0 || !keys)
+        return rc;
+    if (!hudi_write_auto_keys(c->t)) return hudi_keygen_record_keys(c->kg, &bk->view, c->keys, err);
+    /* generated keys (keys.md §9): "<instant>_<input partition 0>_<row>"; every row of a
+     * bulk_insert needs one */
+    char key[HUDI_INSTANT_TIME_MAX + 32];
+    for (int64_t i = 0; i < n; i++) {
+        int len = snprintf(key, sizeof(key), "%s_0_%lld", c->instant, (long long)(start + i));
+        if ((rc = hudi_array_append_bytes(c->keys, key, (size_t)len, err)) < 0) return rc;
+    }
+    return 0;
+}
+
+/* Partition id of chunk row i; `prev`/`prev_id` cache the last path (rows of one partition
+ * usually come together). */
+static int part_of(wctx *c, int64_t i, hudi_slice *prev, int32_t *prev_id, hudi_error *err) {
+    hudi_slice s = wstr(c->part_paths, i);
+    if (*prev_id >= 0 && hudi_slice_eq(s, *prev)) return 0;
+    int rc = hudi_wctx_part_id(c, (const char *)s.data, s.len, prev_id, err);
+    if (rc < 0) return rc;
+    c->parts[*prev_id].touched = true;
+    *prev = s;
+    return 0;
+}
+
+int hudi_bulk_plan(wctx *c, hudi_error *err) {
+    int rc;
+    if ((rc = hudi_plan_keygen(c, err)) < 0) return rc;
+    /* The workload profile of the inflight instant: inserts per partition, counted chunk by
+     * chunk before anything is written. */
+    bulk bk;
+    if ((rc = bulk_init(&bk, c, err)) < 0) goto done;
+    int64_t total = c->in->num_rows;
+    for (int64_t start = 0; rc == 0 && start < total; start += bk.chunk_rows) {
+        int64_t n = HUDI_MIN(bk.chunk_rows, total - start);
+        if ((rc = chunk_keys(&bk, start, n, false, err)) < 0) break;
+        hudi_slice prev = {NULL, 0};
+        int32_t pid = -1;
+        for (int64_t i = 0; i < n && rc == 0; i++)
+            if ((rc = part_of(c, i, &prev, &pid, err)) == 0) c->parts[pid].n_inserts++;
+    }
+    hudi_array_clear(c->part_paths);
+done:
+    bulk_dispose(&bk);
+    return rc;
+}
+
+/* Hudi's canWrite at a check point: false once the file is within two average records of the
+ * maximum size; else the next check comes halfway to the projected limit, after at least 100 and
+ * at most 10,000 more records. */
+static bool can_write(const bulk *bk, bfile *bf, int64_t written) {
+    int64_t size = hudi_wfile_data_size(bf->f);
+    int64_t avg = HUDI_MAX(size / written, 1);
+    if (size > bk->max_bytes - 2 * avg) return false;
+    bf->next_check =
+        written +
+        HUDI_MIN(HUDI_MAX(BULK_MIN_CHECK, (bk->max_bytes / avg - written) / 2), BULK_MAX_CHECK);
+    return true;
+}
+
+static int open_next(bulk *bk, int32_t part, hudi_error *err) {
+    wctx *c = bk->c;
+    char fid[HUDI_FILE_ID_MAX];
+    int32_t gi = -1;
+    int rc = hudi_file_id_new(fid, 0, err);
+    if (rc < 0 || (rc = hudi_wctx_add_group(c, part, fid, NULL, NULL, &gi, err)) < 0) return rc;
+    wgroup *g = &c->groups[gi];
+    g->active = true;
+    g->task = c->next_task++;
+    bfile *bf = &bk->files[part];
+    rc = hudi_wfile_open(&bf->f, c, (size_t)gi, bk->block_bytes, bk->spare, err);
+    bk->spare = NULL;
+    bf->next_check = BULK_MIN_CHECK;
+    if (c->o.progress) atomic_fetch_add(&c->o.progress->total, 1);
+    return rc;
+}
+
+static int close_file(bulk *bk, bfile *bf, hudi_error *err) {
+    hudi_wfile *f = bf->f;
+    bf->f = NULL;
+    int rc = hudi_wfile_close(f, &bk->spare, err);
+    if (bk->c->o.progress) atomic_fetch_add(&bk->c->o.progress->done, 1);
+    if (rc == 0) rc = hudi_heartbeat_beat(bk->hb, err);
+    return rc;
+}
+
+/* Rows rows[0..n) of partition `part` (keys at rows[k] - base of c->keys), in order, into the
+ * partition's open file, rolling over to a new file group when it is full. */
+static int write_part(bulk *bk, int32_t part, const int32_t *rows, int64_t n, int64_t base,
+                      hudi_error *err) {
+    int rc;
+    while (n > 0) {
+        bfile *bf = &bk->files[part];
+        if (!bf->f && (rc = open_next(bk, part, err)) < 0) return rc;
+        int64_t written = hudi_wfile_rows(bf->f);
+        int64_t m = HUDI_MIN(n, HUDI_MAX(bf->next_check - written, 1));
+        m = HUDI_MIN(m, WRITE_CHUNK_ROWS);
+        if ((rc = hudi_wfile_write(bf->f, rows, m, base, err)) < 0) return rc;
+        rows += m;
+        n -= m;
+        written += m;
+        if (written >= bf->next_check && !can_write(bk, bf, written) &&
+            (rc = close_file(bk, bf, err)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int hudi_bulk_write(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
+    bulk bk;
+    int rc = bulk_init(&bk, c, err);
+    bk.hb = hb;
+    hudi_progress *p = c->o.progress;
+    if (p) {
+        atomic_store(&p->done, 0);
+        atomic_store(&p->total, 0);
+        atomic_store(&p->rows, c->in->num_rows);
+        atomic_store(&p->phase, HUDI_PROGRESS_PHASE_WRITE);
+    }
+    int64_t total = c->in->num_rows;
+    for (int64_t start = 0; rc == 0 && start < total; start += bk.chunk_rows) {
+        int64_t n = HUDI_MIN(bk.chunk_rows, total - start);
+        if ((rc = chunk_keys(&bk, start, n, true, err)) < 0) break;
+        hudi_slice prev = {NULL, 0};
+        int32_t pid = -1;
+        for (int64_t i = 0; i < n && rc == 0; i++) {
+            if ((rc = part_of(c, i, &prev, &pid, err)) < 0 || (rc = grow_parts(&bk, err)) < 0)
+                break;
+            /* a delete marker for a key the table does not hold writes nothing */
+            if (!hudi_plan_row_is_deleted(c, (int32_t)(start + i)))
+                rc = hudi_wrows_push(&bk.rows[pid], (int32_t)(start + i), err);
+        }
+        for (int32_t q = 0; q < c->n_parts && rc == 0; q++) {
+            if (bk.rows[q].n == 0) continue;
+            rc = write_part(&bk, q, bk.rows[q].v, bk.rows[q].n, start, err);
+            bk.rows[q].n = 0;
+        }
+        if (rc == 0) rc = hudi_heartbeat_beat(hb, err);
+    }
+    for (int32_t q = 0; q < bk.cap_parts && rc == 0; q++)
+        if (bk.files[q].f) rc = close_file(&bk, &bk.files[q], err);
+    hudi_array_clear(c->keys);
+    hudi_array_clear(c->part_paths);
+    bulk_dispose(&bk);
+    return rc;
+}
