@@ -147,7 +147,7 @@ const hudi_pq_scan_stats *hudi_pq_scan_get_stats(const hudi_pq_scan *s);
 void hudi_pq_scan_free(hudi_pq_scan *s); /* NULL-safe */
 /* Scans hand their column readers' chunk, page and level buffers (each at least 64 KB) to a
  * process-wide cache when they end, and later scans start from them, so a warm process does
- * not page-fault fresh buffers for every file. The cache holds at most 48 buffers and 384 MB of
+ * not page-fault fresh buffers for every file. The cache holds at most 48 buffers and 128 MB of
  * capacity. This frees them all now (returns the bytes freed); thread-safe. */
 size_t hudi_pq_buffer_cache_clear(void);
 

@@ -72,7 +72,7 @@ static int32_t out_width_of(const hudi_field *f) {
  * buffers, CACHE_MAX_BYTES in all) and only keeps buffers big enough to matter. */
 #define CACHE_SLOTS 48
 #define CACHE_MIN_BYTES ((size_t)64 << 10)
-#define CACHE_MAX_BYTES ((size_t)384 << 20)
+#define CACHE_MAX_BYTES ((size_t)128 << 20)
 
 static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
