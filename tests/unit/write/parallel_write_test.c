@@ -1,8 +1,9 @@
 /* parallel_write_test.c - a write's result does not depend on its thread count
  * (hoodie.hudic.parallelism): the same copy-on-write rounds (bulk_insert, insert into small
  * files, upsert, delete) and merge-on-read rounds (insert, upsert deltacommit of log files,
- * delete) with forced instants and a fixed clock, once with 1 thread and once with 4, leave
- * byte-identical trees: the same data file names and bytes (base files, log files, partition
+ * delete) with forced instants, a fixed clock and file ids from a seeded sequence
+ * (hudi_file_id_seed_for_tests; they are random otherwise), once with 1 thread and once with 4,
+ * leave byte-identical trees: the same data file names and bytes (base files, log files, partition
  * metafiles) and the same timeline files, commit metadata included (only the write stats'
  * timings differ, so they are zeroed before comparing). A bad parallelism value is refused. */
 #include <criterion/criterion.h>
@@ -48,17 +49,24 @@ static void write_round(hudi_table *t, const hudi_field *s, const round *r, cons
     hudi_batch_free(b);
 }
 
-/* Zeroes the numbers after "totalScanTime", "totalUpsertTime" and "totalCreateTime". */
-static void zero_timings(char *s, size_t len) {
+/* Replaces the numbers after "totalScanTime", "totalUpsertTime" and "totalCreateTime" by 0
+ * (a file group's write time in milliseconds). */
+static void zero_timings(hudi_buf *b) {
     static const char *const keys[] = {"\"totalScanTime\"", "\"totalUpsertTime\"",
                                        "\"totalCreateTime\""};
+    char *s = (char *)b->data;
     for (size_t k = 0; k < 3; k++) {
         size_t kl = strlen(keys[k]);
-        for (size_t i = 0; i + kl <= len; i++) {
+        for (size_t i = 0; i + kl <= b->len; i++) {
             if (memcmp(s + i, keys[k], kl) != 0) continue;
             size_t j = i + kl;
-            while (j < len && (s[j] == ' ' || s[j] == ':')) j++;
-            while (j < len && s[j] >= '0' && s[j] <= '9') s[j++] = '0';
+            while (j < b->len && (s[j] == ' ' || s[j] == ':')) j++;
+            size_t e = j;
+            while (e < b->len && s[e] >= '0' && s[e] <= '9') e++;
+            if (e == j) continue;
+            s[j] = '0';
+            memmove(s + j + 1, s + e, b->len - e);
+            b->len -= e - j - 1;
         }
     }
 }
@@ -78,7 +86,7 @@ static void tree_read(tree *tr, hudi_fs *fs, const char *base) {
         snprintf(path, sizeof(path), "%s/%s", base, tr->names[i]);
         cr_assert_eq(hudi_fs_read_all(fs, path, &tr->data[i], &err), 0, "%s", err.message);
         if (strstr(tr->names[i], ".commit") || strstr(tr->names[i], ".deltacommit"))
-            zero_timings(tr->data[i].data, tr->data[i].len);
+            zero_timings(&tr->data[i]);
     }
 }
 
@@ -113,6 +121,7 @@ static void run_cow(tree *out, wt_fs_kind kind, const char *threads) {
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(kind, base, sizeof(base));
     hudi_table *t = wt_create(fs, base, NULL, "part", true, true, &s);
+    hudi_file_id_seed_for_tests(12345); /* both runs name their file groups alike */
     static const round rounds[] = {
         {HUDI_WRITE_BULK_INSERT, 0, 3000, 1}, {HUDI_WRITE_INSERT, 3000, 600, 2},
         {HUDI_WRITE_UPSERT, 100, 1200, 3}, /* 1200 updates */
@@ -127,6 +136,7 @@ static void run_cow(tree *out, wt_fs_kind kind, const char *threads) {
     char *dump = wt_dump(t, NULL);
     cr_assert_eq(wt_lines(dump), 3900 - 500);
     free(dump);
+    hudi_file_id_seed_for_tests(0);
     tree_read(out, fs, base);
     hudi_tbl_free(t);
     hudi_fs_free(fs);
@@ -140,6 +150,7 @@ static void run_mor(tree *out, wt_fs_kind kind, const char *threads) {
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(kind, base, sizeof(base));
     hudi_table *t = wt_mor_create(fs, base, &s, "pw");
+    hudi_file_id_seed_for_tests(12345);
     static const round rounds[] = {
         {HUDI_WRITE_INSERT, 0, 2000, 1},
         {HUDI_WRITE_UPSERT, 0, 1500, 2}, /* log files in every group, some rolled over */
@@ -150,6 +161,7 @@ static void run_mor(tree *out, wt_fs_kind kind, const char *threads) {
                                            "20260101000000003", "20260101000000004"};
     for (size_t i = 0; i < HUDI_ARRAY_LEN(rounds); i++)
         write_round(t, &s, &rounds[i], instants[i], threads);
+    hudi_file_id_seed_for_tests(0);
     tree_read(out, fs, base);
     hudi_tbl_free(t);
     hudi_fs_free(fs);
