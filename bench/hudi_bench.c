@@ -2,7 +2,7 @@
  * for bench/hudi_run.py to put side by side with Apache Hudi 0.15 on Spark.
  *
  *   hudi_bench run TABLE [--rows N] [--rounds R] [--small-rounds S] [--codec snappy]
- *                        [--simple-index] [--phases bulk,upsert,small,scan]
+ *                        [--simple-index] [--phases bulk,upsert,small,scan] [--threads T]
  *   hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]
  *   hudi_bench scan TABLE [--keys k1,k2,...]
  *   hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B] [--scan-at K,...]
@@ -15,8 +15,9 @@
  * recently inserted keys, 500 inserts); two snapshot scans of every column. One JSON line per
  * phase: wall and CPU seconds, the write result (files, bytes), the RSS with the input batch
  * resident and the peak RSS during the phase (VmHWM, reset through /proc/self/clear_refs
- * before each phase). `gen` writes the same batches as Parquet files (base.parquet,
- * round<k>.parquet, small<s>.parquet) for the Spark side. `scan` reads any Hudi table and
+ * before each phase); --threads T sets the writes' hoodie.hudic.parallelism. `gen` writes
+ * the same batches as Parquet files (base.parquet, round<k>.parquet, small<s>.parquet) for the
+ * Spark side. `scan` reads any Hudi table and
  * prints counts, sums and the rows of the given keys, for the cross-engine check.
  *
  * `mor` times the merge-on-read workload of bench/mor_run.py on TABLE (mor_dc_spec below):
@@ -62,6 +63,8 @@ typedef struct bench_args {
     int dc_from, dc_to, deltacommits, scan_now;
     const char *threads; /* hoodie.hudic.parallelism of the compaction (NULL = default) */
     const char *scan_at;
+    const char *threads; /* --threads: hoodie.hudic.parallelism of the writes (NULL: default) */
+    const char *props[3];
 } bench_args;
 
 static double now_s(void) {
@@ -477,6 +480,7 @@ static void timed_write(const bench_args *a, hudi_table *t, const hudi_field *sc
     o.use_bloom_index = !a->simple_index;
     o.target_file_bytes = 120ll << 20;
     o.small_file_bytes = 100ll << 20;
+    o.props = a->threads ? a->props : NULL;
     hudi_batch *b = make_batch(schema, sp);
     phase p;
     phase_begin(&p);
@@ -512,6 +516,7 @@ static void run_run(const bench_args *a) {
         o.use_bloom_index = !a->simple_index;
         o.target_file_bytes = 120ll << 20;
         o.small_file_bytes = 100ll << 20;
+        o.props = a->threads ? a->props : NULL;
         phase p;
         phase_begin(&p);
         if (hudi_tbl_create(&t, fs, a->path, &co, &err) < 0) die("create", &err);
@@ -658,6 +663,7 @@ static int parse_codec(const char *s) {
 static void usage(void) {
     fputs("usage: hudi_bench run TABLE [--rows N] [--rounds R] [--small-rounds S] [--codec C]\n"
           "                            [--simple-index] [--phases bulk,upsert,small,scan]\n"
+          "                            [--threads T]\n"
           "       hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]\n"
           "       hudi_bench scan TABLE [--keys k1,k2,...]\n"
           "       hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B]\n"
@@ -687,6 +693,7 @@ int main(int argc, char **argv) {
     if (argc < 3) usage();
     a.mode = argv[1];
     a.path = argv[2];
+    a.props[0] = "hoodie.hudic.parallelism";
     for (int i = 3; i < argc; i++) {
         const char *k = argv[i];
         if (strcmp(k, "--simple-index") == 0 || strcmp(k, "--create") == 0 ||
@@ -726,6 +733,7 @@ int main(int argc, char **argv) {
         else
             usage();
     }
+    a.props[1] = a.threads;
     /* Rows up to 2^31 - 2 keep every uuid distinct (the LCG step is a bijection below P). */
     if (a.rows < 10000 || a.rows > 1000000000 || a.rounds < 1 || a.rounds > 100 ||
         a.small_rounds < 0 || a.small_rounds > 100 || a.deltacommits < 1 || a.deltacommits > 97)

@@ -3,16 +3,23 @@
  * the total bytes written past `fail_after_bytes` (writing the bytes that still fit, like a
  * full disk). With `sticky`, every call after the first injected failure fails too: the
  * process is considered crashed, which is how crash-safety tests model a dying writer.
- * A failed writer close never publishes the file. */
+ * A failed writer close never publishes the file.
+ *
+ * Threads: the call counter and the tripped flag are atomics (each call gets its own number:
+ * with several threads which operation is call N varies, never that exactly one is), the byte
+ * budget is taken under a mutex. */
+#include <pthread.h>
+
 #include "storage.h"
 
 typedef struct faulty_fs {
     hudi_fs base;
     hudi_fs *inner;
     hudi_fault_plan plan;
-    int64_t calls;
+    atomic_llong calls;
+    pthread_mutex_t mu; /* bytes */
     int64_t bytes;
-    bool tripped;
+    atomic_bool tripped;
 } faulty_fs;
 
 typedef struct faulty_file {
@@ -29,12 +36,12 @@ typedef struct faulty_writer {
 
 /* Counts one call; returns an error if this call is to fail. */
 static int tick(faulty_fs *f, const char *op, const char *path, hudi_error *err) {
-    f->calls++;
-    if ((f->tripped && f->plan.sticky) ||
-        (f->plan.fail_call > 0 && f->calls == f->plan.fail_call)) {
-        f->tripped = true;
+    int64_t n = atomic_fetch_add(&f->calls, 1) + 1;
+    if ((atomic_load(&f->tripped) && f->plan.sticky) ||
+        (f->plan.fail_call > 0 && n == f->plan.fail_call)) {
+        atomic_store(&f->tripped, true);
         return hudi_error_set(err, HUDI_EIO, "%s: %s: injected fault at call %lld", path, op,
-                              (long long)f->calls);
+                              (long long)n);
     }
     return 0;
 }
@@ -64,15 +71,21 @@ static int fw_write(hudi_writer *w, const void *data, size_t len, hudi_error *er
     faulty_fs *f = fw->fs;
     int rc = tick(f, "write", w->path, err);
     if (rc < 0) return rc;
-    if (f->plan.fail_after_bytes >= 0 && f->bytes + (int64_t)len > f->plan.fail_after_bytes) {
-        size_t fits = (size_t)(f->plan.fail_after_bytes - f->bytes);
-        if (fits) hudi_writer_write(fw->inner, data, fits, NULL);
+    if (f->plan.fail_after_bytes >= 0) {
+        pthread_mutex_lock(&f->mu);
+        size_t fits = len;
+        if (f->bytes + (int64_t)len > f->plan.fail_after_bytes) {
+            fits = (size_t)(f->plan.fail_after_bytes - f->bytes);
+            atomic_store(&f->tripped, true);
+        }
         f->bytes += (int64_t)fits;
-        f->tripped = true;
-        return hudi_error_set(err, HUDI_EIO, "%s: write: injected fault after %lld bytes", w->path,
-                              (long long)f->plan.fail_after_bytes);
+        pthread_mutex_unlock(&f->mu);
+        if (fits < len) {
+            if (fits) hudi_writer_write(fw->inner, data, fits, NULL);
+            return hudi_error_set(err, HUDI_EIO, "%s: write: injected fault after %lld bytes",
+                                  w->path, (long long)f->plan.fail_after_bytes);
+        }
     }
-    f->bytes += (int64_t)len;
     w->written_bytes += (int64_t)len;
     return hudi_writer_write(fw->inner, data, len, err);
 }
@@ -163,7 +176,10 @@ static int faulty_touch(hudi_fs *fs, const char *path, hudi_error *err) {
     FORWARD(path, "touch", touch(f->inner, path, err));
 }
 
-static void faulty_destroy(hudi_fs *fs) { hudi_free(fs); }
+static void faulty_destroy(hudi_fs *fs) {
+    pthread_mutex_destroy(&((faulty_fs *)fs)->mu);
+    hudi_free(fs);
+}
 
 static const hudi_fs_ops faulty_ops = {
     "faulty",       faulty_open,          faulty_create,    faulty_stat,
@@ -177,9 +193,19 @@ int hudi_fs_faulty_new(hudi_fs **out, hudi_fs *inner, hudi_fault_plan plan, hudi
     f->base.ops = &faulty_ops;
     f->inner = inner;
     f->plan = plan;
+    atomic_init(&f->calls, 0);
+    atomic_init(&f->tripped, false);
+    if (pthread_mutex_init(&f->mu, NULL) != 0) {
+        hudi_free(f);
+        return hudi_error_set(err, HUDI_ENOMEM, "cannot create a mutex");
+    }
     *out = &f->base;
     return 0;
 }
 
-int64_t hudi_fs_faulty_calls(const hudi_fs *fs) { return ((const faulty_fs *)fs)->calls; }
-bool hudi_fs_faulty_tripped(const hudi_fs *fs) { return ((const faulty_fs *)fs)->tripped; }
+int64_t hudi_fs_faulty_calls(const hudi_fs *fs) {
+    return atomic_load(&((faulty_fs *)(uintptr_t)fs)->calls);
+}
+bool hudi_fs_faulty_tripped(const hudi_fs *fs) {
+    return atomic_load(&((faulty_fs *)(uintptr_t)fs)->tripped);
+}

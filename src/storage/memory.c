@@ -1,7 +1,13 @@
 /* memory.c - an in-memory backend for tests and scratch space. Files are byte buffers in a
  * map keyed by path; directories are recorded explicitly by mkdirs and implicitly by any
  * file beneath them. Files opened for reading keep a reference to an immutable snapshot,
- * so overwriting a file never disturbs an open reader. */
+ * so overwriting a file never disturbs an open reader.
+ *
+ * Threads (a write's file groups run on a pool): one mutex guards the maps, the blobs'
+ * reference counts, lock flags and times. The public operations take it and call the
+ * unlocked implementations (the `_u` functions); reads of an open file's immutable blob and
+ * a writer's own buffer need no lock. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "storage.h"
@@ -19,6 +25,7 @@ typedef struct mem_fs {
     hudi_map files;   /* path -> mem_blob* */
     hudi_map dirs;    /* path -> (void*)1 */
     int64_t clock_ms; /* last modification time handed out: the wall clock, never backwards */
+    pthread_mutex_t mu;
 } mem_fs;
 
 static int64_t next_mtime(mem_fs *m) {
@@ -30,6 +37,7 @@ static int64_t next_mtime(mem_fs *m) {
 typedef struct mem_file {
     hudi_file base;
     mem_blob *blob;
+    mem_fs *fs;
 } mem_file;
 
 typedef struct mem_writer {
@@ -71,14 +79,17 @@ static int mf_view(hudi_file *f, int64_t off, size_t len, const uint8_t **out, h
 }
 
 static void mf_close(hudi_file *f) {
+    mem_fs *m = ((mem_file *)f)->fs;
+    pthread_mutex_lock(&m->mu);
     blob_unref(((mem_file *)f)->blob);
+    pthread_mutex_unlock(&m->mu);
     hudi_free(f->path);
     hudi_free(f);
 }
 
 static const hudi_file_ops mem_file_ops = {mf_read_at, mf_view, mf_close};
 
-static int mem_open(hudi_fs *fs, const char *path, hudi_file **out, hudi_error *err) {
+static int mem_open_u(hudi_fs *fs, const char *path, hudi_file **out, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     mem_blob *b = hudi_map_get(&m->files, path, norm_len(path));
     if (!b) return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
@@ -89,6 +100,7 @@ static int mem_open(hudi_fs *fs, const char *path, hudi_file **out, hudi_error *
     }
     b->refs++;
     f->blob = b;
+    f->fs = m;
     f->base.ops = &mem_file_ops;
     f->base.size_bytes = (int64_t)b->len;
     *out = &f->base;
@@ -111,7 +123,7 @@ static void mw_free(mem_writer *mw) {
 
 static void mw_abort(hudi_writer *w) { mw_free((mem_writer *)w); }
 
-static int mw_close(hudi_writer *w, hudi_error *err) {
+static int mw_close_u(hudi_writer *w, hudi_error *err) {
     mem_writer *mw = (mem_writer *)w;
     mem_fs *m = mw->fs;
     size_t n = norm_len(w->path);
@@ -146,9 +158,18 @@ done:
     return rc;
 }
 
+static int mw_close(hudi_writer *w, hudi_error *err) {
+    mem_fs *m = ((mem_writer *)w)->fs;
+    pthread_mutex_lock(&m->mu);
+    int rc = mw_close_u(w, err);
+    pthread_mutex_unlock(&m->mu);
+    return rc;
+}
+
 static const hudi_writer_ops mem_writer_ops = {mw_write, mw_close, mw_abort};
 
-static int mem_create(hudi_fs *fs, const char *path, int mode, hudi_writer **out, hudi_error *err) {
+static int mem_create_u(hudi_fs *fs, const char *path, int mode, hudi_writer **out,
+                        hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     if (mode == HUDI_CREATE_EXCLUSIVE && hudi_map_get(&m->files, path, norm_len(path)))
         return hudi_error_set(err, HUDI_EEXISTS, "%s: already exists", path);
@@ -176,7 +197,7 @@ static bool has_children(const mem_fs *m, const char *dir, size_t n) {
     return false;
 }
 
-static int mem_stat(hudi_fs *fs, const char *path, hudi_stat *out, hudi_error *err) {
+static int mem_stat_u(hudi_fs *fs, const char *path, hudi_stat *out, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     size_t n = norm_len(path);
     mem_blob *b = hudi_map_get(&m->files, path, n);
@@ -207,13 +228,13 @@ static int list_add(hudi_vec *v, hudi_map *seen, const char *name, size_t n, boo
     return 0;
 }
 
-static int mem_list(hudi_fs *fs, const char *dir, hudi_dir_listing *out, hudi_error *err) {
+static int mem_list_u(hudi_fs *fs, const char *dir, hudi_dir_listing *out, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     size_t n = norm_len(dir);
     out->entries = NULL;
     out->count = 0;
     hudi_stat st;
-    if (mem_stat(fs, dir, &st, err) < 0) return HUDI_ENOTFOUND;
+    if (mem_stat_u(fs, dir, &st, err) < 0) return HUDI_ENOTFOUND;
     if (!st.is_dir) return hudi_error_set(err, HUDI_EINVAL, "%s: not a directory", dir);
     hudi_vec v = HUDI_VEC_INIT(hudi_dirent);
     hudi_map seen = HUDI_MAP_INIT;
@@ -242,7 +263,7 @@ static int mem_list(hudi_fs *fs, const char *dir, hudi_dir_listing *out, hudi_er
     return 0;
 }
 
-static int mem_remove(hudi_fs *fs, const char *path, hudi_error *err) {
+static int mem_remove_u(hudi_fs *fs, const char *path, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     size_t n = norm_len(path);
     void *old = NULL;
@@ -259,7 +280,7 @@ static int mem_remove(hudi_fs *fs, const char *path, hudi_error *err) {
     return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
 }
 
-static int mem_rename(hudi_fs *fs, const char *from, const char *to, hudi_error *err) {
+static int mem_rename_u(hudi_fs *fs, const char *from, const char *to, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     void *b = NULL, *old = NULL;
     if (!hudi_map_remove(&m->files, from, norm_len(from), &b))
@@ -272,7 +293,7 @@ static int mem_rename(hudi_fs *fs, const char *from, const char *to, hudi_error 
     return 0;
 }
 
-static int mem_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
+static int mem_mkdirs_u(hudi_fs *fs, const char *path, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     size_t n = norm_len(path);
     if (hudi_map_get(&m->files, path, n))
@@ -292,13 +313,18 @@ typedef struct mem_lock {
 
 static bool ml_holds(hudi_fs_lock *l, const char *path) {
     mem_lock *ml = (mem_lock *)l;
-    return hudi_map_get(&ml->fs->files, path, norm_len(path)) == ml->blob;
+    pthread_mutex_lock(&ml->fs->mu);
+    bool held = hudi_map_get(&ml->fs->files, path, norm_len(path)) == ml->blob;
+    pthread_mutex_unlock(&ml->fs->mu);
+    return held;
 }
 
 static void ml_release(hudi_fs_lock *l) {
     mem_lock *ml = (mem_lock *)l;
+    pthread_mutex_lock(&ml->fs->mu);
     ml->blob->locked = false;
     blob_unref(ml->blob);
+    pthread_mutex_unlock(&ml->fs->mu);
     hudi_free(ml);
 }
 
@@ -315,8 +341,8 @@ static int hold(mem_fs *m, mem_blob *b, hudi_fs_lock **out, hudi_error *err) {
     return 0;
 }
 
-static int mem_create_locked(hudi_fs *fs, const char *path, const void *data, size_t len,
-                             hudi_fs_lock **out, hudi_error *err) {
+static int mem_create_locked_u(hudi_fs *fs, const char *path, const void *data, size_t len,
+                               hudi_fs_lock **out, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     size_t n = norm_len(path);
     if (hudi_map_get(&m->files, path, n))
@@ -342,7 +368,7 @@ static int mem_create_locked(hudi_fs *fs, const char *path, const void *data, si
     return rc;
 }
 
-static int mem_lock_file(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi_error *err) {
+static int mem_lock_file_u(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     mem_blob *b = hudi_map_get(&m->files, path, norm_len(path));
     if (!b) return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
@@ -350,7 +376,7 @@ static int mem_lock_file(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi
     return hold(m, b, out, err);
 }
 
-static int mem_touch(hudi_fs *fs, const char *path, hudi_error *err) {
+static int mem_touch_u(hudi_fs *fs, const char *path, hudi_error *err) {
     mem_fs *m = (mem_fs *)fs;
     mem_blob *b = hudi_map_get(&m->files, path, norm_len(path));
     if (!b) return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
@@ -362,10 +388,11 @@ int hudi_fs_memory_set_mtime(hudi_fs *fs, const char *path, int64_t mtime_ms, hu
     mem_fs *m = (mem_fs *)fs;
     if (strcmp(fs->ops->name, "memory") != 0)
         return hudi_error_set(err, HUDI_EINVAL, "%s: not a memory filesystem", path);
+    pthread_mutex_lock(&m->mu);
     mem_blob *b = hudi_map_get(&m->files, path, norm_len(path));
-    if (!b) return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
-    b->mtime_ms = mtime_ms;
-    return 0;
+    if (b) b->mtime_ms = mtime_ms;
+    pthread_mutex_unlock(&m->mu);
+    return b ? 0 : hudi_error_set(err, HUDI_ENOTFOUND, "%s: no such file", path);
 }
 
 static void mem_destroy(hudi_fs *fs) {
@@ -375,7 +402,48 @@ static void mem_destroy(hudi_fs *fs) {
     while ((e = hudi_map_next(&m->files, &it))) blob_unref(e->value);
     hudi_map_dispose(&m->files);
     hudi_map_dispose(&m->dirs);
+    pthread_mutex_destroy(&m->mu);
     hudi_free(m);
+}
+
+/* The locked entry points. */
+#define LOCKED(call)                                                                               \
+    mem_fs *m = (mem_fs *)fs;                                                                      \
+    pthread_mutex_lock(&m->mu);                                                                    \
+    int rc = call;                                                                                 \
+    pthread_mutex_unlock(&m->mu);                                                                  \
+    return rc
+
+static int mem_open(hudi_fs *fs, const char *path, hudi_file **out, hudi_error *err) {
+    LOCKED(mem_open_u(fs, path, out, err));
+}
+static int mem_create(hudi_fs *fs, const char *path, int mode, hudi_writer **out, hudi_error *err) {
+    LOCKED(mem_create_u(fs, path, mode, out, err));
+}
+static int mem_stat(hudi_fs *fs, const char *path, hudi_stat *out, hudi_error *err) {
+    LOCKED(mem_stat_u(fs, path, out, err));
+}
+static int mem_list(hudi_fs *fs, const char *dir, hudi_dir_listing *out, hudi_error *err) {
+    LOCKED(mem_list_u(fs, dir, out, err));
+}
+static int mem_remove(hudi_fs *fs, const char *path, hudi_error *err) {
+    LOCKED(mem_remove_u(fs, path, err));
+}
+static int mem_rename(hudi_fs *fs, const char *from, const char *to, hudi_error *err) {
+    LOCKED(mem_rename_u(fs, from, to, err));
+}
+static int mem_mkdirs(hudi_fs *fs, const char *path, hudi_error *err) {
+    LOCKED(mem_mkdirs_u(fs, path, err));
+}
+static int mem_create_locked(hudi_fs *fs, const char *path, const void *data, size_t len,
+                             hudi_fs_lock **out, hudi_error *err) {
+    LOCKED(mem_create_locked_u(fs, path, data, len, out, err));
+}
+static int mem_lock_file(hudi_fs *fs, const char *path, hudi_fs_lock **out, hudi_error *err) {
+    LOCKED(mem_lock_file_u(fs, path, out, err));
+}
+static int mem_touch(hudi_fs *fs, const char *path, hudi_error *err) {
+    LOCKED(mem_touch_u(fs, path, err));
 }
 
 static const hudi_fs_ops mem_ops = {"memory",    mem_open,          mem_create,    mem_stat,
@@ -386,6 +454,10 @@ int hudi_fs_memory_new(hudi_fs **out, hudi_error *err) {
     *out = NULL;
     mem_fs *m = hudi_calloc(1, sizeof(*m));
     if (!m) return hudi_error_oom(err);
+    if (pthread_mutex_init(&m->mu, NULL) != 0) {
+        hudi_free(m);
+        return hudi_error_set(err, HUDI_ENOMEM, "cannot create a mutex");
+    }
     m->base.ops = &mem_ops;
     *out = &m->base;
     return 0;

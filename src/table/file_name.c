@@ -227,9 +227,27 @@ void hudi_file_id_from_bytes(char out[HUDI_FILE_ID_MAX], const uint8_t random16[
     snprintf(p, (size_t)(HUDI_FILE_ID_MAX - (p - out)), "-%u", index);
 }
 
+/* Tests: 0 = getrandom; else file ids are drawn from a splitmix64 sequence started at the
+ * seed, so two runs of the same writes name their files alike. */
+static atomic_ullong test_seq;
+
+void hudi_file_id_seed_for_tests(uint64_t seed) { atomic_store(&test_seq, seed); }
+
+static uint64_t splitmix64(uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 int hudi_file_id_new(char out[HUDI_FILE_ID_MAX], uint32_t index, hudi_error *err) {
     uint8_t b[16];
     size_t got = 0;
+    if (atomic_load(&test_seq) != 0) {
+        uint64_t x = atomic_fetch_add(&test_seq, 2);
+        uint64_t h[2] = {splitmix64(x), splitmix64(x + 1)};
+        memcpy(b, h, 16);
+        got = sizeof(b);
+    }
     while (got < sizeof(b)) {
         ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
         if (n < 0) {

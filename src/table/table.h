@@ -390,6 +390,8 @@ void hudi_write_token_format(char out[HUDI_WRITE_TOKEN_MAX], uint64_t partition_
 /** A new file id: a random version-4 UUID (lowercase 8-4-4-4-12) + "-" + index, as Hudi's
  *  FSUtils.createNewFileId. Randomness comes from getrandom(2). */
 int hudi_file_id_new(char out[HUDI_FILE_ID_MAX], uint32_t index, hudi_error *err);
+/* Tests only: a non-zero seed makes hudi_file_id_new deterministic (0: random again). */
+void hudi_file_id_seed_for_tests(uint64_t seed);
 /** Deterministic variant: the UUID is made from `random16` (version and variant bits set). */
 void hudi_file_id_from_bytes(char out[HUDI_FILE_ID_MAX], const uint8_t random16[16],
                              uint32_t index);

@@ -5,7 +5,11 @@
  *
  * Keys come from the _hoodie_record_key column, or, with hoodie.populate.meta.fields=false,
  * from the key columns through the key generator. Only one column set is read per file and
- * only files with candidate keys are read at all. */
+ * only files with candidate keys are read at all.
+ *
+ * Candidate files are looked up in parallel (one task per file, on the write's pool): a task
+ * collects the rows whose keys its file holds; the caller then tags them in group order, so a
+ * key found in several files goes to the first group, whatever the thread count. */
 #include "write/write_int.h"
 
 static int find_top(const hudi_field *st, const char *name, size_t len) {
@@ -68,9 +72,9 @@ static int key_columns(const wctx *c, const hudi_field *fs, int32_t *cols, int32
 
 /* Reads the keys of `pf` batch by batch and calls back with a STRING array of them. A
  * callback returning non-zero stops the scan. */
-typedef int (*key_fn)(wctx *c, size_t gi, const hudi_array *keys, hudi_error *err);
+typedef int (*key_fn)(wctx *c, size_t gi, const hudi_array *keys, void *arg, hudi_error *err);
 
-static int scan_keys(wctx *c, size_t gi, hudi_pq_file *pf, key_fn fn, hudi_error *err) {
+static int scan_keys(wctx *c, size_t gi, hudi_pq_file *pf, key_fn fn, void *arg, hudi_error *err) {
     int32_t cols[64], n = 0;
     hudi_pq_scan *scan = NULL;
     hudi_keygen *kg = NULL;
@@ -101,7 +105,7 @@ static int scan_keys(wctx *c, size_t gi, hudi_pq_file *pf, key_fn fn, hudi_error
                                 hudi_pq_path(pf));
             break;
         }
-        if ((rc = fn(c, gi, k, err)) != 0) break;
+        if ((rc = fn(c, gi, k, arg, err)) != 0) break;
     }
     if (rc > 0) rc = 0;
 done:
@@ -111,16 +115,16 @@ done:
     return rc;
 }
 
-static int tag_keys(wctx *c, size_t gi, const hudi_array *keys, hudi_error *err) {
-    HUDI_UNUSED(err);
+/* Collects the input rows whose keys the file holds (arg: a wrows). */
+static int find_keys(wctx *c, size_t gi, const hudi_array *keys, void *arg, hudi_error *err) {
+    wrows *hits = arg;
     int32_t part = c->groups[gi].part;
     for (int64_t i = 0; i < keys->length; i++) {
         if (!hudi_array_is_valid(keys, i)) continue;
         hudi_slice k = wstr(keys, i);
         int32_t r = hudi_wkeys_find(&c->idx, k.data, k.len, part);
-        if (r < 0 || c->tagged[r]) continue;
-        c->tagged[r] = true;
-        c->dest[r] = (int32_t)gi;
+        int rc = r < 0 ? 0 : hudi_wrows_push(hits, r, err);
+        if (rc < 0) return rc;
     }
     return 0;
 }
@@ -159,24 +163,57 @@ static int bloom_candidates(wctx *c, size_t gi, hudi_pq_file *pf, const wrows *r
     return 0;
 }
 
+typedef struct lookup {
+    wctx *c;
+    const wrows *by_part; /* selected rows per partition */
+    size_t *gi;           /* the candidate groups */
+    wrows *hits;          /* per candidate: the rows its file holds */
+} lookup;
+
+static int lookup_task(void *payload, int64_t i, hudi_error *err) {
+    lookup *l = payload;
+    wctx *c = l->c;
+    size_t gi = l->gi[i];
+    const wgroup *g = &c->groups[gi];
+    hudi_pq_file *pf = NULL;
+    int rc = hudi_pq_open(&pf, c->t->fs, g->old->path, NULL, err);
+    if (rc < 0) return rc;
+    bool any = true;
+    if (c->o.use_bloom_index && c->t->cfg.populate_meta_fields)
+        rc = bloom_candidates(c, gi, pf, &l->by_part[g->part], &any, err);
+    if (rc == 0 && any) rc = scan_keys(c, gi, pf, find_keys, &l->hits[i], err);
+    hudi_pq_close(pf);
+    return rc;
+}
+
 int hudi_index_tag(wctx *c, hudi_error *err) {
     int rc = 0;
+    lookup l = {c, NULL, NULL, NULL};
     wrows *by_part = hudi_calloc((size_t)c->n_parts + 1, sizeof(wrows));
-    if (!by_part) return hudi_error_oom(err);
+    l.by_part = by_part;
+    l.gi = hudi_calloc(c->n_groups + 1, sizeof(size_t));
+    l.hits = hudi_calloc(c->n_groups + 1, sizeof(wrows));
+    if (!by_part || !l.gi || !l.hits) rc = hudi_error_oom(err);
     for (int64_t s = 0; s < c->n_sel && rc == 0; s++)
         rc = hudi_wrows_push(&by_part[c->row_part[c->sel[s]]], c->sel[s], err);
-    for (size_t gi = 0; gi < c->n_groups && rc == 0; gi++) {
-        const wgroup *g = &c->groups[gi];
-        if (!g->old || by_part[g->part].n == 0) continue;
-        hudi_pq_file *pf = NULL;
-        if ((rc = hudi_pq_open(&pf, c->t->fs, g->old->path, NULL, err)) < 0) break;
-        bool any = true;
-        if (c->o.use_bloom_index && c->t->cfg.populate_meta_fields)
-            rc = bloom_candidates(c, gi, pf, &by_part[g->part], &any, err);
-        if (rc == 0 && any) rc = scan_keys(c, gi, pf, tag_keys, err);
-        hudi_pq_close(pf);
+    int64_t n = 0;
+    for (size_t gi = 0; gi < c->n_groups && rc == 0; gi++)
+        if (c->groups[gi].old && by_part[c->groups[gi].part].n > 0) l.gi[n++] = gi;
+    hudi_pool *pool = NULL;
+    if (rc == 0) rc = hudi_write_pool(c, n, &pool, err);
+    if (rc == 0) rc = hudi_pool_run(pool, n, lookup_task, &l, err);
+    for (int64_t i = 0; i < n && rc == 0; i++) {
+        for (int64_t k = 0; k < l.hits[i].n; k++) {
+            int32_t r = l.hits[i].v[k];
+            if (c->tagged[r]) continue;
+            c->tagged[r] = true;
+            c->dest[r] = (int32_t)l.gi[i];
+        }
     }
-    for (int32_t p = 0; p < c->n_parts; p++) hudi_free(by_part[p].v);
+    for (int64_t i = 0; l.hits && i < n; i++) hudi_free(l.hits[i].v);
+    for (int32_t p = 0; by_part && p < c->n_parts; p++) hudi_free(by_part[p].v);
     hudi_free(by_part);
+    hudi_free(l.gi);
+    hudi_free(l.hits);
     return rc;
 }

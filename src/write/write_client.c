@@ -6,6 +6,7 @@
  * taken again to check for conflicts and commit (docs/formats/concurrency.md). Before the
  * commit point nothing is visible to readers; after it, errors in the housekeeping steps are
  * not failures of the write (the next writer redoes them). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,6 +57,7 @@ static void ctx_dispose(wctx *c) {
         hudi_free(c->groups[i].rolled);
     }
     hudi_free(c->groups);
+    hudi_pool_free(c->pool);
     hudi_fs_view_free(c->view);
     hudi_wkeys_dispose(&c->idx);
     hudi_free(c->sel);
@@ -149,7 +151,7 @@ static int plan(wctx *c, hudi_error *err) {
 
 /* A writer setting: the write's props (the last of a key wins: SQL passes table properties,
  * then the session's SET values), then hoodie.properties. */
-static const char *setting(const wctx *c, const char *key) {
+const char *hudi_write_setting(const wctx *c, const char *key) {
     const char *v = NULL;
     for (size_t i = 0; c->o.props && c->o.props[i] && c->o.props[i + 1]; i += 2)
         if (strcmp(c->o.props[i], key) == 0) v = c->o.props[i + 1];
@@ -187,10 +189,10 @@ int hudi_write_inline_compaction_due(const hudi_timeline *tl, int64_t max_delta_
 }
 
 static void inline_compaction(wctx *c) {
-    const char *on = setting(c, "hoodie.compact.inline");
+    const char *on = hudi_write_setting(c, "hoodie.compact.inline");
     if (!c->mor || c->action != HUDI_ACTION_DELTACOMMIT || !on || strcasecmp(on, "true") != 0)
         return;
-    const char *max = setting(c, "hoodie.compact.inline.max.delta.commits");
+    const char *max = hudi_write_setting(c, "hoodie.compact.inline.max.delta.commits");
     int64_t m = max ? strtoll(max, NULL, 10) : 5;
     if (hudi_tbl_reload(c->t, NULL) < 0 ||
         hudi_write_inline_compaction_due(c->t->timeline, m < 1 ? 1 : m) <= 0)
@@ -212,6 +214,31 @@ static void finish(wctx *c) {
         (void)hudi_write_clean_locked(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
 }
 
+/* hoodie.hudic.parallelism: the threads of a write (file groups, index lookups); absent or 0 =
+ * the processors online, 1 = everything in the calling thread. */
+static int read_threads(wctx *c, hudi_error *err) {
+    const char *v = hudi_write_setting(c, "hoodie.hudic.parallelism");
+    char *end = NULL;
+    long long n = v ? strtoll(v, &end, 10) : 0;
+    if (v && (end == v || *end || n < 0 || n > 1024))
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "%s: hoodie.hudic.parallelism '%s' is not a thread count (0-1024)",
+                              c->t->base_path, v);
+    c->threads = n == 0 ? hudi_pool_default_threads() : (int32_t)n;
+    return 0;
+}
+
+int hudi_write_pool(wctx *c, int64_t n_tasks, hudi_pool **out, hudi_error *err) {
+    *out = NULL;
+    if (c->threads <= 1 || n_tasks <= 1) return 0;
+    if (!c->pool) {
+        int rc = hudi_pool_new(&c->pool, c->threads, err);
+        if (rc < 0) return rc;
+    }
+    *out = c->pool;
+    return 0;
+}
+
 static int pick_instant(wctx *c, hudi_error *err) {
     hudi_table *t = c->t;
     const char *last = hudi_timeline_last_time(t->timeline);
@@ -227,24 +254,77 @@ static int pick_instant(wctx *c, hudi_error *err) {
     return 0;
 }
 
-static int write_groups(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
+/* The file groups of a write, one task each (on the pool with hoodie.hudic.parallelism > 1):
+ * every task writes its own group (name, marker, file, stats) and the rows routed to it; the
+ * heartbeat is beaten under a mutex; the lowest failing group's error is the write's, and the
+ * files of the others are found by their markers when the write is rolled back. */
+typedef struct group_run {
+    wctx *c;
+    hudi_heartbeat *hb;
+    hudi_progress *p;
+    pthread_mutex_t mu; /* hb */
+} group_run;
+
+static int group_task(void *payload, int64_t i, hudi_error *err) {
+    group_run *r = payload;
+    wctx *c = r->c;
+    size_t gi = (size_t)i;
+    if (!c->groups[gi].active) return 0;
+    int rc = c->groups[gi].append ? hudi_mor_append_group(c, gi, err)
+                                  : hudi_merge_write_group(c, gi, err);
+    if (rc == 0) {
+        pthread_mutex_lock(&r->mu);
+        rc = hudi_heartbeat_beat(r->hb, err);
+        pthread_mutex_unlock(&r->mu);
+    }
+    if (r->p) atomic_fetch_add(&r->p->done, 1);
+    return rc;
+}
+
+/* What the group tasks would otherwise do on shared state, done first in the caller in group
+ * order: each partition's metafile (written by its first new base file's group, with that
+ * group's write token, at the table clock's time) and the schema view's cache of the old
+ * files' InternalSchemas. */
+static int before_groups(wctx *c, hudi_error *err) {
     int rc = 0;
+    bool *seen = hudi_calloc((size_t)c->n_parts + 1, sizeof(bool));
+    if (!seen) return hudi_error_oom(err);
+    for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {
+        wgroup *g = &c->groups[gi];
+        if (!g->active || g->append) continue;
+        if (c->ischema && g->old) {
+            const hudi_ischema *is = NULL;
+            rc = hudi_schema_view_file(&is, c->sv, g->prev_commit, err);
+        }
+        if (rc == 0 && !seen[g->part]) {
+            seen[g->part] = true;
+            char token[HUDI_WRITE_TOKEN_MAX];
+            hudi_write_token_format(token, (uint64_t)g->task, 0, (uint64_t)g->task);
+            rc = hudi_partition_meta_write(c->t->fs, c->t->base_path, c->parts[g->part].path,
+                                           c->instant, token, c->o.clock, err);
+        }
+    }
+    hudi_free(seen);
+    return rc;
+}
+
+static int write_groups(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
     hudi_progress *p = c->o.progress;
+    int64_t total = 0;
+    for (size_t gi = 0; gi < c->n_groups; gi++) total += c->groups[gi].active;
     if (p) {
-        int64_t total = 0;
-        for (size_t gi = 0; gi < c->n_groups; gi++) total += c->groups[gi].active;
         atomic_store(&p->done, 0);
         atomic_store(&p->total, total);
         atomic_store(&p->rows, c->in ? c->in->num_rows : 0);
         atomic_store(&p->phase, HUDI_PROGRESS_PHASE_WRITE);
     }
-    for (size_t gi = 0; rc == 0 && gi < c->n_groups; gi++) {
-        if (!c->groups[gi].active) continue;
-        rc = c->groups[gi].append ? hudi_mor_append_group(c, gi, err)
-                                  : hudi_merge_write_group(c, gi, err);
-        if (rc == 0) rc = hudi_heartbeat_beat(hb, err);
-        if (p) atomic_fetch_add(&p->done, 1);
-    }
+    hudi_pool *pool = NULL;
+    int rc = before_groups(c, err);
+    if (rc == 0) rc = hudi_write_pool(c, total, &pool, err);
+    if (rc < 0) return rc;
+    group_run r = {c, hb, p, PTHREAD_MUTEX_INITIALIZER};
+    rc = hudi_pool_run(pool, (int64_t)c->n_groups, group_task, &r, err);
+    pthread_mutex_destroy(&r.mu);
     return rc;
 }
 
@@ -275,6 +355,7 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
     c.in = c.o.op == HUDI_WRITE_DELETE_PARTITION ? NULL : batch;
     fill_defaults(&c.o);
     int rc = check_table(t, c.in, &c.o, err);
+    if (rc == 0) rc = read_threads(&c, err);
     if (rc < 0) return rc;
     if ((rc = hudi_txn_config_load(&tc, t, c.o.props, err)) < 0) return rc;
     /* Everything from the first look at the timeline holds the table lock

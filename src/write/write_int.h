@@ -8,6 +8,7 @@
 #ifndef HUDI_WRITE_INT_H
 #define HUDI_WRITE_INT_H
 
+#include "base/pool.h"
 #include "format/avro/avro.h"
 #include "format/parquet/parquet.h"
 #include "read/cdc.h"
@@ -149,7 +150,19 @@ typedef struct wctx {
     size_t n_groups, cap_groups;
     int64_t avg_record_bytes;
     int32_t next_task;
+    /* threads: hoodie.hudic.parallelism; the pool is started on first use by a step with more
+     * than one task (hudi_write_pool) */
+    int32_t threads;
+    hudi_pool *pool;
 } wctx;
+
+/* write_client.c: the pool for a step of `n_tasks` independent tasks: NULL (run in the caller)
+ * with one thread or one task. Tasks of a write must only write their own slots (their group,
+ * the rows routed to it) and call nothing that is not safe from several threads: the storage
+ * backends are, the table's clock is called in the caller only. */
+int hudi_write_pool(wctx *c, int64_t n_tasks, hudi_pool **out, hudi_error *err);
+/* The writer setting `key`: the write's props (the last wins), then hoodie.properties. */
+const char *hudi_write_setting(const wctx *c, const char *key);
 
 int hudi_wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err);
 int hudi_wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,

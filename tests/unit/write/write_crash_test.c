@@ -2,7 +2,8 @@
  * fault-injecting filesystem failing (sticky: a crashed process) at call N, for every N from 1
  * until the write succeeds. After each failure the table, opened on the plain filesystem,
  * reads exactly as before; the next write on the plain filesystem rolls the failed one back
- * and succeeds; no committed row is ever lost. Memory and local filesystems. */
+ * and succeeds; no committed row is ever lost. Memory and local filesystems; file groups on the
+ * default threads (the processors) and on four. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,5 +129,18 @@ Test(write_crash, occ_upsert_fails_at_every_call_memory, .timeout = 120) {
 }
 Test(write_crash, occ_upsert_fails_at_every_call_local, .timeout = 120) {
     g_props = OCC;
+    crash_loop(WT_LOCAL);
+}
+
+/* The file groups on 4 threads (hoodie.hudic.parallelism): the failing call lands in any of
+ * them, the others may have written their files already; the failed write still reads as
+ * before, and the next write rolls its files back (by their markers) and commits. */
+static const char *const PAR4[] = {"hoodie.hudic.parallelism", "4", NULL};
+Test(write_crash, parallel_upsert_fails_at_every_call_memory, .timeout = 120) {
+    g_props = PAR4;
+    crash_loop(WT_MEMORY);
+}
+Test(write_crash, parallel_upsert_fails_at_every_call_local, .timeout = 120) {
+    g_props = PAR4;
     crash_loop(WT_LOCAL);
 }
