@@ -80,6 +80,8 @@ struct hudi_reader {
     int64_t corrupt_blocks;    /* skipped in the logs read so far */
     hudi_array **merged;       /* hudi_mor_merge's output, per scan column */
     const hudi_field **fields; /* the fields of the scan columns as built (output's first) */
+    hudi_pq_dynfilter *dyn;    /* a top-N's boundary (hudi_reader_set_dynamic), or NULL */
+    int32_t dyn_col;           /* its scan column */
 };
 
 static int mor_names(void *ctx, const char *instant, hudi_field *out, hudi_error *err);
@@ -992,6 +994,11 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
         so.predicates = preds;
         so.n_predicates = n_preds;
         so.filter_rows = n_preds > 0;
+        /* The top-N boundary, on a column the file stores as the query has it. */
+        if (r->dyn && r->map[r->dyn_col] >= 0 && hudi_projection_exact(r->proj, r->dyn_col)) {
+            so.dynamic = r->dyn;
+            so.dynamic_column = cols[r->map[r->dyn_col]];
+        }
         rc = hudi_pq_scan_open(&r->scan, r->pf, &so, err); /* copies the predicates */
         hudi_free(preds);
         if (rc < 0) return rc;
@@ -1000,6 +1007,18 @@ static int open_next_file(hudi_reader *r, hudi_error *err) {
             r->stats.files_skipped++;
         return 1;
     }
+    return 0;
+}
+
+int hudi_reader_set_dynamic(hudi_reader *r, const char *column, hudi_pq_dynfilter *f,
+                            hudi_error *err) {
+    int c = find_child(&r->schema, column);
+    if (c < 0)
+        return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s among those read",
+                              r->t->base_path, column);
+    if (r->schema.children[c].type != f->type) return 0; /* read converted: not used */
+    r->dyn = f;
+    r->dyn_col = c;
     return 0;
 }
 
