@@ -100,6 +100,8 @@ struct hudi_reader {
     int32_t commit_time_col;   /* scan column of _hoodie_commit_time (incremental MOR), -1 */
     int64_t corrupt_blocks;    /* skipped in the logs read so far */
     const hudi_field **fields; /* the fields of the scan columns as built (output's first) */
+    hudi_pq_dynfilter *dyn;    /* a top-N's boundary (hudi_reader_set_dynamic), or NULL */
+    int32_t dyn_col;           /* its scan column */
 };
 
 static int mor_names(void *ctx, const char *instant, hudi_field *out, hudi_error *err);
@@ -1033,6 +1035,11 @@ static int open_file(hudi_reader *r, file_cursor *c, const read_file *rf, hudi_r
     so.predicates = preds;
     so.n_predicates = n_preds;
     so.filter_rows = n_preds > 0;
+    /* The top-N boundary, on a column the file stores as the query has it. */
+    if (r->dyn && c->map[r->dyn_col] >= 0 && hudi_projection_exact(c->proj, r->dyn_col)) {
+        so.dynamic = r->dyn;
+        so.dynamic_column = cols[c->map[r->dyn_col]];
+    }
     rc = hudi_pq_scan_open(&c->scan, c->pf, &so, err); /* copies the predicates */
     hudi_free(preds);
     if (rc < 0) return rc;
@@ -1040,6 +1047,18 @@ static int open_file(hudi_reader *r, file_cursor *c, const read_file *rf, hudi_r
     if (ps->row_groups_total > 0 && ps->row_groups_skipped == ps->row_groups_total)
         st->files_skipped++;
     return 1;
+}
+
+int hudi_reader_set_dynamic(hudi_reader *r, const char *column, hudi_pq_dynfilter *f,
+                            hudi_error *err) {
+    int c = find_child(&r->schema, column);
+    if (c < 0)
+        return hudi_error_set(err, HUDI_ENOTFOUND, "%s: no column named %s among those read",
+                              r->t->base_path, column);
+    if (r->schema.children[c].type != f->type) return 0; /* read converted: not used */
+    r->dyn = f;
+    r->dyn_col = c;
+    return 0;
 }
 
 int hudi_reader_want_keys(hudi_reader *r, const char *column, const hudi_value *values, int32_t n,

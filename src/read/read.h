@@ -60,6 +60,14 @@ typedef struct hudi_read_predicate {
 int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_options *opts,
                            const hudi_read_predicate *preds, int32_t n_preds, hudi_error *err);
 
+/* Gives the reader a top-N's dynamic filter (format/parquet/parquet.h) on output column
+ * `column` (ignored unless the reader returns it in the filter's type): base files that store the
+ * column as the query has it drop the rows, pages and row groups the boundary rules out, as it
+ * tightens. Merge-on-read slices with log files never use it (a base row dropped could let an older
+ * log record of its key win). The filter must outlive the reader. */
+int hudi_reader_set_dynamic(hudi_reader *r, const char *column, hudi_pq_dynfilter *f,
+                            hudi_error *err);
+
 /* A base file of the query. */
 typedef struct hudi_read_file_info {
     const char *path;      /* the base file */

@@ -20,6 +20,7 @@
 
 #include "columnar/columnar.h"
 #include "catalog/catalog.h"
+#include "format/parquet/parquet.h"
 #include "hudi/hudi_table.h"
 #include "sql/ast.h"
 
@@ -262,6 +263,10 @@ typedef struct hudi_sql_scan_spec {
      * query, files opened (footer read), files left out by partition values (never opened),
      * row groups skipped by statistics, rows decoded (before exact filtering). */
     int64_t files_total, files_read, files_pruned, row_groups_skipped, rows_read;
+    /* A top-N's boundary (plan.c) on table column `dynamic_column` (an output column), applied
+     * to base files without log files; NULL = none. Its counters say what it skipped. */
+    hudi_pq_dynfilter *dynamic;
+    int32_t dynamic_column;
 } hudi_sql_scan_spec;
 
 /* Resolves an instant for TIMESTAMP AS OF: an instant string ("20240101123045123"), a date
@@ -310,6 +315,10 @@ struct hudi_sql_plan {
     /* SORT (top-N), LIMIT */
     int64_t limit; /* -1 = none */
     int64_t offset;
+    /* SORT (top-N) whose first key is a plain column of a scan below it (through projections
+     * and filters only): the boundary it shares with that scan (scan spec `dynamic`), reset
+     * when the sort opens; NULL = none (docs/SQL.md "Top-N dynamic filter"). */
+    hudi_pq_dynfilter *dynamic;
     /* JOIN: n_keys pairs, left_keys over the left input, right_keys over the right */
     hudi_sql_join_kind join;
     hudi_sql_bexpr **left_keys, **right_keys; /* n_keys entries each (JOIN reuses n_keys) */

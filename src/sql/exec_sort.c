@@ -7,7 +7,9 @@
  * as in Spark; a single numeric key sorts (key, row) pairs instead). Top-N keeps at most 2N + one
  * input batch of rows: when the buffer passes 2N it is sorted and cut back to its first N, and from
  * then on an input row enters only when it sorts before the N-th row kept (the boundary), so memory
- * stays O(N) and equal keys keep input order. */
+ * stays O(N) and equal keys keep input order. Each cut also tightens the plan's dynamic filter
+ * (hudi_pq_dynfilter) to the boundary's first key, so the scan below stops reading rows that
+ * sort after it (plan.c decides when that is sound). */
 #include <math.h>
 
 #include "sql/exec_int.h"
@@ -289,6 +291,12 @@ static int cut_rows(sort_op *s, int64_t keep, hudi_error *err) {
         if ((rc = hudi_sql_take(s->rows, &last, 1, &s->bound, err)) < 0) return rc;
         if ((rc = keys_eval(&s->bound_keys, s->base.ctx, s->base.plan, s->bound, err)) < 0)
             return rc;
+        /* The scan below may drop what sorts after the boundary's first key (a null
+         * boundary rules nothing out that the filter could express). */
+        const hudi_sql_datum *d = &s->bound_keys.vals[0];
+        int64_t r = hudi_sql_datum_row(d, 0);
+        if (s->base.plan->dynamic && hudi_array_is_valid(d->array, r))
+            hudi_pq_dynfilter_tighten(s->base.plan->dynamic, d->array, r);
     }
     return charge_rows(s, err);
 }
@@ -381,6 +389,9 @@ int hudi_sql_open_sort(hudi_sql_oper **out, hudi_sql_ctx *ctx, const hudi_sql_pl
     }
     s->base = (hudi_sql_oper){p, ctx, sort_next, sort_free};
     s->child = child;
+    if (p->dynamic) /* a new run: no boundary yet */
+        hudi_pq_dynfilter_init(p->dynamic, p->dynamic->type, p->dynamic->desc,
+                               p->dynamic->nulls_first);
     int rc;
     if ((rc = hudi_batch_new(&s->rows, &p->schema, err)) < 0 ||
         (rc = hudi_batch_new(&s->out, &p->schema, err)) < 0) {

@@ -6,7 +6,9 @@
  *      are pushed into the scan (partition pruning, statistics and page-index skipping), and so
  *      are IN lists and ORs of equalities on one column (push_in: partition pruning, record-key
  *      probing, their bounds for statistics); the filter stays above it, so pushdown only ever
- *      saves work.
+ *      saves work;
+ *   4. a LIMIT over a SORT makes it a top-N, and a top-N whose first key is a plain column of
+ *      the scan feeding it shares a dynamic filter with that scan (plan_topn).
  * Expression trees may share nodes (BETWEEN uses its operand twice), so rewrites copy. */
 #include "format/parquet/parquet.h"
 #include "sql/bind.h"
@@ -543,6 +545,60 @@ static int push_scans(hudi_sql_binder *b, hudi_sql_plan *p) {
     return push_scans(b, p->right);
 }
 
+/* ---- top-N ---------------------------------------------------------------------------------- */
+
+/* A LIMIT n [OFFSET m] over a SORT (through projections, which keep rows one for one) makes the
+ * sort keep only its first n + m rows (a top-N); the LIMIT still applies the offset. */
+static void limit_sort(hudi_sql_plan *p) {
+    if (p->kind != HUDI_SQL_P_LIMIT || p->limit < 0 || p->offset > INT64_MAX - p->limit) return;
+    hudi_sql_plan *q = p->left;
+    while (q && q->kind == HUDI_SQL_P_PROJECT) q = q->left;
+    if (!q || q->kind != HUDI_SQL_P_SORT) return;
+    int64_t n = p->limit + p->offset;
+    if (q->limit < 0 || n < q->limit) q->limit = n;
+}
+
+/* A top-N whose first key is a plain column of a scan that feeds it through projections and
+ * filters only (never a join, an aggregate or another limit, which change what reaches the
+ * sort) shares a dynamic filter with that scan: the scan drops what sorts after the N-th row
+ * kept (docs/SQL.md "Top-N dynamic filter"). */
+static int topn_filter(hudi_sql_binder *b, hudi_sql_plan *sort) {
+    if (sort->limit < 0 || sort->n_keys == 0 || sort->keys[0].expr->kind != HUDI_SQL_BX_COLUMN)
+        return 0;
+    const char *off = b->s ? hudi_sql_conf_get(b->s, "hudic.topn.dynamic_filter") : NULL;
+    if (off && hudi_sql_ident_eq(off, "false")) return 0;
+    int32_t col = sort->keys[0].expr->column;
+    hudi_sql_plan *q = sort->left;
+    while (q && (q->kind == HUDI_SQL_P_PROJECT || q->kind == HUDI_SQL_P_FILTER)) {
+        if (q->kind == HUDI_SQL_P_PROJECT) {
+            if (col >= q->n_exprs || q->exprs[col]->kind != HUDI_SQL_BX_COLUMN) return 0;
+            col = q->exprs[col]->column;
+        }
+        q = q->left;
+    }
+    if (!q || q->kind != HUDI_SQL_P_SCAN || !q->scan || q->scan->dynamic || col < 0 ||
+        col >= q->scan->n_columns)
+        return 0;
+    hudi_sql_scan_spec *s = q->scan;
+    int32_t tc = s->columns[col];
+    hudi_type_id t = s->table_schema.children[tc].type;
+    if (!hudi_pq_dynfilter_supports(t)) return 0;
+    hudi_pq_dynfilter *f = alloc(b, sizeof(*f));
+    if (!f) return oom(b);
+    hudi_pq_dynfilter_init(f, t, sort->keys[0].desc, sort->keys[0].nulls_first);
+    sort->dynamic = s->dynamic = f;
+    s->dynamic_column = tc;
+    return 0;
+}
+
+static int plan_topn(hudi_sql_binder *b, hudi_sql_plan *p) {
+    if (!p) return 0;
+    limit_sort(p);
+    int rc;
+    if ((rc = plan_topn(b, p->left)) < 0 || (rc = plan_topn(b, p->right)) < 0) return rc;
+    return p->kind == HUDI_SQL_P_SORT ? topn_filter(b, p) : 0;
+}
+
 int hudi_sql_optimize(hudi_sql_binder *b, hudi_sql_plan **root) {
     int rc = push_filters(b, root);
     if (rc < 0) return rc;
@@ -551,7 +607,8 @@ int hudi_sql_optimize(hudi_sql_binder *b, hudi_sql_plan **root) {
     int32_t *map;
     if (!all) return oom(b);
     if ((rc = prune(b, *root, all, &map)) < 0) return rc;
-    return push_scans(b, *root);
+    if ((rc = push_scans(b, *root)) < 0) return rc;
+    return plan_topn(b, *root);
 }
 
 /* ---- EXPLAIN -------------------------------------------------------------------------------- */

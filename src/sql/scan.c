@@ -1359,6 +1359,22 @@ static int repeat_value(hudi_array *a, const hudi_array *v, int64_t n, hudi_erro
 }
 
 /* Opens the next Parquet file that can hold matching rows. Returns 1, or 0 at the end. */
+/* The top-N boundary for a file of a Parquet table: on its data column when the file stores
+ * it in the table's type (a converted column is not filtered). */
+static void dynamic_option(const hudi_sql_scan_spec *spec, int32_t n_data, const hudi_field *fsch,
+                           hudi_pq_scan_options *so) {
+    if (!spec->dynamic || spec->dynamic_column >= n_data) return; /* partition values: no */
+    const hudi_field *tf = &spec->table_schema.children[spec->dynamic_column];
+    int fc = find_field(fsch, tf->name);
+    if (fc < 0) return;
+    const hudi_field *ff = &fsch->children[fc];
+    if (ff->type != spec->dynamic->type || ff->type != tf->type ||
+        (ff->type == HUDI_TYPE_TIMESTAMP && ff->unit != tf->unit))
+        return;
+    so->dynamic = spec->dynamic;
+    so->dynamic_column = fc;
+}
+
 static int pq_open_next(scan_op *s, hudi_error *err) {
     hudi_fs *fs = session_fs(s->base.ctx);
     const hudi_field *ts = &s->spec->table_schema;
@@ -1437,6 +1453,7 @@ static int pq_open_next(scan_op *s, hudi_error *err) {
         so.predicates = s->preds;
         so.n_predicates = n_preds;
         so.filter_rows = n_preds > 0;
+        dynamic_option(s->spec, s->n_data, fsch, &so);
         rc = hudi_pq_scan_open(&s->scan, s->pf, &so, err);
         hudi_free(cols);
         if (rc < 0) return rc;
@@ -1575,6 +1592,11 @@ int hudi_sql_scan_open(hudi_sql_oper **out, hudi_sql_ctx *ctx, const hudi_sql_pl
             goto fail;
         }
         if ((rc = hudi_open_reader(ctx, spec, &s->r, s->map, NULL, &s->done, err)) < 0) goto fail;
+        const char *dyn =
+            spec->dynamic ? spec->table_schema.children[spec->dynamic_column].name : NULL;
+        if (dyn && !synthetic_column(spec, dyn) &&
+            (rc = hudi_reader_set_dynamic(s->r, dyn, spec->dynamic, err)) < 0)
+            goto fail;
         update_counts(s);
     }
     *out = &s->base;
@@ -1621,6 +1643,9 @@ static void explain_head(hudi_buf *out, const hudi_sql_scan_spec *spec) {
         hudi_buf_printf(out, "time travel: as of instant %s\n", spec->as_of_instant);
     if (spec->read_optimized) hudi_buf_puts(out, "read optimized: base files only\n");
     explain_preds(out, spec);
+    if (spec->dynamic)
+        hudi_buf_printf(out, "dynamic filter: %s from the TopN above (base files without logs)\n",
+                        spec->table_schema.children[spec->dynamic_column].name);
 }
 
 /* One file or partition line of EXPLAIN (at most EXPLAIN_MAX_LINES per list, then a count). */

@@ -9,6 +9,8 @@
 #ifndef HUDI_PQ_H
 #define HUDI_PQ_H
 
+#include <stdatomic.h>
+
 #include "columnar/columnar.h"
 #include "storage/storage.h"
 
@@ -95,6 +97,33 @@ typedef struct hudi_pq_predicate {
 int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
                            uint8_t *keep, hudi_error *err);
 
+/* A dynamic filter: the boundary of a running top-N (ORDER BY col LIMIT n, docs/SQL.md "Top-N
+ * dynamic filter"), shared by every scan feeding it (possibly on other threads). Rows whose
+ * value sorts strictly after the boundary in the filter's order (direction, nulls first or
+ * last, NaN above every number as in Spark) cannot enter the result; a scan given the filter
+ * (hudi_pq_scan_options.dynamic) drops them per row group (statistics), per page (page index)
+ * and per row before decoding its other columns. Rows equal to the boundary are kept (ties may
+ * still win on later sort keys or on input order). The boundary only tightens; it is one
+ * atomic rank, so readers never see a torn value. Columns of type INT8/16/32/64, DATE,
+ * TIMESTAMP, FLOAT and DOUBLE. */
+typedef struct hudi_pq_dynfilter {
+    hudi_type_id type;
+    bool desc, nulls_first;
+    _Atomic uint64_t bound; /* rank of the boundary (hudi_pq_dynfilter_rank); UINT64_MAX: none */
+    /* What scans dropped through the filter (summed over every scan using it). */
+    _Atomic int64_t row_groups_skipped, pages_skipped, rows_dropped;
+} hudi_pq_dynfilter;
+
+/** Whether a column of type t can carry a dynamic filter. */
+bool hudi_pq_dynfilter_supports(hudi_type_id t);
+/** Sets up `f` for a column of type `type` sorted desc/nulls_first, with no boundary yet. */
+void hudi_pq_dynfilter_init(hudi_pq_dynfilter *f, hudi_type_id type, bool desc, bool nulls_first);
+/** The rank of row i of `a` (a non-null value of the filter's type): ranks grow in the sort
+ *  order, so a row may be kept while its rank is <= the bound. */
+uint64_t hudi_pq_dynfilter_rank(const hudi_pq_dynfilter *f, const hudi_array *a, int64_t i);
+/** Tightens the boundary to row i of `a` (non-null) when it sorts before the current one. */
+void hudi_pq_dynfilter_tighten(hudi_pq_dynfilter *f, const hudi_array *a, int64_t i);
+
 typedef struct hudi_pq_scan_options {
     int version;            /* HUDI_PQ_SCAN_OPTIONS_VERSION */
     const int32_t *columns; /* top-level column indices to read; NULL = all */
@@ -113,11 +142,18 @@ typedef struct hudi_pq_scan_options {
      * eager_filter decodes every projected column first and filters afterwards (the reference
      * path; results are identical either way). */
     bool eager_filter;
+    /* A top-N boundary to drop rows by (NULL: none) on top-level flat column dynamic_column
+     * (stored as the filter's type); ignored when that column is not projected. */
+    hudi_pq_dynfilter *dynamic;
+    int32_t dynamic_column;
 } hudi_pq_scan_options;
 
 #define HUDI_PQ_SCAN_OPTIONS_VERSION 1
 #define HUDI_PQ_SCAN_OPTIONS_INIT                                                                  \
-    { HUDI_PQ_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0, false }
+    {                                                                                              \
+        HUDI_PQ_SCAN_OPTIONS_VERSION, NULL, 0, 0, NULL, 0, false, true, true, NULL, 0, false,      \
+            NULL, 0                                                                                \
+    }
 
 typedef struct hudi_pq_scan hudi_pq_scan;
 
@@ -131,6 +167,8 @@ typedef struct hudi_pq_scan_stats {
      * summed over their leaves (selected rows, plus unselected ones sharing a page with them). */
     int64_t pages_late_skipped;
     int64_t values_late_decoded;
+    /* The dynamic filter (also counted in it): row groups and pages skipped, rows dropped. */
+    int64_t row_groups_dynamic_skipped, pages_dynamic_skipped, rows_dynamic_dropped;
 } hudi_pq_scan_stats;
 
 /** Starts a scan. The batch schema is the projection of the file schema to `columns`. */

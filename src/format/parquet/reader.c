@@ -222,11 +222,13 @@ static int build_projection(hudi_pq_scan *s, hudi_error *err) {
  * predicate is evaluated on is read first; every other reader follows the selection. */
 static int plan_late(hudi_pq_scan *s, hudi_error *err) {
     const pq_schema *ps = &s->f->schema;
-    if (!s->opts.filter_rows || s->opts.n_predicates == 0 || s->opts.eager_filter) return 0;
+    bool filter = s->opts.filter_rows && s->opts.n_predicates > 0;
+    if ((!filter && !s->opts.dynamic) || s->opts.eager_filter) return 0;
     s->col_pred = hudi_calloc(2 * (size_t)s->n_cols + 1, sizeof(bool)); /* then the others */
     s->reader_pred = hudi_calloc((size_t)s->n_readers + 1, sizeof(bool));
     if (!s->col_pred || !s->reader_pred) return hudi_error_oom(err);
-    for (int32_t i = 0; i < s->opts.n_predicates; i++) {
+    if (s->opts.dynamic) s->col_pred[s->dyn_col] = true;
+    for (int32_t i = 0; filter && i < s->opts.n_predicates; i++) {
         int32_t c = s->opts.predicates[i].column, col = -1;
         for (int32_t k = 0; k < s->n_cols; k++)
             if (s->cols[k] == c) col = k; /* the last one, as hudi_pq_scan_select does */
@@ -273,6 +275,12 @@ int hudi_pq_scan_open(hudi_pq_scan **out, hudi_pq_file *f, const hudi_pq_scan_op
             }
         }
     }
+    /* The dynamic filter needs its column projected and flat. */
+    s->dyn_col = -1;
+    for (int32_t k = 0; s->opts.dynamic && k < s->n_cols; k++)
+        if (s->cols[k] == s->opts.dynamic_column) s->dyn_col = k;
+    if (s->dyn_col < 0 || !hudi_pq_flat_leaf(&f->schema, s->opts.dynamic_column))
+        s->opts.dynamic = NULL;
     if ((rc = plan_late(s, err)) < 0) goto fail;
     s->opts.columns = NULL; /* not owned; cols[] holds the projection */
     int32_t n_rg = s->opts.row_groups ? s->opts.n_row_groups : f->meta.n_row_groups;
@@ -392,7 +400,9 @@ int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
                 close_readers(s);
                 return 0;
             }
-            if ((rc = open_row_group(s, s->rgs[s->rg_pos++], err)) < 0) return rc;
+            int32_t rg = s->rgs[s->rg_pos++];
+            if (s->opts.dynamic && !hudi_pq_dyn_keep_row_group(s, rg)) continue;
+            if ((rc = open_row_group(s, rg, err)) < 0) return rc;
         }
         int64_t start = s->ranges[2 * s->range_idx], end = s->ranges[2 * s->range_idx + 1];
         if (s->row_pos < start) { /* a gap the page index ruled out */
@@ -421,7 +431,7 @@ int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
         }
         s->batch->num_rows = kept;
         s->stats.rows_read += n;
-        if (!s->late && s->opts.filter_rows && s->opts.n_predicates > 0) {
+        if (!s->late && ((s->opts.filter_rows && s->opts.n_predicates > 0) || s->opts.dynamic)) {
             if ((rc = hudi_pq_scan_filter_batch(s, s->batch, err)) < 0) return rc;
         }
         if (s->batch->num_rows == 0) continue;

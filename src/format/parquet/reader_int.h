@@ -8,6 +8,7 @@
 #include "format/parquet/parquet.h"
 #include "format/parquet/schema.h"
 #include "format/parquet/snappy.h"
+#include "format/parquet/stats.h"
 
 struct hudi_pq_file {
     hudi_file *file;
@@ -124,6 +125,7 @@ struct hudi_pq_scan {
     bool *col_pred;    /* per batch column: a predicate is evaluated on it; then the negation */
     uint8_t *keep;     /* selection flags of the current rows, reused */
     int64_t keep_cap;
+    int32_t dyn_col; /* opts.dynamic: the batch column it filters (read first when late) */
 };
 
 /* reader_skip.c: row-group skipping from statistics, and exact row filtering. */
@@ -134,6 +136,18 @@ const pq_leaf *hudi_pq_flat_leaf(const pq_schema *ps, int32_t column);
  * constant's bytes); -1 when it has no exact physical form (nothing may then be pruned). */
 int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32],
                            hudi_slice *out);
+/* True when chunk statistics `sv` leave room for a row of `rows` satisfying p. */
+bool hudi_pq_chunk_may_match(const pq_stats_view *sv, const hudi_pq_predicate *p,
+                             const pq_leaf *leaf, int64_t rows);
+/* reader_dynamic.c: the dynamic filter's boundary as a predicate on `column` (>= for a
+ * descending sort, <= ascending) for statistics, and whether nulls and NaNs pass it besides;
+ * false when there is no boundary usable that way. */
+bool hudi_pq_dyn_predicate(const hudi_pq_dynfilter *f, int32_t column, hudi_pq_predicate *p,
+                           bool *nulls_pass, bool *nan_pass);
+/* Whether row group rg may hold a row the dynamic filter keeps (counts a skip). */
+bool hudi_pq_dyn_keep_row_group(hudi_pq_scan *s, int32_t rg);
+/* Clears keep[i] for the first n rows of `a` (the filtered column) the filter drops. */
+void hudi_pq_dyn_select(hudi_pq_scan *s, const hudi_array *a, int64_t n, uint8_t *keep);
 /* reader_pageindex.c: the row ranges of row group `rg` that may match (s->ranges). */
 int hudi_pq_scan_select_rows(hudi_pq_scan *s, int32_t rg, hudi_error *err);
 int hudi_pq_scan_filter_batch(hudi_pq_scan *s, hudi_batch *b, hudi_error *err);

@@ -56,9 +56,30 @@ static bool page_may_match(const pq_column_index *ci, int32_t i, int kind,
     }
 }
 
-/* Intersects the scan's ranges with the pages of one predicate's column that may match. */
+/* Whether page i may hold a row the dynamic filter keeps: its boundary as predicate p, nulls
+ * and NaNs passing it or not (reader_dynamic.c); float bounds are used only when the page
+ * has a NaN count of 0 (no NaN hides beyond its bounds). */
+static bool page_may_pass(const pq_column_index *ci, int32_t i, int kind,
+                          const hudi_pq_predicate *p, hudi_slice c, bool have_c, bool nulls_pass,
+                          bool nan_pass) {
+    if (nulls_pass && (!ci->has_null_counts || ci->null_counts[i] > 0 || ci->null_pages[i]))
+        return true;
+    if (ci->null_pages[i]) return false;
+    bool nan_free = ci->has_nan_counts && ci->nan_counts[i] == 0;
+    if (nan_pass && !nan_free) return true;
+    if (kind == PQ_SORT_FLOAT || kind == PQ_SORT_DOUBLE) {
+        if (!nan_free) return true;
+    } else if (kind == PQ_SORT_FLOAT16 || kind == PQ_SORT_FLOAT_TOTAL ||
+               kind == PQ_SORT_DOUBLE_TOTAL || kind == PQ_SORT_FLOAT16_TOTAL) {
+        return true;
+    }
+    return page_may_match(ci, i, kind, p, c, have_c);
+}
+
+/* Intersects the scan's ranges with the pages of one predicate's column that may match (`dyn`:
+ * the predicate is the dynamic filter's boundary, nulls and NaNs passing as said). */
 static int apply_predicate(hudi_pq_scan *s, int32_t rg, const hudi_pq_predicate *p,
-                           const pq_leaf *leaf, hudi_buf *buf, hudi_error *err) {
+                           const pq_leaf *leaf, const bool *dyn, hudi_buf *buf, hudi_error *err) {
     hudi_pq_file *f = s->f;
     const pq_column_chunk *cc = &f->meta.row_groups[rg].columns[leaf->index];
     int64_t rg_rows = f->meta.row_groups[rg].num_rows;
@@ -78,6 +99,7 @@ static int apply_predicate(hudi_pq_scan *s, int32_t rg, const hudi_pq_predicate 
     int order = f->meta.n_column_orders > leaf->index ? f->meta.column_orders[leaf->index]
                                                       : PQ_STATS_ORDER_ABSENT;
     int kind = hudi_pq_stats_sort_kind(leaf->element, order);
+    int raw_kind = kind;
     /* Float bounds: NaN bounds or zero signs make a page's bounds unreliable; the stats layer
      * handles chunk statistics, here we simply do not prune float pages by value. */
     if (kind == PQ_SORT_FLOAT || kind == PQ_SORT_DOUBLE || kind == PQ_SORT_FLOAT16 ||
@@ -95,9 +117,21 @@ static int apply_predicate(hudi_pq_scan *s, int32_t rg, const hudi_pq_predicate 
         rc = hudi_error_oom(err);
         goto done;
     }
+    bool *may = hudi_calloc((size_t)ci.n_pages + 1, sizeof(bool));
+    if (!may) {
+        hudi_free(out);
+        rc = hudi_error_oom(err);
+        goto done;
+    }
     for (int32_t i = 0; i < ci.n_pages; i++) {
-        if (page_may_match(&ci, i, kind, p, c, have_c)) continue;
+        may[i] = dyn ? page_may_pass(&ci, i, raw_kind, p, c, have_c, dyn[0], dyn[1])
+                     : page_may_match(&ci, i, kind, p, c, have_c);
+        if (may[i]) continue;
         s->stats.pages_skipped++;
+        if (dyn) {
+            s->stats.pages_dynamic_skipped++;
+            atomic_fetch_add(&s->opts.dynamic->pages_skipped, 1);
+        }
     }
     for (int32_t r = 0; r < s->n_ranges; r++) {
         int64_t a = s->ranges[2 * r], b = s->ranges[2 * r + 1];
@@ -105,7 +139,7 @@ static int apply_predicate(hudi_pq_scan *s, int32_t rg, const hudi_pq_predicate 
             int64_t ps = oi.page_locations[i].first_row_index;
             int64_t pe = i + 1 < ci.n_pages ? oi.page_locations[i + 1].first_row_index : rg_rows;
             int64_t lo = HUDI_MAX(a, ps), hi = HUDI_MIN(b, pe);
-            if (lo >= hi || !page_may_match(&ci, i, kind, p, c, have_c)) continue;
+            if (lo >= hi || !may[i]) continue;
             if (n_out > 0 && out[2 * n_out - 1] == lo)
                 out[2 * n_out - 1] = hi; /* merge */
             else {
@@ -115,6 +149,7 @@ static int apply_predicate(hudi_pq_scan *s, int32_t rg, const hudi_pq_predicate 
             }
         }
     }
+    hudi_free(may);
     hudi_free(s->ranges);
     s->ranges = out;
     s->n_ranges = n_out;
@@ -132,13 +167,19 @@ int hudi_pq_scan_select_rows(hudi_pq_scan *s, int32_t rg, hudi_error *err) {
     s->ranges[0] = 0;
     s->ranges[1] = rows;
     s->n_ranges = rows > 0 ? 1 : 0;
-    if (!s->opts.use_page_index || s->opts.n_predicates == 0) return 0;
+    if (!s->opts.use_page_index || (s->opts.n_predicates == 0 && !s->opts.dynamic)) return 0;
     hudi_buf buf = HUDI_BUF_INIT;
     int rc = 0;
     for (int32_t i = 0; rc == 0 && i < s->opts.n_predicates && s->n_ranges > 0; i++) {
         const pq_leaf *leaf = hudi_pq_flat_leaf(&f->schema, s->opts.predicates[i].column);
-        if (leaf) rc = apply_predicate(s, rg, &s->opts.predicates[i], leaf, &buf, err);
+        if (leaf) rc = apply_predicate(s, rg, &s->opts.predicates[i], leaf, NULL, &buf, err);
     }
+    /* The dynamic filter's boundary as it stands when the row group opens. */
+    hudi_pq_predicate dp;
+    bool pass[2];
+    if (rc == 0 && s->opts.dynamic && s->n_ranges > 0 &&
+        hudi_pq_dyn_predicate(s->opts.dynamic, s->opts.dynamic_column, &dp, &pass[0], &pass[1]))
+        rc = apply_predicate(s, rg, &dp, hudi_pq_flat_leaf(&f->schema, dp.column), pass, &buf, err);
     hudi_buf_dispose(&buf);
     return rc;
 }

@@ -63,9 +63,8 @@ int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf
     }
 }
 
-/* True when the chunk statistics leave room for a match. */
-static bool may_match(const pq_stats_view *sv, const hudi_pq_predicate *p, const pq_leaf *leaf,
-                      int64_t rows) {
+bool hudi_pq_chunk_may_match(const pq_stats_view *sv, const hudi_pq_predicate *p,
+                             const pq_leaf *leaf, int64_t rows) {
     if (p->op == HUDI_CMP_IS_NULL) return !(sv->has_null_count && sv->null_count == 0);
     if (sv->has_null_count && sv->null_count >= rows && rows > 0) return false; /* all null */
     if (p->op == HUDI_CMP_IS_NOT_NULL) return true;
@@ -116,7 +115,7 @@ bool hudi_pq_scan_keep_row_group(hudi_pq_scan *s, int32_t rg) {
         pq_stats_view sv;
         hudi_pq_stats_view_init(&sv, &wv, leaf->element, order,
                                 cm->has_statistics ? &cm->statistics : NULL);
-        if (!may_match(&sv, p, leaf, g->num_rows)) return false;
+        if (!hudi_pq_chunk_may_match(&sv, p, leaf, g->num_rows)) return false;
     }
     return true;
 }
@@ -348,13 +347,14 @@ int hudi_pq_scan_select(hudi_pq_scan *s, const hudi_batch *b, int64_t n, uint8_t
     int rc = 0;
     memset(keep, 1, (size_t)n);
     *kept = 0;
-    for (int32_t i = 0; rc == 0 && i < s->opts.n_predicates; i++) {
+    for (int32_t i = 0; rc == 0 && s->opts.filter_rows && i < s->opts.n_predicates; i++) {
         const hudi_pq_predicate *p = &s->opts.predicates[i];
         int32_t col;
         if ((rc = predicate_column(s, p, &col, err)) < 0) break;
         rc = hudi_pq_eval_predicate(b->columns[col], p->op, &p->value, keep, err);
     }
     if (rc < 0) return rc;
+    if (s->opts.dynamic) hudi_pq_dyn_select(s, b->columns[s->dyn_col], n, keep);
     int64_t k = 0;
     for (int64_t i = 0; i < n; i++) k += keep[i];
     *kept = k;
