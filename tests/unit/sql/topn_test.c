@@ -178,10 +178,13 @@ Test(topn_dynamic, rows_equal_with_and_without_the_filter) {
 
 /* Four partitions of disjoint ranges (one file each): whatever order the files are read in, a
  * file whose range is not a new low (ascending) or a new high (descending) when it comes is
- * skipped by its statistics, so the two orders skip at least three row groups together. */
+ * skipped by its statistics, so the two orders skip at least three row groups together. The
+ * files are read one at a time: a parallel read opens files ahead of the boundary and skips
+ * less (its rows are the same; the other tests run with the default threads). */
 Test(topn_dynamic, row_groups_and_rows_are_skipped) {
     env e;
     env_open(&e);
+    exec(&e, "SET hudic.threads = 1");
     exec(&e, "CREATE TABLE r (id INT, v BIGINT, w DOUBLE, s STRING, g INT) USING hudi "
              "PARTITIONED BY (g) TBLPROPERTIES (primaryKey = 'id', preCombineField = 'v')");
     char sql[4096];
