@@ -511,6 +511,21 @@ static void bfile_dispose(bfile *f) {
     memset(f, 0, sizeof(*f));
 }
 
+/* Starts f empty with a copy of `schema`. */
+static int bfile_start(bfile *f, const hudi_field *schema, hudi_error *err) {
+    if (hudi_field_copy(&f->schema, schema) < 0) return hudi_error_oom(err);
+    return hudi_batch_new(&f->b, &f->schema, err);
+}
+
+/* Appends the rows of batch b (f's columns) to f. */
+static int bfile_append(bfile *f, const hudi_batch *b, hudi_error *err) {
+    int rc = 0;
+    for (int32_t j = 0; rc == 0 && j < b->n_columns; j++)
+        rc = hudi_array_append_range(f->b->columns[j], b->columns[j], 0, b->num_rows, err);
+    if (rc == 0) f->b->num_rows += b->num_rows;
+    return rc;
+}
+
 static int bfile_load(cdc_q *q, const char *rel, bfile *f, hudi_error *err) {
     hudi_buf path = HUDI_BUF_INIT;
     hudi_pq_file *pf = NULL;
@@ -521,15 +536,11 @@ static int bfile_load(cdc_q *q, const char *rel, bfile *f, hudi_error *err) {
     if (rc == 0) rc = hudi_pq_open(&pf, q->t->fs, path.data, NULL, err);
     hudi_pq_scan_options so = HUDI_PQ_SCAN_OPTIONS_INIT;
     if (rc == 0) rc = hudi_pq_scan_open(&scan, pf, &so, err);
-    if (rc == 0 && hudi_field_copy(&f->schema, hudi_pq_scan_schema(scan)) < 0)
-        rc = hudi_error_oom(err);
-    if (rc == 0) rc = hudi_batch_new(&f->b, &f->schema, err);
+    if (rc == 0) rc = bfile_start(f, hudi_pq_scan_schema(scan), err);
     while (rc == 0) {
         hudi_batch *b = NULL;
         if ((rc = hudi_pq_scan_next(scan, &b, err)) < 0 || !b) break;
-        for (int32_t j = 0; rc == 0 && j < b->n_columns; j++)
-            rc = hudi_array_append_range(f->b->columns[j], b->columns[j], 0, b->num_rows, err);
-        if (rc == 0) f->b->num_rows += b->num_rows;
+        rc = bfile_append(f, b, err);
     }
     if (rc == 0) {
         f->order = hudi_malloc(sizeof(int32_t) * (size_t)(f->schema.n_children + 1));
@@ -818,15 +829,11 @@ static int fg_load(cdc_q *q, const char *as_of, const char *partition, const cha
     int rc = 0;
     if (as_of && (rc = hudi_reader_open(&r, q->t, &so, err)) == 0)
         rc = hudi_reader_only_file_groups(r, partition, &file_id, 1, err);
-    if (rc == 0 && r && hudi_field_copy(&f->schema, hudi_reader_schema(r)) < 0)
-        rc = hudi_error_oom(err);
-    if (rc == 0 && r) rc = hudi_batch_new(&f->b, &f->schema, err);
+    if (rc == 0 && r) rc = bfile_start(f, hudi_reader_schema(r), err);
     while (rc == 0 && r) {
         hudi_batch *b = NULL;
         if ((rc = hudi_reader_next(r, &b, err)) < 0 || !b) break;
-        for (int32_t j = 0; rc == 0 && j < b->n_columns; j++)
-            rc = hudi_array_append_range(f->b->columns[j], b->columns[j], 0, b->num_rows, err);
-        if (rc == 0) f->b->num_rows += b->num_rows;
+        rc = bfile_append(f, b, err);
     }
     hudi_reader_free(r);
     if (rc < 0) bfile_dispose(f);

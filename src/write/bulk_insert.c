@@ -238,12 +238,10 @@ static bool can_write(const bulk *bk, bfile *bf, int64_t written) {
 
 static int open_next(bulk *bk, int32_t part, hudi_error *err) {
     wctx *c = bk->c;
-    char fid[HUDI_FILE_ID_MAX];
     int32_t gi = -1;
-    int rc = hudi_file_id_new(fid, 0, err);
-    if (rc < 0 || (rc = hudi_wctx_add_group(c, part, fid, NULL, NULL, &gi, err)) < 0) return rc;
+    int rc = hudi_wctx_new_group(c, part, &gi, err);
+    if (rc < 0) return rc;
     wgroup *g = &c->groups[gi];
-    g->active = true;
     g->task = c->next_task++;
     bfile *bf = &bk->files[part];
     rc = hudi_wfile_open(&bf->f, c, (size_t)gi, bk->block_bytes, bk->spare, err);

@@ -303,8 +303,8 @@ static int compact_task(void *payload, int64_t i, hudi_error *err) {
  * index, row count, size), so the files and the commit metadata, built from the ops in plan
  * order afterwards, are the same whatever the thread count. Threads: hoodie.hudic.parallelism
  * (default: the processors online), at most one per operation; one on a storage backend other
- * than the local file system (the in-memory and fault-injecting backends are not
- * thread-safe, and fault injection counts calls in order). */
+ * than the local file system (fault injection fails the Nth storage call, and the crash tests
+ * replay every N, which needs the calls in one order). */
 static int compact_all(hudi_table *t, const char *instant, cop *ops, size_t n, hudi_error *err) {
     int64_t threads = 0;
     int rc = hudi_props_get_int(&t->props, "hoodie.hudic.parallelism", hudi_pool_default_threads(),

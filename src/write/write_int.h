@@ -167,6 +167,8 @@ const char *hudi_write_setting(const wctx *c, const char *key);
 int hudi_wctx_part_id(wctx *c, const char *path, size_t len, int32_t *out, hudi_error *err);
 int hudi_wctx_add_group(wctx *c, int32_t part, const char *file_id, const hudi_base_file *old,
                         const char *prev_commit, int32_t *out, hudi_error *err);
+/* A new, active file group of partition `part` under a fresh file id; its index in *out. */
+int hudi_wctx_new_group(wctx *c, int32_t part, int32_t *out, hudi_error *err);
 /* cow_merge.c: gives group `g` the file name in `name` (taken over; `name` is left empty) and
  * its path relative to the table, "<partition>/<name>". `rc` is the result of formatting the
  * name: when it failed nothing is set and it is returned. */

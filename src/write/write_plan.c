@@ -518,6 +518,14 @@ int hudi_plan_existing_groups(wctx *c, hudi_error *err) {
     return rc;
 }
 
+int hudi_wctx_new_group(wctx *c, int32_t part, int32_t *out, hudi_error *err) {
+    char fid[HUDI_FILE_ID_MAX];
+    int rc = hudi_file_id_new(fid, 0, err);
+    if (rc < 0 || (rc = hudi_wctx_add_group(c, part, fid, NULL, NULL, out, err)) < 0) return rc;
+    c->groups[*out].active = true;
+    return 0;
+}
+
 int hudi_plan_check_clustering(const wctx *c, hudi_error *err) {
     for (size_t gi = 0; gi < c->n_groups; gi++) {
         const wgroup *g = &c->groups[gi];
@@ -543,12 +551,10 @@ static int new_groups(wctx *c, int32_t part, const int32_t *rows, int64_t n, int
     int64_t at = 0;
     for (int64_t b = 0; b < buckets; b++) {
         int64_t take = n / buckets + (b < n % buckets ? 1 : 0);
-        char fid[HUDI_FILE_ID_MAX];
         int32_t gi = -1;
-        int rc = hudi_file_id_new(fid, 0, err);
-        if (rc < 0 || (rc = hudi_wctx_add_group(c, part, fid, NULL, NULL, &gi, err)) < 0) return rc;
+        int rc = hudi_wctx_new_group(c, part, &gi, err);
+        if (rc < 0) return rc;
         wgroup *g = &c->groups[gi];
-        g->active = true;
         for (int64_t k = 0; k < take; k++) {
             if ((rc = hudi_wrows_push(&g->ins, rows[at + k], err)) < 0) return rc;
             c->dest[rows[at + k]] = gi;
