@@ -241,7 +241,8 @@ typedef struct hudi_table_write_options {
      *  optimistic_concurrency_control), hoodie.write.lock.wait_time_ms (60000),
      *  hoodie.write.lock.provider (only FileSystemBasedLockProvider),
      *  hoodie.write.lock.filesystem.path and .expire, hoodie.client.heartbeat.interval_in_ms and
-     *  .tolerable.misses. */
+     *  .tolerable.misses. hoodie.hudic.parallelism: the threads of the write and of the inline
+     *  compaction it triggers (0 = the processors, 1-1024; docs/CLI.md "Threads"). */
     const char *const *properties;
 } hudi_table_write_options;
 #define HUDI_TABLE_WRITE_OPTIONS_VERSION 2

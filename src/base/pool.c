@@ -35,6 +35,35 @@ int32_t hudi_pool_default_threads(void) {
     return n < 1 ? 1 : n > 256 ? 256 : (int32_t)n;
 }
 
+static int bad_threads(const char *key, const char *value, hudi_error *err) {
+    return hudi_error_set(err, HUDI_EINVAL,
+                          "%s: '%s' is not a number of threads (0 = the default, or 1-%d)", key,
+                          value, HUDI_POOL_MAX_THREADS);
+}
+
+int hudi_pool_parse_threads(const char *key, const char *value, int32_t *out, hudi_error *err) {
+    const char *p = value;
+    int64_t v = 0;
+    /* digits only: no sign, space or suffix; accumulation stops past the maximum */
+    while (*p >= '0' && *p <= '9') {
+        if (v <= HUDI_POOL_MAX_THREADS) v = v * 10 + (*p - '0');
+        p++;
+    }
+    if (p == value || *p != '\0' || v > HUDI_POOL_MAX_THREADS) return bad_threads(key, value, err);
+    *out = v == 0 ? hudi_pool_default_threads() : (int32_t)v;
+    return 0;
+}
+
+int hudi_pool_check_threads(const char *key, int64_t value, int32_t *out, hudi_error *err) {
+    if (value < 0 || value > HUDI_POOL_MAX_THREADS) {
+        char text[24];
+        snprintf(text, sizeof(text), "%lld", (long long)value);
+        return bad_threads(key, text, err);
+    }
+    *out = value == 0 ? hudi_pool_default_threads() : (int32_t)value;
+    return 0;
+}
+
 /* Takes indices until none is left or a task failed. */
 static void work(hudi_pool *p, hudi_pool_task task, void *payload, int64_t n) {
     for (;;) {

@@ -14,8 +14,18 @@ typedef struct hudi_pool hudi_pool;
 /* A task: runs item `index` of the run's payload; 0 or a negative HUDI_E* with `err` set. */
 typedef int (*hudi_pool_task)(void *payload, int64_t index, hudi_error *err);
 
-/* The number of threads to use by default: the processors online (at least 1). */
+/* The number of threads to use by default: the processors online (at least 1, at most 256). */
 int32_t hudi_pool_default_threads(void);
+
+/* The one rule for a thread-count setting (hoodie.hudic.parallelism, SET hudic.threads,
+ * hudi_reader_set_threads): 0 = the default (hudi_pool_default_threads()), 1 to
+ * HUDI_POOL_MAX_THREADS = that many. hudi_pool_parse_threads takes the text of setting `key`
+ * (decimal digits only); hudi_pool_check_threads a number. Either sets *out to the count to use
+ * (0 resolved to the default) or returns EINVAL with the one message form
+ * "<key>: '<value>' is not a number of threads (0 = the default, or 1-1024)". */
+#define HUDI_POOL_MAX_THREADS 1024
+int hudi_pool_parse_threads(const char *key, const char *value, int32_t *out, hudi_error *err);
+int hudi_pool_check_threads(const char *key, int64_t value, int32_t *out, hudi_error *err);
 
 /* A pool of `threads` threads in all, the caller of hudi_pool_run included (so threads - 1
  * workers are started; threads <= 1: none). */

@@ -1411,21 +1411,17 @@ end:;
 }
 
 /* The number of threads of the reader: hudi_reader_set_threads, else the table's
- * hoodie.hudic.parallelism, else hudi_pool_default_threads(). */
+ * hoodie.hudic.parallelism (hudi_pool_parse_threads), else hudi_pool_default_threads(). */
 static int reader_threads(const hudi_reader *r, int32_t *out, hudi_error *err) {
     if (r->threads > 0) {
         *out = r->threads;
         return 0;
     }
-    int64_t v = 0;
-    int rc = hudi_props_get_int(&r->t->props, HUDI_READ_THREADS_KEY, 0, &v, err);
-    if (rc < 0) return rc;
-    if (v < 0 || v > HUDI_READ_THREADS_MAX)
-        return hudi_error_set(err, HUDI_EINVAL, "%s: %s=%lld is not a number of threads (1-%d)",
-                              r->t->base_path, HUDI_READ_THREADS_KEY, (long long)v,
-                              HUDI_READ_THREADS_MAX);
-    *out = v > 0 ? (int32_t)v : hudi_pool_default_threads();
-    return 0;
+    const char *v = hudi_props_get(&r->t->props, HUDI_READ_THREADS_KEY);
+    *out = hudi_pool_default_threads();
+    int rc = v ? hudi_pool_parse_threads(HUDI_READ_THREADS_KEY, v, out, err) : 0;
+    if (rc < 0) hudi_error_wrap(err, "%s", r->t->base_path);
+    return rc;
 }
 
 static void par_free(hudi_reader *r) {
@@ -1462,6 +1458,7 @@ static int par_start(hudi_reader *r, int32_t threads, hudi_error *err) {
     par->r = r;
     par->first = r->next_file;
     par->n = r->n_files - r->next_file;
+    if (par->n > 1 && (size_t)threads > par->n) threads = (int32_t)par->n; /* a worker a file */
     par->window = 2 * (size_t)threads;
     par->budget = (int64_t)threads * HUDI_READ_AHEAD_BYTES;
     r->next_file = r->n_files;
@@ -1536,10 +1533,13 @@ int hudi_reader_set_threads(hudi_reader *r, int32_t threads, const atomic_int *c
     if (r->started)
         return hudi_error_set(err, HUDI_EINVAL, "%s: threads set after reading began",
                               r->t->base_path);
-    if (threads < 0 || threads > HUDI_READ_THREADS_MAX)
-        return hudi_error_set(err, HUDI_EINVAL, "%s: %d is not a number of threads (1-%d)",
-                              r->t->base_path, threads, HUDI_READ_THREADS_MAX);
-    r->threads = threads;
+    int32_t n;
+    int rc = hudi_pool_check_threads("threads", threads, &n, err);
+    if (rc < 0) {
+        hudi_error_wrap(err, "%s", r->t->base_path);
+        return rc;
+    }
+    r->threads = threads; /* 0 stays 0: the table's setting is looked up at the first read */
     r->cancel = cancel;
     return 0;
 }

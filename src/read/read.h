@@ -131,12 +131,13 @@ int hudi_reader_prune_in(hudi_reader *r, const char *column, const hudi_value *v
  * one file to read reads them on a pool of `threads` threads (one task per file) while the
  * caller of hudi_reader_next takes the batches: they come in the order, with the counts,
  * warnings and first error, of a serial read; read-ahead is bounded (2 x threads files, about
- * threads x HUDI_READ_AHEAD_BYTES of queued batches). 0 threads = the table's
- * hoodie.hudic.parallelism when set, else hudi_pool_default_threads(); 1 = serial. `cancel`
- * (may be NULL), when it turns non-zero, stops the tasks and hudi_reader_next fails with
- * HUDI_ECANCELED. Call before the first hudi_reader_next (EINVAL after). */
+ * threads x HUDI_READ_AHEAD_BYTES of queued batches). `threads` follows the rule of
+ * hudi_pool_check_threads (0 to HUDI_POOL_MAX_THREADS, EINVAL otherwise, key "threads"), but 0
+ * = the table's hoodie.hudic.parallelism when set (hudi_pool_parse_threads), else
+ * hudi_pool_default_threads(); 1 = serial. `cancel` (may be NULL), when it turns non-zero,
+ * stops the tasks and hudi_reader_next fails with HUDI_ECANCELED. Call before the first
+ * hudi_reader_next (EINVAL after). */
 #define HUDI_READ_THREADS_KEY "hoodie.hudic.parallelism"
-#define HUDI_READ_THREADS_MAX 256
 #define HUDI_READ_AHEAD_BYTES (64 << 20)
 int hudi_reader_set_threads(hudi_reader *r, int32_t threads, const atomic_int *cancel,
                             hudi_error *err);

@@ -40,8 +40,8 @@ typedef struct hudi_sql_ctx {
     int64_t memory_limit;      /* bytes; 0 = none (SET hudic.memory.limit) */
     int64_t memory_used;       /* bytes held by blocking operators (hash tables, sorts) */
     int64_t batch_rows;        /* rows per batch operators aim for (default 8192) */
-    int32_t threads;           /* threads of table scans (SET hudic.threads); 0 = the read
-                                * layer's default (hudi_reader_set_threads) */
+    int32_t threads;           /* threads of table scans (SET hudic.threads, 0 resolved to the
+                                * default); 0 = unset: the read layer's (hudi_reader_set_threads) */
     void *session;             /* hudi_sql_session *, for statement execution */
 } hudi_sql_ctx;
 

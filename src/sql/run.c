@@ -1,5 +1,6 @@
 /* run.c - one statement from text to result: parse, then hand the syntax tree to the executor
  * of its kind (session.h); SET and RESET are handled here. */
+#include "base/pool.h"
 #include "read/read.h"
 #include "sql/session.h"
 #include "sql/sql.h"
@@ -80,17 +81,6 @@ static bool is_threads_key(const char *key) {
     return strcmp(key, "hudic.threads") == 0 || strcmp(key, "hoodie.hudic.parallelism") == 0;
 }
 
-int hudi_sql_parse_threads(const char *key, const char *text, int32_t *out, hudi_error *err) {
-    const char *p = text;
-    int64_t v = 0;
-    while (*p >= '0' && *p <= '9' && v <= HUDI_READ_THREADS_MAX) v = v * 10 + (*p++ - '0');
-    if (p == text || *p != '\0' || v < 1 || v > HUDI_READ_THREADS_MAX)
-        return hudi_error_set(err, HUDI_EINVAL, "%s: '%s' is not a number of threads (1-%d)", key,
-                              text, HUDI_READ_THREADS_MAX);
-    *out = (int32_t)v;
-    return 0;
-}
-
 static int exec_set(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_result *r,
                     hudi_error *err) {
     if (st->kind == HUDI_SQL_S_RESET) {
@@ -112,7 +102,7 @@ static int exec_set(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql_resul
         const char *v = st->value ? st->value : "";
         int32_t threads;
         if (is_threads_key(st->key)) { /* checked before it is stored */
-            int rc = hudi_sql_parse_threads(st->key, v, &threads, err);
+            int rc = hudi_pool_parse_threads(st->key, v, &threads, err);
             if (rc < 0) return rc;
         }
         if (strcmp(st->key, "spark.sql.session.timeZone") == 0) {
@@ -154,7 +144,8 @@ int hudi_sql_execute_stmt(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql
     const char *threads = hudi_sql_conf_get(s, "hudic.threads");
     const char *key = "hudic.threads";
     if (!threads) threads = hudi_sql_conf_get(s, key = "hoodie.hudic.parallelism");
-    if (threads && (rc = hudi_sql_parse_threads(key, threads, &r->ctx.threads, err)) < 0) return rc;
+    if (threads && (rc = hudi_pool_parse_threads(key, threads, &r->ctx.threads, err)) < 0)
+        return rc;
     switch (st->kind) {
     case HUDI_SQL_S_SET:
     case HUDI_SQL_S_RESET: return exec_set(s, st, r, err);

@@ -106,9 +106,6 @@ int hudi_sql_execute_stmt(hudi_sql_session *s, const hudi_sql_stmt *st, hudi_sql
 int64_t hudi_sql_now_micros(void);
 /* "512m", "2g", "1048576": bytes (hudic.memory.limit). */
 int hudi_sql_parse_bytes(const char *text, int64_t *out, hudi_error *err);
-/* hudic.threads / hoodie.hudic.parallelism (`key`): a number of threads, 1-256; EINVAL naming
- * the key otherwise. */
-int hudi_sql_parse_threads(const char *key, const char *text, int32_t *out, hudi_error *err);
 
 /* ---- statement executors --------------------------------------------------------------- */
 

@@ -206,6 +206,8 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     hudi_array *names = NULL, **cols = NULL;
     int rc = hudi_reader_open(&r, t, &so, err);
     if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
+    /* one slice, read in this task: the compaction's threads are its tasks */
+    if (rc == 0) rc = hudi_reader_set_threads(r, 1, NULL, err);
     if (rc < 0) goto done;
     if (hudi_field_copy(&schema, hudi_reader_schema(r)) < 0) goto oom;
     hudi_schema_record_fullname(&full, t->cfg.name);
@@ -301,23 +303,18 @@ static int compact_task(void *payload, int64_t i, hudi_error *err) {
 /* Runs the operations on a thread pool, one task per operation (docs/ARCHITECTURE.md
  * "Compaction"): each task writes its own op (new file name, write token from the operation's
  * index, row count, size), so the files and the commit metadata, built from the ops in plan
- * order afterwards, are the same whatever the thread count. Threads: hoodie.hudic.parallelism
- * (default: the processors online), at most one per operation; one on a storage backend other
- * than the local file system (fault injection fails the Nth storage call, and the crash tests
- * replay every N, which needs the calls in one order). */
-static int compact_all(hudi_table *t, const char *instant, cop *ops, size_t n, hudi_error *err) {
-    int64_t threads = 0;
-    int rc = hudi_props_get_int(&t->props, "hoodie.hudic.parallelism", hudi_pool_default_threads(),
-                                &threads, err);
-    if (rc < 0) return rc;
-    if (threads < 1 || threads > 1024)
-        return hudi_error_set(err, HUDI_EINVAL, "%s: hoodie.hudic.parallelism=%lld: 1 to 1024",
-                              t->base_path, (long long)threads);
-    if ((int64_t)n < threads) threads = (int64_t)n;
+ * order afterwards, are the same whatever the thread count. Threads: `threads` (the caller's
+ * hoodie.hudic.parallelism, compaction_threads), at most one per operation; one on a storage
+ * backend other than the local file system (fault injection fails the Nth storage call, and the
+ * crash tests replay every N, which needs the calls in one order). */
+static int compact_all(hudi_table *t, const char *instant, cop *ops, size_t n, int32_t threads,
+                       hudi_error *err) {
+    int rc;
+    if ((int64_t)n < threads) threads = (int32_t)n;
     if (strcmp(t->fs->ops->name, "local") != 0) threads = 1;
     compact_job job = {t, instant, ops};
     hudi_pool *pool = NULL;
-    if (threads > 1 && (rc = hudi_pool_new(&pool, (int32_t)threads, err)) < 0) return rc;
+    if (threads > 1 && (rc = hudi_pool_new(&pool, threads, err)) < 0) return rc;
     rc = hudi_pool_run(pool, (int64_t)n, compact_task, &job, err);
     hudi_pool_free(pool);
     return rc;
@@ -513,7 +510,7 @@ static int remove_partial(hudi_table *t, const char *instant, const hudi_compact
 /* Executes pending compaction `instant` by its plan's operations: each operation's base file
  * and log files are merged into a new base file named with the instant; then the commit. An
  * inflight compaction (a failed run) is run again after its partial files are removed. */
-static int run_locked(hudi_table *t, const char *instant, hudi_error *err) {
+static int run_locked(hudi_table *t, const char *instant, int32_t threads, hudi_error *err) {
     const hudi_instant *in = NULL;
     int rc = hudi_timeline_find(&in, t->timeline, instant, err);
     if (rc < 0) return rc;
@@ -566,7 +563,7 @@ static int run_locked(hudi_table *t, const char *instant, hudi_error *err) {
     if (rc == 0 && !inflight)
         rc = hudi_timeline_write_instant(t->timeline, time, HUDI_ACTION_COMPACTION,
                                          HUDI_STATE_INFLIGHT, HUDI_SLICE("", 0), err);
-    if (rc == 0) rc = compact_all(t, time, ops, n, err);
+    if (rc == 0) rc = compact_all(t, time, ops, n, threads, err);
     if (rc == 0) rc = complete(t, time, ops, n, err);
 done:
     free_ops(ops, n);
@@ -593,31 +590,43 @@ static bool oldest_pending(const hudi_table *t, char out[HUDI_INSTANT_TIME_MAX])
 
 typedef enum { DO_SCHEDULE, DO_RUN, DO_BOTH } compact_what;
 
+/* The threads of a compaction run by itself (hudic table compact, hudi_tbl_compact): the table
+ * property hoodie.hudic.parallelism (hudi_pool_parse_threads; absent = the default). An inline
+ * compaction gets its write's instead (hudi_tbl_compact_locked). */
+static int compaction_threads(const hudi_table *t, int32_t *out, hudi_error *err) {
+    const char *v = hudi_props_get(&t->props, "hoodie.hudic.parallelism");
+    *out = hudi_pool_default_threads();
+    int rc = v ? hudi_pool_parse_threads("hoodie.hudic.parallelism", v, out, err) : 0;
+    if (rc < 0) hudi_error_wrap(err, "%s", t->base_path); /* (returns 0 when err is NULL) */
+    return rc;
+}
+
 static int compact_locked(hudi_table *t, compact_what what, const hudi_clock *clock,
-                          const char *instant, char instant_out[32], hudi_error *err) {
+                          const char *instant, int32_t threads, char instant_out[32],
+                          hudi_error *err) {
     char time[HUDI_INSTANT_TIME_MAX];
     int rc = 0, total = 0;
     switch (what) {
     case DO_SCHEDULE: return schedule_locked(t, clock, instant_out, err);
     case DO_RUN:
         if (instant) {
-            rc = run_locked(t, instant, err);
+            rc = run_locked(t, instant, threads, err);
             if (rc >= 0 && instant_out) snprintf(instant_out, 32, "%s", instant);
             return rc;
         }
         /* every pending compaction, oldest first */
         while (rc >= 0 && oldest_pending(t, time)) {
-            if ((rc = run_locked(t, time, err)) >= 0) {
+            if ((rc = run_locked(t, time, threads, err)) >= 0) {
                 total += rc;
                 if (instant_out) snprintf(instant_out, 32, "%s", time);
             }
         }
         return rc < 0 ? rc : total;
     case DO_BOTH:
-        if ((rc = compact_locked(t, DO_RUN, clock, NULL, instant_out, err)) < 0) return rc;
+        if ((rc = compact_locked(t, DO_RUN, clock, NULL, threads, instant_out, err)) < 0) return rc;
         total = rc;
         if ((rc = schedule_locked(t, clock, time, err)) <= 0) return rc < 0 ? rc : total;
-        if ((rc = run_locked(t, time, err)) < 0) return rc;
+        if ((rc = run_locked(t, time, threads, err)) < 0) return rc;
         if (instant_out) snprintf(instant_out, 32, "%s", time);
         return total + rc;
     }
@@ -635,11 +644,13 @@ static int with_lock(hudi_table *t, compact_what what, const hudi_clock *clock, 
     if (instant && !hudi_instant_time_valid(instant, strlen(instant)))
         return hudi_error_set(err, HUDI_EINVAL, "%s: '%s' is not an instant time", t->base_path,
                               instant);
-    int rc = hudi_txn_config_load(&tc, t, NULL, err);
+    int32_t threads = 1;
+    int rc = what == DO_SCHEDULE ? 0 : compaction_threads(t, &threads, err);
     if (rc < 0) return rc;
+    if ((rc = hudi_txn_config_load(&tc, t, NULL, err)) < 0) return rc;
     if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) == 0 &&
         (rc = hudi_tbl_reload(t, err)) == 0)
-        rc = compact_locked(t, what, clock, instant, instant_out, err);
+        rc = compact_locked(t, what, clock, instant, threads, instant_out, err);
     hudi_table_lock_release(lock);
     hudi_txn_config_dispose(&tc);
     return rc;
@@ -660,7 +671,9 @@ int hudi_tbl_compact_run(hudi_table *t, const char *instant, char instant_out[32
     return with_lock(t, DO_RUN, NULL, instant, instant_out, err);
 }
 
-int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, char instant_out[32],
-                            hudi_error *err) {
-    return compact_locked(t, DO_BOTH, clock, NULL, instant_out, err);
+int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, int32_t threads,
+                            char instant_out[32], hudi_error *err) {
+    int rc = threads > 0 ? 0 : compaction_threads(t, &threads, err);
+    if (rc < 0) return rc;
+    return compact_locked(t, DO_BOTH, clock, NULL, threads, instant_out, err);
 }

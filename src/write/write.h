@@ -155,9 +155,11 @@ int hudi_tbl_compact_run(hudi_table *t, const char *instant, char instant_out[32
 /* Inline compaction's trigger (hoodie.compact.inline.max.delta.commits, Hudi's NUM_COMMITS):
  * 1 when the deltacommits after the latest compaction request number at least `max`. */
 int hudi_write_inline_compaction_due(const hudi_timeline *tl, int64_t max_delta_commits);
-/* hudi_tbl_compact with the table lock already held (inline compaction after a write). */
-int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, char instant_out[32],
-                            hudi_error *err);
+/* hudi_tbl_compact with the table lock already held (inline compaction after a write), on
+ * `threads` threads: the write's hoodie.hudic.parallelism (its options over the table's
+ * properties, as Hudi's write config), already checked; 0 = the table property's. */
+int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, int32_t threads,
+                            char instant_out[32], hudi_error *err);
 /* The Avro HoodieCompactionPlan container of `n` slices (one operation each). */
 int hudi_compaction_plan_encode(hudi_buf *out, const hudi_file_slice *slices, size_t n,
                                 hudi_error *err);

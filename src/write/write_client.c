@@ -199,7 +199,7 @@ static void inline_compaction(wctx *c) {
         return;
     /* a failure leaves the compaction pending (requested or inflight): the next write's inline
      * compaction or `hudic table compact` runs it */
-    (void)hudi_tbl_compact_locked(c->t, c->o.clock, NULL, NULL);
+    (void)hudi_tbl_compact_locked(c->t, c->o.clock, c->threads, NULL, NULL);
     (void)hudi_tbl_reload(c->t, NULL);
 }
 
@@ -214,18 +214,15 @@ static void finish(wctx *c) {
         (void)hudi_write_clean_locked(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
 }
 
-/* hoodie.hudic.parallelism: the threads of a write (file groups, index lookups); absent or 0 =
- * the processors online, 1 = everything in the calling thread. */
+/* hoodie.hudic.parallelism (write options over table properties): the threads of a write (file
+ * groups, index lookups) and of the inline compaction it triggers; hudi_pool_parse_threads's
+ * rule (absent or 0 = the default), 1 = everything in the calling thread. */
 static int read_threads(wctx *c, hudi_error *err) {
     const char *v = hudi_write_setting(c, "hoodie.hudic.parallelism");
-    char *end = NULL;
-    long long n = v ? strtoll(v, &end, 10) : 0;
-    if (v && (end == v || *end || n < 0 || n > 1024))
-        return hudi_error_set(err, HUDI_EINVAL,
-                              "%s: hoodie.hudic.parallelism '%s' is not a thread count (0-1024)",
-                              c->t->base_path, v);
-    c->threads = n == 0 ? hudi_pool_default_threads() : (int32_t)n;
-    return 0;
+    c->threads = hudi_pool_default_threads();
+    int rc = v ? hudi_pool_parse_threads("hoodie.hudic.parallelism", v, &c->threads, err) : 0;
+    if (rc < 0) hudi_error_wrap(err, "%s", c->t->base_path);
+    return rc;
 }
 
 int hudi_write_pool(wctx *c, int64_t n_tasks, hudi_pool **out, hudi_error *err) {

@@ -3,6 +3,7 @@
  * hand-out, runs follow each other on one pool, and one thread runs in order in the caller. */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
+#include <stdio.h>
 
 #include "base/pool.h"
 
@@ -84,4 +85,65 @@ Test(pool, one_thread_runs_in_order_in_the_caller) {
     free(s.out);
     free(s.runs);
     hudi_pool_free(p);
+}
+
+/* The one rule of a thread-count setting (hudi_pool_parse_threads): 0 = the default, 1-1024,
+ * anything else EINVAL with "<key>: '<value>' is not a number of threads (...)". */
+Test(pool, parse_threads) {
+    static const struct {
+        const char *text;
+        int32_t want; /* 0: the default */
+    } good[] = {{"0", 0}, {"1", 1}, {"2", 2}, {"1024", 1024}, {"0001", 1}, {"256", 256}};
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        hudi_error err = HUDI_ERROR_INIT;
+        int32_t n = -5;
+        cr_assert_eq(hudi_pool_parse_threads("k", good[i].text, &n, &err), 0, "%s: %s",
+                     good[i].text, err.message);
+        cr_assert_eq(n, good[i].want ? good[i].want : hudi_pool_default_threads(), "%s: %d",
+                     good[i].text, n);
+    }
+    static const char *const bad[] = {"",
+                                      "many",
+                                      "4x",
+                                      " 4",
+                                      "4 ",
+                                      "+4",
+                                      "-1",
+                                      "-0",
+                                      "1025",
+                                      "2048",
+                                      "0x10",
+                                      "4.0",
+                                      "99999999999999999999999999"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        hudi_error err = HUDI_ERROR_INIT;
+        int32_t n = -5;
+        cr_assert_eq(hudi_pool_parse_threads("hudic.threads", bad[i], &n, &err), HUDI_EINVAL,
+                     "'%s' accepted as %d", bad[i], n);
+        cr_assert_eq(n, -5, "'%s': out set on failure", bad[i]);
+        char want[200];
+        snprintf(want, sizeof(want),
+                 "hudic.threads: '%s' is not a number of threads (0 = the default, or 1-1024)",
+                 bad[i]);
+        cr_assert_str_eq(err.message, want);
+    }
+}
+
+Test(pool, check_threads) {
+    hudi_error err = HUDI_ERROR_INIT;
+    int32_t n = -5;
+    cr_assert_eq(hudi_pool_check_threads("threads", 0, &n, &err), 0);
+    cr_assert_eq(n, hudi_pool_default_threads());
+    cr_assert_eq(hudi_pool_check_threads("threads", 1, &n, &err), 0);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(hudi_pool_check_threads("threads", HUDI_POOL_MAX_THREADS, &n, &err), 0);
+    cr_assert_eq(n, 1024);
+    cr_assert_eq(hudi_pool_check_threads("threads", 1025, &n, &err), HUDI_EINVAL);
+    cr_assert_str_eq(err.message,
+                     "threads: '1025' is not a number of threads (0 = the default, or 1-1024)");
+    cr_assert_eq(hudi_pool_check_threads("threads", -1, &n, &err), HUDI_EINVAL);
+    cr_assert_str_eq(err.message,
+                     "threads: '-1' is not a number of threads (0 = the default, or 1-1024)");
+    cr_assert_eq(hudi_pool_check_threads("threads", INT64_MIN, &n, &err), HUDI_EINVAL);
+    cr_assert_eq(n, 1024);
 }

@@ -261,20 +261,92 @@ Test(threads, cancel_and_early_free) {
     hudi_tbl_free(t);
 }
 
+/* SET hudic.threads / hoodie.hudic.parallelism follow hudi_pool_parse_threads (0 = the
+ * default, 1-1024), checked at SET with the key and the value named; 0 reaches scans and writes
+ * (the write gets it as hoodie.hudic.parallelism). */
 Test(threads, setting_is_checked) {
     char wh[4200];
     snprintf(wh, sizeof(wh), "%s/wh", test_tmpdir());
     hudi_session *s = open_session(wh);
     char msg[HUDI_ERROR_MESSAGE_MAX];
-    const char *bad[] = {"SET hudic.threads = 0", "SET hudic.threads = many",
-                         "SET hudic.threads = 257", "SET hoodie.hudic.parallelism = -1"};
+    const char *bad[] = {"SET hudic.threads = many", "SET hudic.threads = 1025",
+                         "SET hoodie.hudic.parallelism = -1", "SET hudic.threads = 4x"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         cr_assert_eq(run(s, bad[i], NULL, msg), HUDI_EINVAL, "%s -> %s", bad[i], msg);
-        cr_assert(strstr(msg, "is not a number of threads"), "%s", msg);
+        cr_assert(strstr(msg, "is not a number of threads (0 = the default, or 1-1024)"), "%s",
+                  msg);
     }
+    cr_assert_eq(run(s, "SET hudic.threads = 1025", NULL, msg), HUDI_EINVAL);
+    cr_assert_str_eq(msg, "hudic.threads: '1025' is not a number of threads (0 = the default, or "
+                          "1-1024)");
+    char *v = rows(s, "SET hudic.threads"); /* nothing stored by the refused SETs */
+    cr_assert_str_eq(v, "hudic.threads\t<undefined>\n");
+    free(v);
+    ok(s, "SET hudic.threads = 1024");
     ok(s, "SET hudic.threads = 3");
-    char *v = rows(s, "SET hudic.threads");
+    v = rows(s, "SET hudic.threads");
     cr_assert_str_eq(v, "hudic.threads\t3\n");
     free(v);
+    ok(s, "SET hudic.threads = 0");
+    ok(s, "CREATE TABLE z (id INT, p STRING) USING hudi PARTITIONED BY (p) "
+          "TBLPROPERTIES (primaryKey = 'id')");
+    ok(s, "INSERT INTO z VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+    v = rows(s, "SELECT count(*), sum(id) FROM z");
+    cr_assert_str_eq(v, "3\t6\n");
+    free(v);
     hudi_session_close(s);
+}
+
+/* The reader: hudi_reader_set_threads takes 0-1024 (0 = the table's setting, else the
+ * default); the table property hoodie.hudic.parallelism follows hudi_pool_parse_threads, checked
+ * at the first read with the table, the key and the value named. */
+Test(threads, reader_threads_checked) {
+    char wh[4200];
+    snprintf(wh, sizeof(wh), "%s/wh", test_tmpdir());
+    hudi_session *s = open_session(wh);
+    make_table(s, "cow", "cow");
+    hudi_session_close(s);
+    char dir[4300];
+    snprintf(dir, sizeof(dir), "%s/default/cow", wh);
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    hudi_reader *r = NULL;
+    hudi_batch *b = NULL;
+    char want[8000];
+    cr_assert_eq(hudi_reader_open(&r, t, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_reader_set_threads(r, 1025, NULL, &err), HUDI_EINVAL);
+    snprintf(want, sizeof(want),
+             "%s: threads: '1025' is not a number of threads (0 = the default, or 1-1024)",
+             t->base_path);
+    cr_assert_str_eq(err.message, want);
+    cr_assert_eq(hudi_reader_set_threads(r, -1, NULL, &err), HUDI_EINVAL);
+    cr_assert_eq(hudi_reader_set_threads(r, 1024, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_reader_set_threads(r, 0, NULL, &err), 0, "%s", err.message);
+    /* 0: the table's setting, here unusable */
+    cr_assert_eq(hudi_props_set(&t->props, "hoodie.hudic.parallelism", "1025", &err), 0);
+    cr_assert_eq(hudi_reader_next(r, &b, &err), HUDI_EINVAL);
+    snprintf(want, sizeof(want),
+             "%s: hoodie.hudic.parallelism: '1025' is not a number of threads (0 = the default, "
+             "or 1-1024)",
+             t->base_path);
+    cr_assert_str_eq(err.message, want);
+    hudi_reader_free(r);
+    /* an explicit count wins over the table's setting; 0 in the table = the default */
+    static const char *const table_value[] = {"1025", "0"};
+    for (int k = 0; k < 2; k++) {
+        err = (hudi_error)HUDI_ERROR_INIT;
+        cr_assert_eq(hudi_props_set(&t->props, "hoodie.hudic.parallelism", table_value[k], &err),
+                     0);
+        r = NULL;
+        cr_assert_eq(hudi_reader_open(&r, t, &o, &err), 0, "%s", err.message);
+        if (k == 0) cr_assert_eq(hudi_reader_set_threads(r, 2, NULL, &err), 0, "%s", err.message);
+        int64_t n = 0;
+        while (hudi_reader_next(r, &b, &err) == 0 && b) n += b->num_rows;
+        cr_assert_eq(err.code, 0, "%s", err.message);
+        cr_assert_gt(n, 400);
+        hudi_reader_free(r);
+    }
+    hudi_tbl_free(t);
 }

@@ -298,3 +298,45 @@ Test(compact_plan, inline_trigger) {
     hudi_field_dispose(&schema);
     hudi_fs_free(fs);
 }
+
+/* An inline compaction runs with its write's settings (write options over table properties, as
+ * Hudi's write config): with an unusable table property hoodie.hudic.parallelism and a write
+ * option of 1, the writes and the inline compaction they trigger both succeed (a compaction that
+ * read the table property alone would fail and stay undone); without the write option, the
+ * write itself is refused, naming the table property's value. */
+Test(compact_plan, inline_uses_the_write_settings) {
+    char base[256];
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_field schema = {0};
+    hudi_table *t = mor_table(fs, base, &schema);
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_props_set(&t->props, "hoodie.hudic.parallelism", "lots", &err), 0);
+    static const char *const props[] = {"hoodie.compact.inline",
+                                        "true",
+                                        "hoodie.compact.inline.max.delta.commits",
+                                        "2",
+                                        "hoodie.hudic.parallelism",
+                                        "1",
+                                        NULL};
+    put(t, &schema, 0, 10, 1, HUDI_WRITE_INSERT, props, NULL);
+    put(t, &schema, 0, 4, 2, HUDI_WRITE_UPSERT, props, NULL);
+    cr_assert_eq(hudi_tbl_reload(t, &err), 0);
+    cr_assert_eq(completed_compactions(t), 1);
+    /* the table property applies when the write sets nothing */
+    static const char *const inline_only[] = {"hoodie.compact.inline", "true", NULL};
+    hudi_batch *b = wt_batch_range(&schema, 0, 2, 3, P2, 2);
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    o.op = HUDI_WRITE_UPSERT;
+    o.props = inline_only;
+    cr_assert_eq(hudi_tbl_write(t, b, &o, NULL, &err), HUDI_EINVAL);
+    cr_assert(strstr(err.message, "hoodie.hudic.parallelism: 'lots' is not a number of threads"),
+              "%s", err.message);
+    hudi_batch_free(b);
+    cr_assert_eq(hudi_props_set(&t->props, "hoodie.hudic.parallelism", "0", &err), 0);
+    char *d = wt_dump(t, NULL);
+    cr_assert_eq(wt_lines(d), 10);
+    free(d);
+    hudi_tbl_free(t);
+    hudi_field_dispose(&schema);
+    hudi_fs_free(fs);
+}

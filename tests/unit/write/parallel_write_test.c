@@ -209,7 +209,7 @@ Test(parallel_write, bad_parallelism_is_refused) {
     hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
     hudi_table *t = wt_create(fs, base, NULL, "part", true, true, &s);
     hudi_batch *b = wt_batch_range(&s, 0, 10, 1, P3, 3);
-    static const char *const bad[] = {"two", "-1", "4x", ""};
+    static const char *const bad[] = {"two", "-1", "4x", "", "1025"};
     for (size_t i = 0; i < HUDI_ARRAY_LEN(bad); i++) {
         const char *props[] = {"hoodie.hudic.parallelism", bad[i], NULL};
         hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
@@ -217,10 +217,25 @@ Test(parallel_write, bad_parallelism_is_refused) {
         o.props = props;
         hudi_error err = HUDI_ERROR_INIT;
         cr_assert_eq(hudi_tbl_write(t, b, &o, NULL, &err), HUDI_EINVAL, "'%s' accepted", bad[i]);
-        cr_assert(strstr(err.message, "hoodie.hudic.parallelism"), "%s", err.message);
+        char want[700];
+        snprintf(want, sizeof(want),
+                 "%s: hoodie.hudic.parallelism: '%s' is not a number of threads (0 = the "
+                 "default, or 1-1024)",
+                 t->base_path, bad[i]);
+        cr_assert_str_eq(err.message, want);
     }
     char *dump = wt_dump(t, NULL);
     cr_assert_eq(wt_lines(dump), 0);
+    free(dump);
+    /* 0 = the default (the processors online) */
+    const char *props0[] = {"hoodie.hudic.parallelism", "0", NULL};
+    hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+    o.op = HUDI_WRITE_INSERT;
+    o.props = props0;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_write(t, b, &o, NULL, &err), 0, "%s", err.message);
+    dump = wt_dump(t, NULL);
+    cr_assert_eq(wt_lines(dump), 10);
     free(dump);
     hudi_batch_free(b);
     hudi_tbl_free(t);
