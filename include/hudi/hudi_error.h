@@ -68,7 +68,9 @@ HUDI_API int hudi_error_set(hudi_error *err, int code, const char *fmt, ...) HUD
 HUDI_API int hudi_error_setv(hudi_error *err, int code, const char *fmt, va_list ap);
 
 /** Prepends "prefix: " to the message already in `err`, keeping its code.
- *  Used to add context (a file name, a column) as an error travels up. */
+ *  Used to add context (a file name, a column) as an error travels up.
+ *  @return `err->code`, or 0 when `err` is NULL: a caller that may be passed NULL returns
+ *  its own code (`return hudi_error_wrap(err, ...), rc;`). */
 HUDI_API int hudi_error_wrap(hudi_error *err, const char *fmt, ...) HUDI_PRINTF(2, 3);
 
 /** Short name of an error code ("ECORRUPT"), never NULL. */

@@ -655,7 +655,7 @@ static int parse_filter(hudi_reader *r, const char *filter, const hudi_field *fu
     int rc = hudi_predicate_parse(&pred, filter, full, err);
     if (rc < 0) {
         hudi_predicate_dispose(&pred);
-        return hudi_error_wrap(err, "%s: filter", r->t->base_path);
+        return hudi_error_wrap(err, "%s: filter", r->t->base_path), rc;
     }
     read_pred *p = &r->preds[r->n_preds];
     p->op = pred.op;

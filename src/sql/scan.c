@@ -887,7 +887,7 @@ static int hudi_prepare(hudi_sql_ctx *ctx, hudi_sql_scan_spec *spec, hudi_error 
     /* TIMESTAMP AS OF as written (the binder passes the constant's text): an instant. */
     if (spec->as_of_instant && (rc = hudi_sql_scan_as_of(ctx, spec->table, spec->as_of_instant,
                                                          &spec->as_of_instant, err)) < 0)
-        return hudi_error_wrap(err, "%s", spec->display_name);
+        return hudi_error_wrap(err, "%s", spec->display_name), rc;
     hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
     o.as_of_instant = spec->as_of_instant;
     o.begin_instant = spec->begin_instant;
@@ -1105,7 +1105,7 @@ static int hudi_next(hudi_sql_oper *base, hudi_batch **out, hudi_error *err) {
     hudi_batch *b = NULL;
     rc = hudi_reader_next(s->r, &b, err);
     update_counts(s);
-    if (rc < 0) return hudi_error_wrap(err, "%s", s->spec->display_name);
+    if (rc < 0) return hudi_error_wrap(err, "%s", s->spec->display_name), rc;
     if (!b) {
         s->done = true;
         return 0;
@@ -1148,7 +1148,7 @@ static int hudi_preds(const hudi_sql_scan_spec *spec, hudi_read_predicate *preds
             continue;
         }
         int rc = const_value(pd, f, &v, err);
-        if (rc < 0) return hudi_error_wrap(err, "%s", spec->display_name);
+        if (rc < 0) return hudi_error_wrap(err, "%s", spec->display_name), rc;
         if (synthetic_column(spec, f->name)) {
             *none |= pd->op != HUDI_CMP_IS_NULL;
             continue;
@@ -1530,7 +1530,7 @@ static int pq_values(scan_op *s, hudi_error *err) {
     for (int32_t i = 0; i < s->spec->n_pushdown; i++) {
         const hudi_sql_pushdown *pd = &s->spec->pushdown[i];
         int rc = const_value(pd, &s->spec->table_schema.children[pd->column], &s->values[i], err);
-        if (rc < 0) return hudi_error_wrap(err, "%s", s->spec->display_name);
+        if (rc < 0) return hudi_error_wrap(err, "%s", s->spec->display_name), rc;
     }
     return 0;
 }

@@ -2,6 +2,7 @@
  * files are never opened) and returns exactly the rows a full scan filters to. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "read/read.h"
 #include "support.h"
@@ -164,5 +165,22 @@ Test(partition_prune, in_list_keeps_a_partition_when_any_value_matches) {
     hudi_value ids[] = {{.i64 = 1}, {.i64 = 2}};
     cr_assert_eq(read_in(t, NULL, 0, "id", ids, 2, &pruned), 4);
     cr_assert_eq(pruned, 0);
+    hudi_tbl_free(t);
+}
+
+Test(partition_prune, bad_filter_fails_without_an_error_record) {
+    /* hudi_error_wrap returns 0 when err is NULL: the reader must return its own code. */
+    const char *dir = fixture_unzip("hudi-rs/sample_table/cow/v8_simplekeygen_nonhivestyle.zip");
+    cr_assert_not_null(dir);
+    hudi_table *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    hudi_scan_options o = HUDI_SCAN_OPTIONS_INIT;
+    o.filter = "no_such_column = 1";
+    hudi_reader *r = NULL;
+    cr_assert_lt(hudi_reader_open(&r, t, &o, NULL), 0);
+    cr_assert_null(r);
+    cr_assert_lt(hudi_reader_open(&r, t, &o, &err), 0);
+    cr_assert(strstr(err.message, "filter") != NULL, "%s", err.message);
     hudi_tbl_free(t);
 }
