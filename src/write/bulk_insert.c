@@ -11,8 +11,16 @@
  * key generator's columns for the chunk, and per open file the Parquet row group being built
  * plus one output slice (at most 10,000 rows). Row groups are hoodie.parquet.block.size (default
  * 120 MiB) or smaller: the open files share hoodie.hudic.bulk_insert.buffer.bytes (a hudic
- * setting, default 256 MiB). The output batch of a closed file is reused by the next one. No
- * de-duplication (Hudi's hoodie.combine.before.insert=false) and no index lookup. */
+ * setting, default 256 MiB). The output batch of a closed file is reused by its partition's next
+ * one. No de-duplication (Hudi's hoodie.combine.before.insert=false) and no index lookup.
+ *
+ * Threads (hoodie.hudic.parallelism): keys, partition paths and routing of a chunk are computed
+ * in the calling thread; then each partition with rows in the chunk is one task on the write's
+ * pool, appending to its own open file (gathering, bloom filter, Parquet encoding and
+ * compression, storage writes). Everything shared - new file groups (file ids, task numbers),
+ * partition metafiles, the heartbeat - happens in the caller between runs, in partition order,
+ * so the files, their rows and the commit metadata do not depend on the thread count. The
+ * files share the same buffer budget whatever the threads: no memory is added per thread. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +40,10 @@
 typedef struct bfile { /* the open file of one partition */
     hudi_wfile *f;
     int64_t next_check; /* records written at the next size check */
+    int32_t gi;         /* the group of the next file (made by the caller), -1 */
+    hudi_batch *spare;  /* output batch of the partition's last closed file */
+    const int32_t *todo; /* the chunk's rows not written yet (into bulk.rows) */
+    int64_t n_todo;
 } bfile;
 
 typedef struct bulk {
@@ -46,7 +58,8 @@ typedef struct bulk {
     bfile *files;
     wrows *rows;
     int32_t cap_parts;
-    hudi_batch *spare; /* output batch of the last closed file */
+    int32_t *pending; /* the partitions of the current run, in order */
+    int64_t key_base; /* the chunk's first input row: its keys are c->keys at row - key_base */
     hudi_heartbeat *hb;
 } bulk;
 
@@ -130,11 +143,12 @@ static void bulk_dispose(bulk *bk) {
     hudi_free(bk->sliced);
     for (int32_t p = 0; p < bk->cap_parts; p++) {
         hudi_wfile_free(bk->files[p].f); /* still open only after a failure */
+        hudi_batch_free(bk->files[p].spare);
         hudi_free(bk->rows[p].v);
     }
     hudi_free(bk->files);
     hudi_free(bk->rows);
-    hudi_batch_free(bk->spare);
+    hudi_free(bk->pending);
 }
 
 /* The key generator's view of input rows [start, start + n). */
@@ -162,8 +176,12 @@ static int grow_parts(bulk *bk, hudi_error *err) {
     wrows *r = hudi_realloc(bk->rows, (size_t)cap * sizeof(*r));
     if (!r) return hudi_error_oom(err);
     bk->rows = r;
+    int32_t *pend = hudi_realloc(bk->pending, (size_t)cap * sizeof(*pend));
+    if (!pend) return hudi_error_oom(err);
+    bk->pending = pend;
     memset(f + bk->cap_parts, 0, (size_t)(cap - bk->cap_parts) * sizeof(*f));
     memset(r + bk->cap_parts, 0, (size_t)(cap - bk->cap_parts) * sizeof(*r));
+    for (int32_t q = bk->cap_parts; q < cap; q++) f[q].gi = -1;
     bk->cap_parts = cap;
     return 0;
 }
@@ -236,50 +254,106 @@ static bool can_write(const bulk *bk, bfile *bf, int64_t written) {
     return true;
 }
 
-static int open_next(bulk *bk, int32_t part, hudi_error *err) {
+/* In the caller: the file group of partition `part`'s next file (its file id and task number,
+ * so in partition order within a run), and the partition's metafile, written by the first new
+ * file's group with that group's write token at the table clock's time (as write_client.c's
+ * before_groups does for the other writes). The task opens the file. */
+static int next_group(bulk *bk, int32_t part, hudi_error *err) {
     wctx *c = bk->c;
     int32_t gi = -1;
     int rc = hudi_wctx_new_group(c, part, &gi, err);
     if (rc < 0) return rc;
     wgroup *g = &c->groups[gi];
     g->task = c->next_task++;
-    bfile *bf = &bk->files[part];
-    rc = hudi_wfile_open(&bf->f, c, (size_t)gi, bk->block_bytes, bk->spare, err);
-    bk->spare = NULL;
-    bf->next_check = BULK_MIN_CHECK;
+    char token[HUDI_WRITE_TOKEN_MAX];
+    hudi_write_token_format(token, (uint64_t)g->task, 0, (uint64_t)g->task);
+    if ((rc = hudi_partition_meta_write(c->t->fs, c->t->base_path, c->parts[part].path, c->instant,
+                                        token, c->o.clock, err)) < 0)
+        return rc;
+    bk->files[part].gi = gi;
     if (c->o.progress) atomic_fetch_add(&c->o.progress->total, 1);
+    return 0;
+}
+
+/* Closes the partition's file; its output batch goes to bf->spare when `keep` (the partition's
+ * next file reuses it), else it is freed. */
+static int close_file(bulk *bk, bfile *bf, bool keep, hudi_error *err) {
+    hudi_wfile *f = bf->f;
+    bf->f = NULL;
+    int rc = hudi_wfile_close(f, keep ? &bf->spare : NULL, err);
+    if (bk->c->o.progress) atomic_fetch_add(&bk->c->o.progress->done, 1);
     return rc;
 }
 
-static int close_file(bulk *bk, bfile *bf, hudi_error *err) {
-    hudi_wfile *f = bf->f;
-    bf->f = NULL;
-    int rc = hudi_wfile_close(f, &bk->spare, err);
-    if (bk->c->o.progress) atomic_fetch_add(&bk->c->o.progress->done, 1);
+/* A task of a run: partition pending[i] writes the chunk's rows it has left (bf->todo), in
+ * order, into its open file (opened here on the group the caller made), and stops early when
+ * the file is full: it closes it and the caller makes the next group. Tasks touch only their
+ * partition's bfile, its group and its file. */
+static int part_task(void *payload, int64_t i, hudi_error *err) {
+    bulk *bk = payload;
+    bfile *bf = &bk->files[bk->pending[i]];
+    int rc;
+    if (!bf->f) {
+        rc = hudi_wfile_open(&bf->f, bk->c, (size_t)bf->gi, bk->block_bytes, bf->spare, err);
+        bf->spare = NULL;
+        bf->gi = -1;
+        bf->next_check = BULK_MIN_CHECK;
+        if (rc < 0) return rc;
+    }
+    while (bf->n_todo > 0) {
+        int64_t written = hudi_wfile_rows(bf->f);
+        int64_t m = HUDI_MIN(bf->n_todo, HUDI_MAX(bf->next_check - written, 1));
+        m = HUDI_MIN(m, WRITE_CHUNK_ROWS);
+        if ((rc = hudi_wfile_write(bf->f, bf->todo, m, bk->key_base, err)) < 0) return rc;
+        bf->todo += m;
+        bf->n_todo -= m;
+        written += m;
+        if (written >= bf->next_check && !can_write(bk, bf, written))
+            return close_file(bk, bf, true, err);
+    }
+    return 0;
+}
+
+static int close_task(void *payload, int64_t i, hudi_error *err) {
+    bulk *bk = payload;
+    return close_file(bk, &bk->files[bk->pending[i]], false, err);
+}
+
+/* Runs `task` over partitions pending[0..n) (on the pool when there are several), then beats
+ * the heartbeat (in the caller: the tasks never do). */
+static int run_parts(bulk *bk, int32_t n, hudi_pool_task task, hudi_error *err) {
+    hudi_pool *pool = NULL;
+    int rc = hudi_write_pool(bk->c, n, &pool, err);
+    if (rc == 0) rc = hudi_pool_run(pool, n, task, bk, err);
     if (rc == 0) rc = hudi_heartbeat_beat(bk->hb, err);
     return rc;
 }
 
-/* Rows rows[0..n) of partition `part` (keys at rows[k] - base of c->keys), in order, into the
- * partition's open file, rolling over to a new file group when it is full. */
-static int write_part(bulk *bk, int32_t part, const int32_t *rows, int64_t n, int64_t base,
-                      hudi_error *err) {
-    int rc;
-    while (n > 0) {
-        bfile *bf = &bk->files[part];
-        if (!bf->f && (rc = open_next(bk, part, err)) < 0) return rc;
-        int64_t written = hudi_wfile_rows(bf->f);
-        int64_t m = HUDI_MIN(n, HUDI_MAX(bf->next_check - written, 1));
-        m = HUDI_MIN(m, WRITE_CHUNK_ROWS);
-        if ((rc = hudi_wfile_write(bf->f, rows, m, base, err)) < 0) return rc;
-        rows += m;
-        n -= m;
-        written += m;
-        if (written >= bf->next_check && !can_write(bk, bf, written) &&
-            (rc = close_file(bk, bf, err)) < 0)
-            return rc;
+/* Writes the rows routed to each partition (bk->rows, input rows from `start`): runs of one task
+ * per partition with rows left, each preceded by new groups (in partition order) for the
+ * partitions without an open file. A run ends when every partition has written its rows or
+ * filled its file; most chunks take one run. Groups are made in the same order, and every file
+ * gets the same rows, with any number of threads. */
+static int write_chunk(bulk *bk, int64_t start, hudi_error *err) {
+    wctx *c = bk->c;
+    int rc = 0;
+    bk->key_base = start;
+    for (int32_t q = 0; q < c->n_parts; q++) {
+        bk->files[q].todo = bk->rows[q].v;
+        bk->files[q].n_todo = bk->rows[q].n;
+        bk->rows[q].n = 0;
     }
-    return 0;
+    for (;;) {
+        int32_t n = 0;
+        for (int32_t q = 0; q < c->n_parts; q++) {
+            bfile *bf = &bk->files[q];
+            if (bf->n_todo == 0) continue;
+            if (!bf->f && (rc = next_group(bk, q, err)) < 0) return rc;
+            bk->pending[n++] = q;
+        }
+        if (n == 0) return 0;
+        if ((rc = run_parts(bk, n, part_task, err)) < 0) return rc;
+    }
 }
 
 int hudi_bulk_write(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
@@ -306,15 +380,13 @@ int hudi_bulk_write(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
             if (!hudi_plan_row_is_deleted(c, (int32_t)(start + i)))
                 rc = hudi_wrows_push(&bk.rows[pid], (int32_t)(start + i), err);
         }
-        for (int32_t q = 0; q < c->n_parts && rc == 0; q++) {
-            if (bk.rows[q].n == 0) continue;
-            rc = write_part(&bk, q, bk.rows[q].v, bk.rows[q].n, start, err);
-            bk.rows[q].n = 0;
-        }
-        if (rc == 0) rc = hudi_heartbeat_beat(hb, err);
+        if (rc == 0) rc = write_chunk(&bk, start, err);
     }
+    /* the last files, closed on the pool too (each flushes its last row group) */
+    int32_t open = 0;
     for (int32_t q = 0; q < bk.cap_parts && rc == 0; q++)
-        if (bk.files[q].f) rc = close_file(&bk, &bk.files[q], err);
+        if (bk.files[q].f) bk.pending[open++] = q;
+    if (rc == 0 && open > 0) rc = run_parts(&bk, open, close_task, err);
     hudi_array_clear(c->keys);
     hudi_array_clear(c->part_paths);
     bulk_dispose(&bk);
