@@ -39,9 +39,9 @@
 
 typedef struct bfile { /* the open file of one partition */
     hudi_wfile *f;
-    int64_t next_check; /* records written at the next size check */
-    int32_t gi;         /* the group of the next file (made by the caller), -1 */
-    hudi_batch *spare;  /* output batch of the partition's last closed file */
+    int64_t next_check;  /* records written at the next size check */
+    int32_t gi;          /* the group of the next file (made by the caller), -1 */
+    hudi_batch *spare;   /* output batch of the partition's last closed file */
     const int32_t *todo; /* the chunk's rows not written yet (into bulk.rows) */
     int64_t n_todo;
 } bfile;
