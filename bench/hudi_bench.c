@@ -61,9 +61,9 @@ typedef struct bench_args {
     /* mor */
     bool create, compact;
     int dc_from, dc_to, deltacommits, scan_now;
-    const char *threads; /* hoodie.hudic.parallelism of the compaction (NULL = default) */
     const char *scan_at;
-    const char *threads; /* --threads: hoodie.hudic.parallelism of the writes (NULL: default) */
+    /* --threads: hoodie.hudic.parallelism of the writes and of mor's compaction (NULL: default) */
+    const char *threads;
     const char *props[3];
 } bench_args;
 
