@@ -3,7 +3,7 @@
  * (hoodie.hudic.parallelism): a copy-on-write bulk_insert and insert into many file groups, an
  * upsert (index lookups and merges on the pool), a delete; a merge-on-read insert and upsert
  * deltacommit (log appends on the pool); every table read back and its row count and values
- * checked (bulk_insert in chunks of 300 rows: a run of per-partition tasks each). A failing
+ * checked (bulk_insert in chunks of 300 rows, slices of 20 rows per task). A failing
  * upsert and a failing bulk_insert on the fault-injecting filesystem (failures in one task while
  * others run) must leave the table as before. Exit 0 when all holds. */
 #include <stdio.h>
@@ -17,8 +17,11 @@
 
 static const char *const PARTS[] = {"a", "b", "c", "d"};
 static const char *const PROPS[] = {"hoodie.hudic.parallelism", "4",
-                                    /* bulk_insert: several chunks, each a run of tasks */
-                                    "hoodie.hudic.bulk_insert.chunk.rows", "300", NULL};
+                                    /* bulk_insert: several chunks, each a run of tasks of 20
+                                     * rows of a partition, a partition's waiting for each
+                                     * other */
+                                    "hoodie.hudic.bulk_insert.chunk.rows", "300",
+                                    "hoodie.hudic.bulk_insert.slice.rows", "20", NULL};
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \

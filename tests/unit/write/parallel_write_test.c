@@ -204,10 +204,10 @@ Test(parallel_write, mor_rounds_identical_with_1_and_4_threads_local, .timeout =
     same_mor(WT_LOCAL);
 }
 
-/* bulk_insert on the pool (one task per partition of a chunk): chunks of 700 rows over five
- * partitions and 8 KiB files with 16 KiB row groups, so files roll inside chunks (a chunk then
- * takes several runs) and across them; a second bulk_insert adds file groups next to the
- * first's. Once with the key column, once with generated keys (keys.md §9). */
+/* bulk_insert on the pool (tasks of 40 rows of one partition, a partition's in order): chunks of
+ * 700 rows over five partitions and 8 KiB files with 16 KiB row groups, so files roll inside
+ * chunks (a chunk then takes several runs) and across them; a second bulk_insert adds file groups
+ * next to the first's. Once with the key column, once with generated keys (keys.md §9). */
 static const char *const P5[] = {"p0", "p1", "p2", "p3", "p4"};
 
 static hudi_table *create_bulk(hudi_fs *fs, const char *base, const hudi_field *s, bool auto_keys) {
@@ -239,6 +239,8 @@ static void run_bulk(tree *out, wt_fs_kind kind, const char *threads, bool auto_
                                threads,
                                "hoodie.hudic.bulk_insert.chunk.rows",
                                "700",
+                               "hoodie.hudic.bulk_insert.slice.rows",
+                               "40",
                                "hoodie.parquet.block.size",
                                "16384",
                                NULL};

@@ -158,14 +158,19 @@ Test(write_crash, parallel_upsert_fails_at_every_call_local, .timeout = 120) {
     crash_loop(WT_LOCAL);
 }
 
-/* bulk_insert with its chunks' partitions on 4 threads, and on 1: chunks of 100 rows, files
- * that roll over every 100 rows (a 1 KiB target), so a failing call lands in one partition's
- * task while the other's writes, between runs (new groups, metafiles) or in the last files'
- * closing. */
+/* bulk_insert with its chunks' partitions on 4 threads (slices of 30 rows), and on 1: chunks of
+ * 100 rows, files that roll over every 100 rows (a 1 KiB target), so a failing call lands in one
+ * partition's task while the other's writes, between runs (new groups, metafiles) or in the last
+ * files' closing. */
 static const char *const BULK1[] = {"hoodie.hudic.parallelism", "1",
                                     "hoodie.hudic.bulk_insert.chunk.rows", "100", NULL};
-static const char *const BULK4[] = {"hoodie.hudic.parallelism", "4",
-                                    "hoodie.hudic.bulk_insert.chunk.rows", "100", NULL};
+static const char *const BULK4[] = {"hoodie.hudic.parallelism",
+                                    "4",
+                                    "hoodie.hudic.bulk_insert.chunk.rows",
+                                    "100",
+                                    "hoodie.hudic.bulk_insert.slice.rows",
+                                    "30",
+                                    NULL};
 static void bulk_loop(wt_fs_kind kind, const char *const *props) {
     g_props = props;
     g_op = HUDI_WRITE_BULK_INSERT;
