@@ -11,9 +11,21 @@
  * key generator's columns for the chunk, and per open file the Parquet row group being built
  * plus one output slice (at most 10,000 rows). Row groups are hoodie.parquet.block.size (default
  * 120 MiB) or smaller: the open files share hoodie.hudic.bulk_insert.buffer.bytes (a hudic
- * setting, default 256 MiB). The output batch of a closed file is reused by the next one. No
- * de-duplication (Hudi's hoodie.combine.before.insert=false) and no index lookup. */
+ * setting, default 256 MiB). The output batch of a closed file is reused by its partition's next
+ * one. No de-duplication (Hudi's hoodie.combine.before.insert=false) and no index lookup.
+ *
+ * Threads (hoodie.hudic.parallelism): keys, partition paths and routing of a chunk are computed
+ * in the calling thread; then the partitions' rows are written as tasks on the write's pool, a
+ * slice of one partition's rows each (hoodie.hudic.bulk_insert.slice.rows, default 8,192)
+ * (gathering, meta columns, bloom filter, Parquet encoding and compression, storage writes into
+ * that partition's open file). A partition's slices run one after the other, the partitions' side
+ * by side; slices are handed out round-robin over the partitions, so three partitions keep two
+ * threads busy. Everything shared - new file groups (file ids, task numbers), partition metafiles,
+ * the heartbeat - happens in the caller between runs, in partition order, so the files, their rows
+ * and the commit metadata do not depend on the thread count. The files share the same buffer budget
+ * whatever the threads: no memory is added per thread. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,15 +40,30 @@
 /* parquet-mr's DEFAULT_MINIMUM/MAXIMUM_RECORD_COUNT_FOR_CHECK, as Hudi's size check uses them */
 #define BULK_MIN_CHECK 100
 #define BULK_MAX_CHECK 10000
+/* rows of a partition written by one task (a slice of its rows in a chunk) */
+#define BULK_SLICE_ROWS_KEY "hoodie.hudic.bulk_insert.slice.rows"
+#define BULK_DEFAULT_SLICE_ROWS 8192
 
 typedef struct bfile { /* the open file of one partition */
     hudi_wfile *f;
-    int64_t next_check; /* records written at the next size check */
+    int64_t next_check;  /* records written at the next size check */
+    int32_t gi;          /* the group of the next file (made by the caller), -1 */
+    hudi_batch *spare;   /* output batch of the partition's last closed file */
+    const int32_t *todo; /* the chunk's rows not written yet (into bulk.rows) */
+    int64_t n_todo;
+    /* the current run (under bulk.mu): slices written; the file filled up */
+    int64_t slices_done;
+    bool stopped;
 } bfile;
+
+typedef struct bslice { /* a task: slice `slice` of partition `part`'s rows left */
+    int32_t part;
+    int64_t slice;
+} bslice;
 
 typedef struct bulk {
     wctx *c;
-    int64_t chunk_rows, block_bytes, max_bytes;
+    int64_t chunk_rows, slice_rows, block_bytes, max_bytes;
     /* the chunk as a batch for the key generator: copies of the columns it reads (`sliced`),
      * the caller's arrays for the others (never read) */
     hudi_batch view;
@@ -46,7 +73,13 @@ typedef struct bulk {
     bfile *files;
     wrows *rows;
     int32_t cap_parts;
-    hudi_batch *spare; /* output batch of the last closed file */
+    int64_t key_base; /* the chunk's first input row: its keys are c->keys at row - key_base */
+    /* the tasks of the current run; mu and cv order a partition's slices */
+    bslice *tasks;
+    int64_t n_tasks, cap_tasks;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool failed; /* a task of the run failed (under mu) */
     hudi_heartbeat *hb;
 } bulk;
 
@@ -75,7 +108,11 @@ static int int_setting(const wctx *c, const char *key, int64_t dflt, int64_t min
 static int bulk_init(bulk *bk, wctx *c, hudi_error *err) {
     memset(bk, 0, sizeof(*bk));
     bk->c = c;
+    pthread_mutex_init(&bk->mu, NULL);
+    pthread_cond_init(&bk->cv, NULL);
     int rc = int_setting(c, BULK_CHUNK_ROWS_KEY, BULK_DEFAULT_CHUNK_ROWS, 1, &bk->chunk_rows, err);
+    if (rc == 0)
+        rc = int_setting(c, BULK_SLICE_ROWS_KEY, BULK_DEFAULT_SLICE_ROWS, 1, &bk->slice_rows, err);
     if (rc == 0)
         rc = int_setting(c, "hoodie.parquet.block.size", BULK_DEFAULT_BLOCK_BYTES, 1,
                          &bk->block_bytes, err);
@@ -130,11 +167,14 @@ static void bulk_dispose(bulk *bk) {
     hudi_free(bk->sliced);
     for (int32_t p = 0; p < bk->cap_parts; p++) {
         hudi_wfile_free(bk->files[p].f); /* still open only after a failure */
+        hudi_batch_free(bk->files[p].spare);
         hudi_free(bk->rows[p].v);
     }
     hudi_free(bk->files);
     hudi_free(bk->rows);
-    hudi_batch_free(bk->spare);
+    hudi_free(bk->tasks);
+    pthread_cond_destroy(&bk->cv);
+    pthread_mutex_destroy(&bk->mu);
 }
 
 /* The key generator's view of input rows [start, start + n). */
@@ -164,6 +204,7 @@ static int grow_parts(bulk *bk, hudi_error *err) {
     bk->rows = r;
     memset(f + bk->cap_parts, 0, (size_t)(cap - bk->cap_parts) * sizeof(*f));
     memset(r + bk->cap_parts, 0, (size_t)(cap - bk->cap_parts) * sizeof(*r));
+    for (int32_t q = bk->cap_parts; q < cap; q++) f[q].gi = -1;
     bk->cap_parts = cap;
     return 0;
 }
@@ -236,50 +277,164 @@ static bool can_write(const bulk *bk, bfile *bf, int64_t written) {
     return true;
 }
 
-static int open_next(bulk *bk, int32_t part, hudi_error *err) {
+/* In the caller: the file group of partition `part`'s next file (its file id and task number,
+ * so in partition order within a run), and the partition's metafile, written by the first new
+ * file's group with that group's write token at the table clock's time (as write_client.c's
+ * before_groups does for the other writes). The task opens the file. */
+static int next_group(bulk *bk, int32_t part, hudi_error *err) {
     wctx *c = bk->c;
     int32_t gi = -1;
     int rc = hudi_wctx_new_group(c, part, &gi, err);
     if (rc < 0) return rc;
     wgroup *g = &c->groups[gi];
     g->task = c->next_task++;
-    bfile *bf = &bk->files[part];
-    rc = hudi_wfile_open(&bf->f, c, (size_t)gi, bk->block_bytes, bk->spare, err);
-    bk->spare = NULL;
-    bf->next_check = BULK_MIN_CHECK;
+    char token[HUDI_WRITE_TOKEN_MAX];
+    hudi_write_token_format(token, (uint64_t)g->task, 0, (uint64_t)g->task);
+    if ((rc = hudi_partition_meta_write(c->t->fs, c->t->base_path, c->parts[part].path, c->instant,
+                                        token, c->o.clock, err)) < 0)
+        return rc;
+    bk->files[part].gi = gi;
     if (c->o.progress) atomic_fetch_add(&c->o.progress->total, 1);
+    return 0;
+}
+
+/* Closes the partition's file; its output batch goes to bf->spare when `keep` (the partition's
+ * next file reuses it), else it is freed. */
+static int close_file(bulk *bk, bfile *bf, bool keep, hudi_error *err) {
+    hudi_wfile *f = bf->f;
+    bf->f = NULL;
+    int rc = hudi_wfile_close(f, keep ? &bf->spare : NULL, err);
+    if (bk->c->o.progress) atomic_fetch_add(&bk->c->o.progress->done, 1);
     return rc;
 }
 
-static int close_file(bulk *bk, bfile *bf, hudi_error *err) {
-    hudi_wfile *f = bf->f;
-    bf->f = NULL;
-    int rc = hudi_wfile_close(f, &bk->spare, err);
-    if (bk->c->o.progress) atomic_fetch_add(&bk->c->o.progress->done, 1);
+/* Appends the next slice of partition `bf`'s rows left in the chunk (bf->todo, at most
+ * hoodie.hudic.bulk_insert.slice.rows), in order, to its open file (opened here on the group the
+ * caller made). When the file fills up it is closed and *full set: the rows after it wait for the
+ * next run. */
+static int write_slice(bulk *bk, bfile *bf, bool *full, hudi_error *err) {
+    int rc;
+    *full = false;
+    if (!bf->f) {
+        rc = hudi_wfile_open(&bf->f, bk->c, (size_t)bf->gi, bk->block_bytes, bf->spare, err);
+        bf->spare = NULL;
+        bf->gi = -1;
+        bf->next_check = BULK_MIN_CHECK;
+        if (rc < 0) return rc;
+    }
+    for (int64_t n = HUDI_MIN(bf->n_todo, bk->slice_rows); n > 0;) {
+        int64_t written = hudi_wfile_rows(bf->f);
+        int64_t m = HUDI_MIN(n, HUDI_MAX(bf->next_check - written, 1));
+        if ((rc = hudi_wfile_write(bf->f, bf->todo, m, bk->key_base, err)) < 0) return rc;
+        bf->todo += m;
+        bf->n_todo -= m;
+        n -= m;
+        written += m;
+        if (written >= bf->next_check && !can_write(bk, bf, written)) {
+            *full = true;
+            return close_file(bk, bf, true, err);
+        }
+    }
+    return 0;
+}
+
+/* A task of a run: slice tasks[i].slice of partition tasks[i].part. It waits for the
+ * partition's previous slice (handed out earlier, so running or done: no deadlock), and does
+ * nothing once the partition's file filled up in this run or a task failed. The partition's
+ * bfile, group and file are touched by one task at a time, in slice order (the mutex orders
+ * them). */
+static int slice_task(void *payload, int64_t i, hudi_error *err) {
+    bulk *bk = payload;
+    bslice t = bk->tasks[i];
+    bfile *bf = &bk->files[t.part];
+    pthread_mutex_lock(&bk->mu);
+    while (bf->slices_done < t.slice && !bf->stopped && !bk->failed)
+        pthread_cond_wait(&bk->cv, &bk->mu);
+    bool skip = bf->stopped || bk->failed;
+    pthread_mutex_unlock(&bk->mu);
+    if (skip) return 0;
+    bool full = false;
+    int rc = write_slice(bk, bf, &full, err);
+    pthread_mutex_lock(&bk->mu);
+    bf->slices_done++;
+    bf->stopped = full;
+    bk->failed |= rc < 0;
+    pthread_cond_broadcast(&bk->cv);
+    pthread_mutex_unlock(&bk->mu);
+    return rc;
+}
+
+/* Runs `task` over payload indices [0, n) (on the pool when there are several), then beats the
+ * heartbeat (in the caller: the tasks never do). */
+static int run_tasks(bulk *bk, int64_t n, hudi_pool_task task, hudi_error *err) {
+    hudi_pool *pool = NULL;
+    int rc = hudi_write_pool(bk->c, n, &pool, err);
+    if (rc == 0) rc = hudi_pool_run(pool, n, task, bk, err);
     if (rc == 0) rc = hudi_heartbeat_beat(bk->hb, err);
     return rc;
 }
 
-/* Rows rows[0..n) of partition `part` (keys at rows[k] - base of c->keys), in order, into the
- * partition's open file, rolling over to a new file group when it is full. */
-static int write_part(bulk *bk, int32_t part, const int32_t *rows, int64_t n, int64_t base,
-                      hudi_error *err) {
-    int rc;
-    while (n > 0) {
-        bfile *bf = &bk->files[part];
-        if (!bf->f && (rc = open_next(bk, part, err)) < 0) return rc;
-        int64_t written = hudi_wfile_rows(bf->f);
-        int64_t m = HUDI_MIN(n, HUDI_MAX(bf->next_check - written, 1));
-        m = HUDI_MIN(m, WRITE_CHUNK_ROWS);
-        if ((rc = hudi_wfile_write(bf->f, rows, m, base, err)) < 0) return rc;
-        rows += m;
-        n -= m;
-        written += m;
-        if (written >= bf->next_check && !can_write(bk, bf, written) &&
-            (rc = close_file(bk, bf, err)) < 0)
-            return rc;
+static int push_task(bulk *bk, int32_t part, int64_t slice, hudi_error *err) {
+    if (bk->n_tasks == bk->cap_tasks) {
+        int64_t cap = bk->cap_tasks ? 2 * bk->cap_tasks : 64;
+        bslice *v = hudi_realloc(bk->tasks, (size_t)cap * sizeof(*v));
+        if (!v) return hudi_error_oom(err);
+        bk->tasks = v;
+        bk->cap_tasks = cap;
     }
+    bk->tasks[bk->n_tasks++] = (bslice){part, slice};
     return 0;
+}
+
+/* Writes the rows routed to each partition (bk->rows, input rows from `start`) in runs: first
+ * new groups (in partition order) for the partitions with rows left and no open file, then one
+ * task per slice of hoodie.hudic.bulk_insert.slice.rows rows left, handed out slice by slice across
+ * the partitions so that the threads stay busy with fewer partitions than threads would need. A
+ * partition whose file fills up stops there; its rows left go to the next run. Most chunks take one
+ * run. Groups are made in the same order, and every file gets the same rows in the same slices,
+ * with any number of threads. */
+static int write_chunk(bulk *bk, int64_t start, hudi_error *err) {
+    wctx *c = bk->c;
+    int rc = 0;
+    bk->key_base = start;
+    for (int32_t q = 0; q < c->n_parts; q++) {
+        bk->files[q].todo = bk->rows[q].v;
+        bk->files[q].n_todo = bk->rows[q].n;
+        bk->rows[q].n = 0;
+    }
+    for (;;) {
+        int64_t slices = 0;
+        for (int32_t q = 0; q < c->n_parts; q++) {
+            bfile *bf = &bk->files[q];
+            bf->slices_done = 0;
+            bf->stopped = false;
+            if (bf->n_todo == 0) continue;
+            if (!bf->f && (rc = next_group(bk, q, err)) < 0) return rc;
+            slices = HUDI_MAX(slices, (bf->n_todo + bk->slice_rows - 1) / bk->slice_rows);
+        }
+        if (slices == 0) return 0;
+        bk->n_tasks = 0;
+        for (int64_t k = 0; k < slices; k++)
+            for (int32_t q = 0; q < c->n_parts; q++)
+                if (k * bk->slice_rows < bk->files[q].n_todo && (rc = push_task(bk, q, k, err)) < 0)
+                    return rc;
+        if ((rc = run_tasks(bk, bk->n_tasks, slice_task, err)) < 0) return rc;
+    }
+}
+
+/* The last open files, closed as tasks: each flushes its last row group. */
+static int close_task(void *payload, int64_t i, hudi_error *err) {
+    bulk *bk = payload;
+    return close_file(bk, &bk->files[bk->tasks[i].part], false, err);
+}
+
+static int close_all(bulk *bk, hudi_error *err) {
+    int rc = 0;
+    bk->n_tasks = 0;
+    for (int32_t q = 0; q < bk->cap_parts && rc == 0; q++)
+        if (bk->files[q].f) rc = push_task(bk, q, 0, err);
+    if (rc == 0 && bk->n_tasks > 0) rc = run_tasks(bk, bk->n_tasks, close_task, err);
+    return rc;
 }
 
 int hudi_bulk_write(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
@@ -306,15 +461,9 @@ int hudi_bulk_write(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
             if (!hudi_plan_row_is_deleted(c, (int32_t)(start + i)))
                 rc = hudi_wrows_push(&bk.rows[pid], (int32_t)(start + i), err);
         }
-        for (int32_t q = 0; q < c->n_parts && rc == 0; q++) {
-            if (bk.rows[q].n == 0) continue;
-            rc = write_part(&bk, q, bk.rows[q].v, bk.rows[q].n, start, err);
-            bk.rows[q].n = 0;
-        }
-        if (rc == 0) rc = hudi_heartbeat_beat(hb, err);
+        if (rc == 0) rc = write_chunk(&bk, start, err);
     }
-    for (int32_t q = 0; q < bk.cap_parts && rc == 0; q++)
-        if (bk.files[q].f) rc = close_file(&bk, &bk.files[q], err);
+    if (rc == 0) rc = close_all(&bk, err);
     hudi_array_clear(c->keys);
     hudi_array_clear(c->part_paths);
     bulk_dispose(&bk);

@@ -808,9 +808,6 @@ int hudi_wfile_open(hudi_wfile **out, wctx *c, size_t gi, int64_t row_group_byte
     wgroup *g = f->fw.g;
     int rc = name_group(c, g, err);
     if (rc == 0) rc = hudi_commit_write_marker(c, g, err);
-    if (rc == 0)
-        rc = hudi_partition_meta_write(c->t->fs, c->t->base_path, c->parts[g->part].path,
-                                       c->instant, g->token, c->o.clock, err);
     if (rc == 0) rc = open_file(&f->fw, err);
     if (rc < 0) {
         hudi_wfile_free(f);

@@ -209,8 +209,11 @@ int hudi_take_rows(hudi_array *dst, const hudi_array *src, const int32_t *idx, i
 /* cow_merge.c: a new file group (c->groups[gi], named here) written a slice of incoming rows
  * at a time: rows[0..n) (n <= WRITE_CHUNK_ROWS) are input rows, their keys c->keys at
  * rows[k] - key_base. open takes
- * over `reuse` (an empty batch of c->file_schema, or NULL); close hands the output batch back in
- * *spare when that is NULL (else frees it) and frees the file either way. */
+ * over `reuse` (an empty batch of c->file_schema, or NULL) and writes the file's marker, not the
+ * partition's metafile (the caller's, with the table clock); close hands the output batch back in
+ * *spare when that is NULL (else frees it) and frees the file either way. Files of different
+ * groups may be written from different threads (bulk_insert.c's tasks); one file from one
+ * thread at a time. */
 typedef struct hudi_wfile hudi_wfile;
 int hudi_wfile_open(hudi_wfile **out, wctx *c, size_t gi, int64_t row_group_bytes,
                     hudi_batch *reuse, hudi_error *err);

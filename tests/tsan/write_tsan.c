@@ -3,7 +3,8 @@
  * (hoodie.hudic.parallelism): a copy-on-write bulk_insert and insert into many file groups, an
  * upsert (index lookups and merges on the pool), a delete; a merge-on-read insert and upsert
  * deltacommit (log appends on the pool); every table read back and its row count and values
- * checked. A failing write on the fault-injecting filesystem (failures in one task while
+ * checked (bulk_insert in chunks of 300 rows, slices of 20 rows per task). A failing
+ * upsert and a failing bulk_insert on the fault-injecting filesystem (failures in one task while
  * others run) must leave the table as before. Exit 0 when all holds. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,12 @@
 #include "write/write.h"
 
 static const char *const PARTS[] = {"a", "b", "c", "d"};
-static const char *const PROPS[] = {"hoodie.hudic.parallelism", "4", NULL};
+static const char *const PROPS[] = {"hoodie.hudic.parallelism", "4",
+                                    /* bulk_insert: several chunks, each a run of tasks of 20
+                                     * rows of a partition, a partition's waiting for each
+                                     * other */
+                                    "hoodie.hudic.bulk_insert.chunk.rows", "300",
+                                    "hoodie.hudic.bulk_insert.slice.rows", "20", NULL};
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
@@ -145,6 +151,14 @@ static void cow(hudi_fs *fs, const char *base) {
     hudi_tbl_free(ft);
     hudi_fs_free(ff);
     CHECK(read_back(t, ts, MAXID) == 2900, "rows after a failed write");
+    /* the same for a bulk_insert: one partition's file fails while the others write */
+    CHECK(hudi_fs_faulty_new(&ff, fs, (hudi_fault_plan){0, 40 << 10, true}, &err) == 0, "faulty");
+    CHECK(hudi_tbl_open(&ft, ff, base, &err) == 0, "open: %s", err.message);
+    CHECK(do_write(ft, &s, HUDI_WRITE_BULK_INSERT, 3000, 1000, 9, &err) < 0,
+          "the faulty bulk_insert succeeded");
+    hudi_tbl_free(ft);
+    hudi_fs_free(ff);
+    CHECK(read_back(t, ts, MAXID) == 2900, "rows after a failed bulk_insert");
     /* the next write rolls the failed one back */
     CHECK(do_write(t, &s, HUDI_WRITE_UPSERT, 0, 10, 4, &err) == 0, "upsert: %s", err.message);
     CHECK(read_back(t, ts, MAXID) == 2910, "rows after the retry");

@@ -5,7 +5,9 @@
  * (hudi_file_id_seed_for_tests; they are random otherwise), once with 1 thread and once with 4,
  * leave byte-identical trees: the same data file names and bytes (base files, log files, partition
  * metafiles) and the same timeline files, commit metadata included (only the write stats'
- * timings differ, so they are zeroed before comparing). A bad parallelism value is refused. */
+ * timings differ, so they are zeroed before comparing). bulk_insert, whose chunks write their
+ * partitions' files as tasks, the same with files rolling over inside and across chunks. A bad
+ * parallelism value is refused. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +202,95 @@ Test(parallel_write, mor_rounds_identical_with_1_and_4_threads_memory, .timeout 
 }
 Test(parallel_write, mor_rounds_identical_with_1_and_4_threads_local, .timeout = 120) {
     same_mor(WT_LOCAL);
+}
+
+/* bulk_insert on the pool (tasks of 40 rows of one partition, a partition's in order): chunks of
+ * 700 rows over five partitions and 8 KiB files with 16 KiB row groups, so files roll inside
+ * chunks (a chunk then takes several runs) and across them; a second bulk_insert adds file groups
+ * next to the first's. Once with the key column, once with generated keys (keys.md §9). */
+static const char *const P5[] = {"p0", "p1", "p2", "p3", "p4"};
+
+static hudi_table *create_bulk(hudi_fs *fs, const char *base, const hudi_field *s, bool auto_keys) {
+    if (!auto_keys) return wt_create(fs, base, NULL, "part", true, true, s);
+    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
+    hudi_table *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    o.table_name = "bk";
+    o.partition_fields = "part";
+    o.schema = s;
+    static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
+    o.extra_props = props;
+    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
+    return t;
+}
+
+static void run_bulk(tree *out, wt_fs_kind kind, const char *threads, bool auto_keys) {
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(kind, base, sizeof(base));
+    hudi_table *t = create_bulk(fs, base, &s, auto_keys);
+    hudi_file_id_seed_for_tests(12345);
+    static const char *const instants[] = {"20260101000000001", "20260101000000002"};
+    for (int k = 0; k < 2; k++) {
+        int64_t now = 1767225600000LL;
+        hudi_clock clock = {fixed_ms, &now};
+        const char *props[] = {"hoodie.hudic.parallelism",
+                               threads,
+                               "hoodie.hudic.bulk_insert.chunk.rows",
+                               "700",
+                               "hoodie.hudic.bulk_insert.slice.rows",
+                               "40",
+                               "hoodie.parquet.block.size",
+                               "16384",
+                               NULL};
+        hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
+        o.op = HUDI_WRITE_BULK_INSERT;
+        o.instant_time = instants[k];
+        o.clock = &clock;
+        o.props = props;
+        o.target_file_bytes = 8 << 10;
+        o.codec = HUDI_PQ_CODEC_SNAPPY;
+        int32_t n = 9000 - k * 3000;
+        hudi_batch *b = wt_batch_range(&s, k * 9000, n, k + 1, P5, 5);
+        hudi_error err = HUDI_ERROR_INIT;
+        hudi_table_write_result res;
+        cr_assert_eq(hudi_tbl_write(t, b, &o, &res, &err), 0, "bulk_insert %d, %s threads: %s", k,
+                     threads, err.message);
+        cr_assert_eq(res.inserts, n);
+        hudi_batch_free(b);
+    }
+    char *dump = wt_dump(t, NULL);
+    cr_assert_eq(wt_lines(dump), 15000);
+    free(dump);
+    hudi_file_id_seed_for_tests(0);
+    tree_read(out, fs, base);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    wt_fs_cleanup(kind, base);
+    hudi_field_dispose(&s);
+}
+
+static void same_bulk(wt_fs_kind kind, bool auto_keys) {
+    tree one = {0}, four = {0};
+    run_bulk(&one, kind, "1", auto_keys);
+    run_bulk(&four, kind, "4", auto_keys);
+    /* more files than partitions in each write: files rolled over */
+    cr_assert_gt(count(&one, ".parquet"), 2 * 2 * 5, "%zu files: none rolled over",
+                 count(&one, ".parquet"));
+    compare(&one, &four);
+    tree_free(&one);
+    tree_free(&four);
+}
+
+Test(parallel_write, bulk_insert_identical_with_1_and_4_threads_memory, .timeout = 120) {
+    same_bulk(WT_MEMORY, false);
+}
+Test(parallel_write, bulk_insert_identical_with_1_and_4_threads_local, .timeout = 120) {
+    same_bulk(WT_LOCAL, false);
+}
+Test(parallel_write, bulk_insert_generated_keys_identical_with_1_and_4_threads, .timeout = 120) {
+    same_bulk(WT_MEMORY, true);
 }
 
 Test(parallel_write, bad_parallelism_is_refused) {

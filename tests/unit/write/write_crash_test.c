@@ -3,7 +3,8 @@
  * until the write succeeds. After each failure the table, opened on the plain filesystem,
  * reads exactly as before; the next write on the plain filesystem rolls the failed one back
  * and succeeds; no committed row is ever lost. Memory and local filesystems; file groups on the
- * default threads (the processors) and on four. */
+ * default threads (the processors) and on four. The same for a bulk_insert of several chunks
+ * whose files roll over, on one thread and on four. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +18,23 @@ static const char *const P2[] = {"a", "b"};
 typedef struct scenario {
     hudi_field s;
     hudi_batch *seed, *up;
+    int rows_after; /* the table's rows after the write */
 } scenario;
+
+static hudi_write_operation g_op = HUDI_WRITE_UPSERT; /* the write of the loop */
+static int64_t g_target_bytes;                        /* its target file size (0: default) */
 
 static void scenario_init(scenario *sc) {
     wt_schema(&sc->s, false);
     sc->seed = wt_batch_range(&sc->s, 0, 12, 1, P2, 2);
+    if (g_op == HUDI_WRITE_BULK_INSERT) { /* 300 new keys */
+        sc->up = wt_batch_range(&sc->s, 100, 300, 2, P2, 2);
+        sc->rows_after = 312;
+        return;
+    }
     /* updates of 4 keys in both partitions, 3 inserts */
     sc->up = wt_batch_range(&sc->s, 8, 7, 2, P2, 2);
+    sc->rows_after = 15;
 }
 
 static void scenario_dispose(scenario *sc) {
@@ -47,6 +58,8 @@ static int upsert(hudi_fs *fs, const char *base, const hudi_batch *b, hudi_error
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
     o.clean_retain_commits = 1; /* the cleaner runs too */
     o.props = g_props;
+    o.op = g_op;
+    o.target_file_bytes = g_target_bytes;
     int rc = hudi_tbl_open(&t, fs, base, err);
     if (rc == 0) rc = hudi_tbl_write(t, b, &o, NULL, err);
     hudi_tbl_free(t);
@@ -76,7 +89,7 @@ static void crash_loop(wt_fs_kind kind) {
     char *before = wt_dump_path(fs, base, NULL);
     cr_assert_eq(upsert(fs, base, sc.up, NULL), 0);
     char *after = wt_dump_path(fs, base, NULL);
-    cr_assert_eq(wt_lines(after), 15);
+    cr_assert_eq(wt_lines(after), sc.rows_after);
     hudi_fs_free(fs);
     wt_fs_cleanup(kind, base);
     int failures = 0;
@@ -143,4 +156,33 @@ Test(write_crash, parallel_upsert_fails_at_every_call_memory, .timeout = 120) {
 Test(write_crash, parallel_upsert_fails_at_every_call_local, .timeout = 120) {
     g_props = PAR4;
     crash_loop(WT_LOCAL);
+}
+
+/* bulk_insert with its chunks' partitions on 4 threads (slices of 30 rows), and on 1: chunks of
+ * 100 rows, files that roll over every 100 rows (a 1 KiB target), so a failing call lands in one
+ * partition's task while the other's writes, between runs (new groups, metafiles) or in the last
+ * files' closing. */
+static const char *const BULK1[] = {"hoodie.hudic.parallelism", "1",
+                                    "hoodie.hudic.bulk_insert.chunk.rows", "100", NULL};
+static const char *const BULK4[] = {"hoodie.hudic.parallelism",
+                                    "4",
+                                    "hoodie.hudic.bulk_insert.chunk.rows",
+                                    "100",
+                                    "hoodie.hudic.bulk_insert.slice.rows",
+                                    "30",
+                                    NULL};
+static void bulk_loop(wt_fs_kind kind, const char *const *props) {
+    g_props = props;
+    g_op = HUDI_WRITE_BULK_INSERT;
+    g_target_bytes = 1 << 10;
+    crash_loop(kind);
+}
+Test(write_crash, bulk_insert_fails_at_every_call_memory, .timeout = 120) {
+    bulk_loop(WT_MEMORY, BULK1);
+}
+Test(write_crash, parallel_bulk_insert_fails_at_every_call_memory, .timeout = 120) {
+    bulk_loop(WT_MEMORY, BULK4);
+}
+Test(write_crash, parallel_bulk_insert_fails_at_every_call_local, .timeout = 120) {
+    bulk_loop(WT_LOCAL, BULK4);
 }
