@@ -2,6 +2,7 @@
  * and Hadoop-framed inputs, corrupt inputs, wrong sizes, and every page of the fixture
  * files that use each codec. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <lz4.h>
