@@ -276,7 +276,8 @@ bool hudi_civil_valid(int64_t y, int m, int d);
 
 /* ---- misc ----------------------------------------------------------------------------- */
 
-uint64_t hudi_hash64(const void *data, size_t len);              /* XXH64, seed 0 */
-uint32_t hudi_crc32(uint32_t crc, const void *data, size_t len); /* zlib crc32 */
+uint64_t hudi_hash64(const void *data, size_t len); /* XXH64, seed 0 */
+/* CRC-32 as zlib and gzip compute it (libdeflate_crc32); start with crc 0. */
+uint32_t hudi_crc32(uint32_t crc, const void *data, size_t len);
 
 #endif

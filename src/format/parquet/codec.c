@@ -1,21 +1,23 @@
-/* codec.c - Parquet page codecs over snappy, zlib, zstd, lz4 and brotli (docs/formats/parquet.md
- * §3.7; interoperability notes §8 items 4, 12, 13). SNAPPY pages are decompressed by hudic's own
- * snappy.c; libsnappy only compresses.
+/* codec.c - Parquet page codecs over snappy, libdeflate, zstd, lz4 and brotli
+ * (docs/formats/parquet.md §3.7; interoperability notes §8 items 4, 12, 13). SNAPPY pages are
+ * decompressed by hudic's own snappy.c; libsnappy only compresses. GZIP is libdeflate both ways:
+ * a page is one whole buffer of known size, which is what libdeflate is built for.
  *
  * Invariant: every decoder writes only inside out[0, out_len) and succeeds only when it
  * produced exactly out_len bytes from all of its input. Library state is created lazily in
- * the caller's pq_codec_ctx and reset (not re-created) between pages; zlib, zstd and brotli
- * allocate through the hudi hooks so OOM injection reaches them. */
+ * the caller's pq_codec_ctx and reused between pages; zstd and brotli allocate through the
+ * hudi hooks so OOM injection reaches them. libdeflate (1.14 has only a process-wide allocator
+ * setting, which a library must not take over) and the LZ4 frame context use plain malloc. */
 #include "format/parquet/codec.h"
 
 #include <limits.h>
 
 #include <brotli/decode.h>
 #include <brotli/encode.h>
+#include <libdeflate.h>
 #include <lz4.h>
 #include <lz4frame.h>
 #include <snappy-c.h>
-#include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_create?Ctx_advanced: route allocations to hudi hooks */
 #include <zstd.h>
 #include <zstd_errors.h>
@@ -35,26 +37,14 @@
 struct pq_codec_ctx {
     ZSTD_DCtx *zstd_d;
     ZSTD_CCtx *zstd_c;
-    z_stream inflate;
-    bool inflate_ready;
-    z_stream deflate;
-    bool deflate_ready;
-    int deflate_level;
+    struct libdeflate_decompressor *gzip_d;
+    struct libdeflate_compressor *gzip_c;
+    int gzip_level; /* of gzip_c */
     LZ4F_dctx *lz4f_d;
 };
 
 /* ---- allocator bridges ---------------------------------------------------------------- */
 
-static void *zlib_alloc(void *opaque, uInt items, uInt size) {
-    size_t total;
-    (void)opaque;
-    if (hudi_mul_overflow(items, size, &total)) return Z_NULL;
-    return hudi_malloc(total);
-}
-static void zlib_free(void *opaque, void *p) {
-    (void)opaque;
-    hudi_free(p);
-}
 static void *hook_alloc(void *opaque, size_t size) {
     (void)opaque;
     return hudi_malloc(size);
@@ -75,8 +65,8 @@ int hudi_pq_codec_ctx_new(pq_codec_ctx **out, hudi_error *err) {
 static void ctx_dispose(pq_codec_ctx *ctx) {
     ZSTD_freeDCtx(ctx->zstd_d);
     ZSTD_freeCCtx(ctx->zstd_c);
-    if (ctx->inflate_ready) inflateEnd(&ctx->inflate);
-    if (ctx->deflate_ready) deflateEnd(&ctx->deflate);
+    libdeflate_free_decompressor(ctx->gzip_d);
+    libdeflate_free_compressor(ctx->gzip_c);
     if (ctx->lz4f_d) LZ4F_freeDecompressionContext(ctx->lz4f_d);
     memset(ctx, 0, sizeof(*ctx));
 }
@@ -119,59 +109,48 @@ static int snappy_dec(hudi_slice in, uint8_t *out, size_t out_len, hudi_error *e
     return hudi_pq_snappy_decompress(in, out, out_len, err);
 }
 
+/* True when p starts a zlib stream (RFC 1950): deflate with a window of at most 32 KiB and a
+ * header check that is a multiple of 31. */
+static bool zlib_header(const uint8_t *p, size_t n) {
+    return n >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && ((p[0] << 8) | p[1]) % 31 == 0;
+}
+
 /* GZIP pages may hold several concatenated members (concatenated_gzip_members.parquet):
- * inflate stops at each member's end, so reset and continue while input remains. */
+ * libdeflate stops at each member's end and says how much input it used, so decode members
+ * into the rest of the output until the input is used up. Each member is a gzip member
+ * (RFC 1952, what the format specifies) or, told apart by its first bytes, a zlib stream: zlib's
+ * auto-detecting inflate, which hudic used before and arrow-cpp reads with, accepts both.
+ * libdeflate checks each member's CRC-32 and length trailer. */
 static int gzip_dec(pq_codec_ctx *ctx, hudi_slice in, uint8_t *out, size_t out_len,
                     hudi_error *err) {
-    z_stream *zs = &ctx->inflate;
+    if (!ctx->gzip_d && !(ctx->gzip_d = libdeflate_alloc_decompressor()))
+        return hudi_error_oom(err);
     uint8_t spill;
-    size_t produced = 0;
-    if (in.len > UINT_MAX || out_len > UINT_MAX)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED, "GZIP: page larger than 4 GiB");
-    if (!ctx->inflate_ready) {
-        memset(zs, 0, sizeof(*zs));
-        zs->zalloc = zlib_alloc;
-        zs->zfree = zlib_free;
-        /* 15 + 32: 32 KiB window, accept gzip or zlib headers (auto-detect). */
-        int zrc = inflateInit2(zs, 15 + 32);
-        if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
-        if (zrc != Z_OK)
-            return hudi_error_set(err, HUDI_EIO, "GZIP: inflateInit2 failed (%d)", zrc);
-        ctx->inflate_ready = true;
-    } else if (inflateReset(zs) != Z_OK) {
-        return hudi_error_set(err, HUDI_EIO, "GZIP: inflateReset failed");
+    size_t pos = 0, opos = 0;
+    while (pos < in.len) {
+        const uint8_t *p = in.data + pos;
+        size_t n = in.len - pos, used = 0, made = 0;
+        uint8_t *dst = opos < out_len ? out + opos : &spill; /* never NULL, even when full */
+        enum libdeflate_result r;
+        bool gzip = n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+        if (gzip)
+            r = libdeflate_gzip_decompress_ex(ctx->gzip_d, p, n, dst, out_len - opos, &used, &made);
+        else if (zlib_header(p, n))
+            r = libdeflate_zlib_decompress_ex(ctx->gzip_d, p, n, dst, out_len - opos, &used, &made);
+        else
+            return corrupt(err, PQ_CODEC_GZIP, "incorrect header check");
+        if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
+            return hudi_error_set(err, HUDI_ECORRUPT,
+                                  "GZIP: decompressed more than the %zu bytes the page header says",
+                                  out_len);
+        if (r != LIBDEFLATE_SUCCESS)
+            return corrupt(err, PQ_CODEC_GZIP,
+                           gzip ? "invalid or truncated gzip member"
+                                : "invalid or truncated zlib stream");
+        pos += used;
+        opos += made;
     }
-    zs->next_in = (Bytef *)in.data;
-    zs->avail_in = (uInt)in.len;
-    /* zlib rejects a NULL next_out even when avail_out is 0. */
-    zs->next_out = out_len ? out : &spill;
-    zs->avail_out = (uInt)out_len;
-    bool spilling = false;
-    for (;;) {
-        if (zs->avail_out == 0 && !spilling) {
-            /* Output is full: give one spare byte so "more data" shows up as output. */
-            produced = out_len;
-            spilling = true;
-            zs->next_out = &spill;
-            zs->avail_out = 1;
-        }
-        int zrc = inflate(zs, Z_NO_FLUSH);
-        if (spilling && zs->avail_out == 0)
-            return size_mismatch(err, PQ_CODEC_GZIP, out_len + 1, out_len);
-        if (zrc == Z_STREAM_END) {
-            if (zs->avail_in == 0) break;
-            if (inflateReset(zs) != Z_OK)
-                return hudi_error_set(err, HUDI_EIO, "GZIP: inflateReset failed");
-            continue;
-        }
-        if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
-        if (zrc == Z_OK && zs->avail_in > 0) continue;
-        if (zrc == Z_OK || zrc == Z_BUF_ERROR)
-            return corrupt(err, PQ_CODEC_GZIP, "truncated stream");
-        return corrupt(err, PQ_CODEC_GZIP, zs->msg ? zs->msg : "inflate failed");
-    }
-    if (!spilling) produced = out_len - zs->avail_out;
-    return produced == out_len ? 0 : size_mismatch(err, PQ_CODEC_GZIP, produced, out_len);
+    return opos == out_len ? 0 : size_mismatch(err, PQ_CODEC_GZIP, opos, out_len);
 }
 
 static int zstd_dec(pq_codec_ctx *ctx, hudi_slice in, uint8_t *out, size_t out_len,
@@ -348,43 +327,30 @@ int hudi_pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out
 
 /* ---- encoders ----------------------------------------------------------------------------- */
 
+/* One gzip member (RFC 1952), which is what parquet-mr expects. libdeflate compresses the page
+ * in one call; its levels follow zlib's scale (1 fastest, 6 default, 9 smallest), and at the
+ * same level it is faster than zlib and its output no larger. The bytes differ from zlib's; any
+ * gzip reader reads them. */
 static int gzip_enc(pq_codec_ctx *ctx, int level, hudi_slice in, hudi_buf *out, hudi_error *err) {
-    z_stream *zs = &ctx->deflate;
     if (level == PQ_CODEC_LEVEL_DEFAULT) level = GZIP_DEFAULT_LEVEL;
     if (level < 1 || level > 9)
         return hudi_error_set(err, HUDI_EINVAL, "GZIP: compression level %d not in 1..9", level);
-    if (in.len > UINT_MAX)
-        return hudi_error_set(err, HUDI_EUNSUPPORTED, "GZIP: page larger than 4 GiB");
-    if (ctx->deflate_ready && ctx->deflate_level != level) {
-        deflateEnd(zs);
-        ctx->deflate_ready = false;
+    if (ctx->gzip_c && ctx->gzip_level != level) {
+        libdeflate_free_compressor(ctx->gzip_c);
+        ctx->gzip_c = NULL;
     }
-    if (!ctx->deflate_ready) {
-        memset(zs, 0, sizeof(*zs));
-        zs->zalloc = zlib_alloc;
-        zs->zfree = zlib_free;
-        /* windowBits 15 + 16: a gzip member (RFC 1952), which is what parquet-mr expects. */
-        int zrc = deflateInit2(zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-        if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
-        if (zrc != Z_OK)
-            return hudi_error_set(err, HUDI_EIO, "GZIP: deflateInit2 failed (%d)", zrc);
-        ctx->deflate_ready = true;
-        ctx->deflate_level = level;
-    } else if (deflateReset(zs) != Z_OK) {
-        return hudi_error_set(err, HUDI_EIO, "GZIP: deflateReset failed");
+    if (!ctx->gzip_c) {
+        if (!(ctx->gzip_c = libdeflate_alloc_compressor(level))) return hudi_error_oom(err);
+        ctx->gzip_level = level;
     }
-    size_t bound = deflateBound(zs, (uLong)in.len);
-    if (bound > UINT_MAX) return hudi_error_set(err, HUDI_EUNSUPPORTED, "GZIP: page too large");
+    size_t bound = libdeflate_gzip_compress_bound(ctx->gzip_c, in.len);
+    if (bound < in.len) return hudi_error_set(err, HUDI_EUNSUPPORTED, "GZIP: page too large");
     if (hudi_buf_grow(out, bound) < 0) return hudi_error_oom(err);
     uint8_t empty = 0;
-    zs->next_in = in.len ? (Bytef *)in.data : &empty;
-    zs->avail_in = (uInt)in.len;
-    zs->next_out = (Bytef *)out->data + out->len;
-    zs->avail_out = (uInt)bound;
-    int zrc = deflate(zs, Z_FINISH);
-    if (zrc == Z_MEM_ERROR) return hudi_error_oom(err);
-    if (zrc != Z_STREAM_END) return hudi_error_set(err, HUDI_EIO, "GZIP: deflate failed (%d)", zrc);
-    out->len += bound - zs->avail_out;
+    size_t n = libdeflate_gzip_compress(ctx->gzip_c, in.len ? in.data : &empty, in.len,
+                                        out->data + out->len, bound);
+    if (n == 0) return hudi_error_set(err, HUDI_EIO, "GZIP: compression failed");
+    out->len += n;
     out->data[out->len] = '\0';
     return 0;
 }

@@ -2,8 +2,8 @@
  *
  * Invariant: decompression always produces exactly the size the page header promised, or
  * fails; a codec never writes outside `out[0, out_len)`. Codec state that is expensive to
- * create (ZSTD contexts, zlib streams) lives in a pq_codec_ctx that one thread reuses across
- * pages; every function also accepts ctx == NULL and then builds the state temporarily. */
+ * create (ZSTD contexts, libdeflate compressors) lives in a pq_codec_ctx that one thread reuses
+ * across pages; every function also accepts ctx == NULL and then builds the state temporarily. */
 #ifndef HUDI_PQ_CODEC_H
 #define HUDI_PQ_CODEC_H
 
@@ -31,8 +31,9 @@ void hudi_pq_codec_ctx_free(pq_codec_ctx *ctx);
  *  HUDI_EUNSUPPORTED for LZO and unknown codec ids. `out` may be NULL when out_len is 0.
  *  Empty input with out_len 0 succeeds without calling the codec (0 bytes is no valid
  *  stream for most codecs, yet writers emit it for empty pages).
- *  For LZ4 (codec 5, deprecated) the Hadoop framing is tried first, then the LZ4 frame
- *  format (by magic), then a raw LZ4 block. `ctx` may be NULL. */
+ *  GZIP input may be several concatenated members (each a gzip member or a zlib stream),
+ *  ZSTD input several frames. For LZ4 (codec 5, deprecated) the Hadoop framing is tried
+ *  first, then the LZ4 frame format (by magic), then a raw LZ4 block. `ctx` may be NULL. */
 int hudi_pq_decompress(pq_codec_ctx *ctx, int codec, hudi_slice in, uint8_t *out, size_t out_len,
                        hudi_error *err);
 

@@ -2,6 +2,7 @@
  * and Hadoop-framed inputs, corrupt inputs, wrong sizes, and every page of the fixture
  * files that use each codec. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <lz4.h>
@@ -306,6 +307,142 @@ Test(codec, gzip_concatenated_members) {
     hudi_pq_codec_ctx_free(ctx);
     free(comp);
     free(dst);
+    free(src);
+}
+
+/* One zlib stream (RFC 1950), or a gzip member whose header carries every optional field
+ * (FEXTRA, FNAME, FCOMMENT, FHCRC) as other gzip writers may set them. */
+static size_t zlib_stream(uint8_t *dst, size_t cap, const uint8_t *src, size_t n) {
+    uLongf len = cap;
+    cr_assert_eq(compress2(dst, &len, src, (uLong)n, 6), Z_OK);
+    return len;
+}
+static size_t gzip_member_full_header(uint8_t *dst, size_t cap, const uint8_t *src, size_t n) {
+    z_stream zs;
+    memset(&zs, 0, sizeof(zs));
+    cr_assert_eq(deflateInit2(&zs, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    static uint8_t extra[] = {'h', 'u', 4, 0, 1, 2, 3, 4};
+    gz_header h;
+    memset(&h, 0, sizeof(h));
+    h.text = 1, h.time = 1700000000, h.os = 3, h.hcrc = 1;
+    h.extra = extra, h.extra_len = sizeof(extra);
+    h.name = (Bytef *)"page.bin", h.comment = (Bytef *)"written by codec_test";
+    cr_assert_eq(deflateSetHeader(&zs, &h), Z_OK);
+    zs.next_in = (Bytef *)src;
+    zs.avail_in = (uInt)n;
+    zs.next_out = dst;
+    zs.avail_out = (uInt)cap;
+    cr_assert_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    size_t len = zs.total_out;
+    deflateEnd(&zs);
+    return len;
+}
+
+/* Members of either wrapper, in any order, each with any header zlib writes. */
+Test(codec, gzip_member_forms) {
+    size_t n = 24000, cap = 2 * n + 1000;
+    uint8_t *src = make_input(n, false);
+    uint8_t *comp = malloc(cap);
+    uint8_t *dst = malloc(n);
+    size_t len = gzip_member_full_header(comp, cap, src, 8000);
+    len += zlib_stream(comp + len, cap - len, src + 8000, 8000);
+    len += gzip_member(comp + len, cap - len, src + 16000, 8000);
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, n, &err), 0,
+                 "%s", err.message);
+    cr_assert_eq(memcmp(dst, src, n), 0);
+    /* A lone zlib stream (what zlib's auto-detecting inflate also took). */
+    len = zlib_stream(comp, cap, src, n);
+    memset(dst, 0, n);
+    cr_assert_eq(hudi_pq_decompress(NULL, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, n, &err), 0,
+                 "%s", err.message);
+    cr_assert_eq(memcmp(dst, src, n), 0);
+    free(comp);
+    free(dst);
+    free(src);
+}
+
+/* Damage in each part of a two-member page: ECORRUPT with a one-line "GZIP: ..." message,
+ * never a crash, and the context decodes the intact page afterwards. */
+Test(codec, gzip_corrupt_pages) {
+    size_t n = 30000, cap = 2 * n + 1000;
+    uint8_t *src = make_input(n, true);
+    uint8_t *good = malloc(cap), *bad = malloc(cap);
+    uint8_t *dst = malloc(n);
+    size_t m1 = gzip_member(good, cap, src, 12000);
+    size_t len = m1 + gzip_member(good + m1, cap - m1, src + 12000, n - 12000);
+    pq_codec_ctx *ctx = NULL;
+    cr_assert_eq(hudi_pq_codec_ctx_new(&ctx, NULL), 0);
+    const struct {
+        const char *what;
+        size_t at;    /* byte to change (or the new length when `cut`) */
+        uint8_t xor_; /* 0: cut the page to `at` bytes */
+    } cases[] = {
+        {"bad magic", 1, 0x01},
+        {"bad method", 2, 0x01},
+        {"reserved flag bits", 3, 0xE0},
+        {"deflate data", 200, 0x55},
+        {"first member's CRC-32", m1 - 8, 0x01},
+        {"first member's length", m1 - 4, 0x01},
+        {"second member's header", m1, 0xFF},
+        {"last member's CRC-32", len - 6, 0x80},
+        {"last member's length", len - 1, 0x01},
+        {"cut in the first header", 5, 0},
+        {"cut in the first member", m1 / 2, 0},
+        {"cut in the first trailer", m1 - 3, 0},
+        {"cut after one byte of the second", m1 + 1, 0},
+        {"cut in the last trailer", len - 2, 0},
+    };
+    for (size_t i = 0; i < HUDI_ARRAY_LEN(cases); i++) {
+        size_t blen = len;
+        memcpy(bad, good, len);
+        if (cases[i].xor_)
+            bad[cases[i].at] ^= cases[i].xor_;
+        else
+            blen = cases[i].at;
+        hudi_error err = HUDI_ERROR_INIT;
+        int rc = hudi_pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(bad, blen), dst, n, &err);
+        cr_assert_eq(rc, HUDI_ECORRUPT, "%s: rc %d", cases[i].what, rc);
+        cr_assert_eq(strncmp(err.message, "GZIP: ", 6), 0, "%s: %s", cases[i].what, err.message);
+        cr_assert_null(strchr(err.message, '\n'), "%s", cases[i].what);
+        rc = hudi_pq_decompress(NULL, PQ_CODEC_GZIP, HUDI_SLICE(bad, blen), dst, n, &err);
+        cr_assert_eq(rc, HUDI_ECORRUPT, "%s without ctx: rc %d", cases[i].what, rc);
+    }
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_pq_decompress(ctx, PQ_CODEC_GZIP, HUDI_SLICE(good, len), dst, n, &err), 0,
+                 "%s", err.message);
+    cr_assert_eq(memcmp(dst, src, n), 0);
+    hudi_pq_codec_ctx_free(ctx);
+    free(good);
+    free(bad);
+    free(dst);
+    free(src);
+}
+
+/* The page header's uncompressed size is wrong: too small by one, by a whole member, zero,
+ * too large. Each fails with ECORRUPT naming both sizes, and nothing is written past the
+ * declared size (the output buffer is exactly that long, so ASan would see it). */
+Test(codec, gzip_declared_size_wrong) {
+    size_t n = 20000, cap = 2 * n + 1000;
+    uint8_t *src = make_input(n, false);
+    uint8_t *comp = malloc(cap);
+    size_t len = gzip_member(comp, cap, src, 5000);
+    len += gzip_member(comp + len, cap - len, src + 5000, n - 5000);
+    const size_t declared[] = {n - 1, 5000, 4999, 1, 0, n + 1, 2 * n};
+    for (size_t i = 0; i < HUDI_ARRAY_LEN(declared); i++) {
+        size_t want = declared[i];
+        uint8_t *dst = want ? malloc(want) : NULL;
+        hudi_error err = HUDI_ERROR_INIT;
+        int rc = hudi_pq_decompress(NULL, PQ_CODEC_GZIP, HUDI_SLICE(comp, len), dst, want, &err);
+        cr_assert_eq(rc, HUDI_ECORRUPT, "declared %zu: rc %d", want, rc);
+        char size[32];
+        snprintf(size, sizeof(size), "%zu", want);
+        cr_assert_not_null(strstr(err.message, size), "declared %zu: %s", want, err.message);
+        cr_assert_not_null(strstr(err.message, "page header says"), "%s", err.message);
+        cr_assert_null(strchr(err.message, '\n'));
+        free(dst);
+    }
+    free(comp);
     free(src);
 }
 
