@@ -45,3 +45,12 @@ INSERT INTO h VALUES (1, 7, 2.5, 1), (2, 7, 2.5, 2), (3, 7, 2.5, 3), (4, 7, 2.5,
 SELECT v, w, count(*), sum(t), avg(t), min(id), max(id) FROM h GROUP BY v, w;
 SELECT v, id % 2 AS odd, count(*), sum(w) FROM h GROUP BY v, id % 2 ORDER BY odd;
 SELECT count(*), sum(v), sum(w), avg(t) FROM h;
+-- merge-on-read: log records overwrite rows of a base file whose column was one value (the
+-- merge patches the base batch in place; the column is not one value any more)
+CREATE TABLE mg (id INT, c STRING, v INT, ts BIGINT) USING hudi
+TBLPROPERTIES (type = 'mor', primaryKey = 'id', preCombineField = 'ts');
+INSERT INTO mg VALUES (1, 'same', 7, 1), (2, 'same', 7, 1), (3, 'same', 7, 1), (4, 'same', 7, 1);
+INSERT INTO mg VALUES (2, 'diff', 8, 2), (4, 'same', 9, 2);
+SELECT c, count(*), sum(v) FROM mg GROUP BY c ORDER BY c;
+SELECT v, count(*) FROM mg GROUP BY v ORDER BY v;
+SELECT c, v, count(*) FROM mg GROUP BY c, v ORDER BY c, v;
