@@ -112,7 +112,8 @@ typedef struct hudi_array {
      * that knows it without looking at the rows (the Parquet reader, for values from a one-entry
      * dictionary without nulls), read by consumers that can then treat the column as one value
      * (the SQL aggregate's group keys). false says nothing. Every function here that adds rows
-     * or empties the array clears it, so a producer sets it after its last append. */
+     * or empties the array clears it, so a producer sets it after its last append; code that
+     * overwrites rows in place (read/mor.c's merge) must clear it itself. */
     bool uniform;
 } hudi_array;
 
