@@ -81,6 +81,7 @@ oom:
 }
 
 int hudi_array_reserve(hudi_array *a, int64_t rows, hudi_error *err) {
+    a->uniform = false;
     if (rows < 0)
         return hudi_error_set(err, HUDI_EINVAL, "negative row count %lld", (long long)rows);
     int rc;
@@ -92,6 +93,7 @@ int hudi_array_reserve(hudi_array *a, int64_t rows, hudi_error *err) {
 }
 
 int hudi_array_grow(hudi_array *a, int64_t extra_rows, hudi_error *err) {
+    a->uniform = false; /* rows are about to be added */
     if (extra_rows < 0 || a->length > INT64_MAX - extra_rows)
         return hudi_error_set(err, HUDI_EINVAL, "bad row count %lld", (long long)extra_rows);
     int64_t need = a->length + extra_rows;
@@ -102,6 +104,7 @@ int hudi_array_grow(hudi_array *a, int64_t extra_rows, hudi_error *err) {
 }
 
 int hudi_array_reserve_data(hudi_array *a, int64_t bytes, hudi_error *err) {
+    a->uniform = false;
     if (!uses_data(a->field->type))
         return hudi_error_set(err, HUDI_EINVAL, "column %s: %s has no data buffer",
                               a->field->name ? a->field->name : "", hudi_type_name(a->field->type));
@@ -115,6 +118,7 @@ int hudi_array_reserve_data(hudi_array *a, int64_t bytes, hudi_error *err) {
 }
 
 int hudi_array_grow_data(hudi_array *a, int64_t extra_bytes, hudi_error *err) {
+    a->uniform = false;
     if (extra_bytes < 0 || a->data_len + extra_bytes > INT32_MAX)
         return hudi_error_set(err, HUDI_ENOMEM, "column %s: more than 2 GiB of bytes in one array",
                               a->field->name ? a->field->name : "");
@@ -126,6 +130,7 @@ int hudi_array_grow_data(hudi_array *a, int64_t extra_bytes, hudi_error *err) {
 }
 
 int hudi_array_ensure_validity(hudi_array *a, hudi_error *err) {
+    a->uniform = false;
     if (a->validity) return 0;
     size_t bytes = (size_t)bitmap_bytes(a->capacity);
     uint8_t *v = hudi_aligned_alloc(bytes ? bytes : 1);
@@ -206,6 +211,7 @@ int64_t hudi_array_memory(const hudi_array *a) {
 
 void hudi_array_clear(hudi_array *a) {
     a->length = 0;
+    a->uniform = false;
     a->null_count = 0;
     a->data_len = 0;
     if (a->offsets) a->offsets[0] = 0;

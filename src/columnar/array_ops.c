@@ -73,6 +73,7 @@ void hudi_bitmap_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t
  * every remaining row is valid and already in place. */
 int hudi_array_spread(hudi_array *a, int64_t start, int64_t n, int64_t n_dense, hudi_error *err) {
     const uint8_t *vb = a->validity;
+    a->uniform = false;
     if (vb ? hudi_bitmap_count(vb, start, n) != n_dense : n_dense != n)
         return hudi_error_set(err, HUDI_EINVAL, "column %s: %lld dense values for %lld valid rows",
                               col_name(a), (long long)n_dense,

@@ -256,6 +256,7 @@ static void move_array(struct ArrowArray *o, hudi_array *a) {
     a->data = NULL;
     a->length = a->null_count = a->data_len = a->capacity = a->data_capacity = 0;
     a->has_validity_capacity = false;
+    a->uniform = false;
     for (int32_t i = 0; i < a->n_children; i++) move_array(o->children[i], a->children[i]);
 }
 

@@ -108,6 +108,13 @@ typedef struct hudi_array {
     int64_t capacity;
     int64_t data_capacity;
     bool has_validity_capacity;
+    /* A hint: every row equals row 0 (the same value, or every row null). Set by a producer
+     * that knows it without looking at the rows (the Parquet reader, for values from a one-entry
+     * dictionary without nulls), read by consumers that can then treat the column as one value
+     * (the SQL aggregate's group keys). false says nothing. Every function here that adds rows
+     * or empties the array clears it, so a producer sets it after its last append; code that
+     * overwrites rows in place (read/mor.c's merge) must clear it itself. */
+    bool uniform;
 } hudi_array;
 
 /* Creates an empty array (and children, recursively) for `field`. */

@@ -1258,6 +1258,7 @@ static int merge_column(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_array 
     hudi_array *x = a;
     int rc = 0;
     if (m->n_patch > 0) {
+        a->uniform = false; /* rows are overwritten in place below: one value no more */
         if (t != HUDI_TYPE_NULL && hudi_type_is_fixed(t) && a->n_children == 0) {
             rc = patch_fixed(m, a, c, err);
         } else if (t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY) {

@@ -275,6 +275,8 @@ typedef struct agg_op {
     uint8_t *skip;        /* scratch: rows a distinct set skips */
     uint8_t *is_new;
     int64_t *touched;
+    int64_t *runs;  /* scratch: run r of equal group ids is rows [runs[r], runs[r + 1]) */
+    int64_t n_runs; /* 0: the batch's ids change too often for the per-run loops */
     int64_t cap_rows;
     bool consumed;
     int64_t emitted; /* groups returned so far */
@@ -309,6 +311,7 @@ static void agg_free(hudi_sql_oper *op) {
     hudi_free(a->skip);
     hudi_free(a->is_new);
     hudi_free(a->touched);
+    hudi_free(a->runs);
     hudi_batch_free(a->out);
     hudi_free(a);
 }
@@ -381,7 +384,9 @@ static int ensure_rows(agg_op *a, int64_t n, hudi_error *err) {
     if (is_new) a->is_new = is_new;
     int64_t *touched = hudi_realloc(a->touched, (size_t)n * 8);
     if (touched) a->touched = touched;
-    if (!gids || !mask || !skip || !is_new || !touched) return hudi_error_oom(err);
+    int64_t *runs = hudi_realloc(a->runs, ((size_t)n + 1) * 8);
+    if (runs) a->runs = runs;
+    if (!gids || !mask || !skip || !is_new || !touched || !runs) return hudi_error_oom(err);
     a->cap_rows = n;
     return 0;
 }
@@ -496,9 +501,12 @@ static int update_collect(agg_op *a, agg_state *s, const hudi_sql_datum *arg, in
     return rc;
 }
 
-/* sum[gids[i]] += VALUE and count[gids[i]]++ over every row (no mask): one running total in
- * row order, in a local for a global aggregate. T is the sum's arithmetic type (uint64_t wraps
- * around as Spark's long sum does). */
+/* sum[gids[i]] += VALUE and count[gids[i]]++ over every row (no mask). A global aggregate
+ * keeps one running total in a local; so does each run of rows with the same group id when the
+ * batch has few runs (a constant or clustered key): adding to s->f64[g] row by row makes every
+ * addition wait for the store of the one before. The additions happen in row order either way,
+ * so the sums are the same to the bit. T is the sum's arithmetic type (uint64_t wraps around as
+ * Spark's long sum does). */
 #define SUM_ROWS(T, sums, VALUE)                                                                   \
     do {                                                                                           \
         if (a->n_group == 0) {                                                                     \
@@ -506,6 +514,15 @@ static int update_collect(agg_op *a, agg_state *s, const hudi_sql_datum *arg, in
             for (int64_t i = 0; i < n; i++) acc_ += (VALUE);                                       \
             memcpy(&sums[0], &acc_, sizeof(acc_));                                                 \
             s->count[0] += n;                                                                      \
+        } else if (a->n_runs > 0) {                                                                \
+            for (int64_t r_ = 0; r_ < a->n_runs; r_++) {                                           \
+                int64_t lo_ = a->runs[r_], hi_ = a->runs[r_ + 1], g_ = gids[lo_];                  \
+                T acc_;                                                                            \
+                memcpy(&acc_, &sums[g_], sizeof(acc_));                                            \
+                for (int64_t i = lo_; i < hi_; i++) acc_ += (VALUE);                               \
+                memcpy(&sums[g_], &acc_, sizeof(acc_));                                            \
+                s->count[g_] += hi_ - lo_;                                                         \
+            }                                                                                      \
         } else {                                                                                   \
             for (int64_t i = 0; i < n; i++) {                                                      \
                 int64_t g_ = gids[i];                                                              \
@@ -578,10 +595,20 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
     const uint8_t *mask = a->mask;
     switch (s->kind) {
     case AK_COUNT:
-        if (all)
+        if (a->n_runs > 0) {
+            for (int64_t r = 0; r < a->n_runs; r++) {
+                int64_t lo = a->runs[r], hi = a->runs[r + 1], c = hi - lo;
+                if (!all) {
+                    c = 0;
+                    for (int64_t i = lo; i < hi; i++) c += mask[i];
+                }
+                s->count[gids[lo]] += c;
+            }
+        } else if (all) {
             for (int64_t i = 0; i < n; i++) s->count[gids[i]]++;
-        else
+        } else {
             for (int64_t i = 0; i < n; i++) s->count[gids[i]] += mask[i];
+        }
         break;
     case AK_COUNT_IF: {
         const hudi_array *v = arg->array;
@@ -622,6 +649,19 @@ static int update_agg(agg_op *a, agg_state *s, const hudi_batch *in, hudi_error 
             SUM_ROWS(double, s->f64, (double)((const int32_t *)v->values)[i]);
         } else if (all && !arg->is_const && t == HUDI_TYPE_INT64) {
             SUM_ROWS(double, s->f64, (double)((const int64_t *)v->values)[i]);
+        } else if (t == HUDI_TYPE_DOUBLE && !arg->is_const && a->n_runs > 0) {
+            const double *d = v->values;
+            for (int64_t r = 0; r < a->n_runs; r++) {
+                int64_t lo = a->runs[r], hi = a->runs[r + 1], g = gids[lo], c = 0;
+                double acc = s->f64[g];
+                for (int64_t i = lo; i < hi; i++)
+                    if (mask[i]) {
+                        acc += d[i];
+                        c++;
+                    }
+                s->f64[g] = acc;
+                s->count[g] += c;
+            }
         } else if (t == HUDI_TYPE_DOUBLE && !arg->is_const) {
             const double *d = v->values;
             for (int64_t i = 0; i < n; i++)
@@ -676,6 +716,25 @@ done:
     return rc;
 }
 
+/* Splits the batch's rows into runs of equal group ids for the accumulators' per-run loops, or
+ * sets n_runs = 0 when the runs are short (under 8 rows on average: random keys), where the
+ * per-row loops are faster. */
+static void find_runs(agg_op *a, int64_t n) {
+    const int64_t *gids = a->gids;
+    int64_t k = 0, most = n / 8;
+    a->runs[k++] = 0;
+    for (int64_t i = 1; i < n; i++)
+        if (gids[i] != gids[i - 1]) {
+            if (k > most) {
+                a->n_runs = 0;
+                return;
+            }
+            a->runs[k++] = i;
+        }
+    a->runs[k] = n;
+    a->n_runs = k;
+}
+
 static int consume(agg_op *a, hudi_error *err) {
     hudi_sql_ctx *ctx = a->base.ctx;
     const hudi_sql_plan *p = a->base.plan;
@@ -694,16 +753,25 @@ static int consume(agg_op *a, hudi_error *err) {
         if ((rc = ensure_rows(a, n, err)) < 0) return rc;
         if (a->n_group == 0) {
             memset(a->gids, 0, (size_t)n * 8);
+            a->runs[0] = 0;
+            a->runs[1] = n;
+            a->n_runs = 1;
         } else {
             int32_t k = 0;
-            for (; k < a->n_group; k++)
+            for (; k < a->n_group; k++) {
                 if ((rc = hudi_sql_eval(ctx, p->group[k], in, &a->keys[k], err)) < 0) break;
+                /* A column the reader knows to hold one value (columnar.h, `uniform`) is
+                 * grouped as a constant: one hash for the batch, no row compared. */
+                if (a->keys[k].array->uniform && a->keys[k].array->length >= n)
+                    a->keys[k].is_const = true;
+            }
             if (rc == 0)
                 rc = hudi_sql_groups_add(ctx, &a->groups, a->keys, n, NULL, a->gids, NULL, err);
             for (int32_t j = 0; j < k; j++) hudi_sql_datum_dispose(&a->keys[j]);
             if (rc < 0) return rc;
             a->n_groups = a->groups.n_groups;
             if ((rc = ensure_groups(a, a->n_groups, err)) < 0) return rc;
+            find_runs(a, n);
         }
         for (int32_t i = 0; i < a->n_aggs; i++)
             if ((rc = update_agg(a, &a->aggs[i], in, err)) < 0) return rc;

@@ -20,7 +20,8 @@ static inline uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 /* memcmp(p, q, n) == 0, inline for the short strings keys mostly are (a call to memcmp costs
- * more than comparing them): overlapping 8- or 4-byte words cover n bytes exactly. */
+ * more than comparing them): overlapping 8- or 4-byte words cover n bytes exactly; up to 64
+ * bytes (paths, names) as 8-byte words, the last one ending at byte n. */
 static inline bool bytes_equal(const uint8_t *p, const uint8_t *q, size_t n) {
     uint64_t x, y;
     uint32_t u, v;
@@ -44,6 +45,16 @@ static inline bool bytes_equal(const uint8_t *p, const uint8_t *q, size_t n) {
         for (size_t k = 0; k < n; k++)
             if (p[k] != q[k]) return false;
         return true;
+    }
+    if (n <= 64) {
+        for (size_t k = 0; k + 8 < n; k += 8) {
+            memcpy(&x, p + k, 8);
+            memcpy(&y, q + k, 8);
+            if (x != y) return false;
+        }
+        memcpy(&x, p + n - 8, 8);
+        memcpy(&y, q + n - 8, 8);
+        return x == y;
     }
     return memcmp(p, q, n) == 0;
 }
@@ -693,13 +704,18 @@ int hudi_sql_groups_add(hudi_sql_ctx *ctx, hudi_sql_groups *g, const hudi_sql_da
                         int64_t nrows, const uint8_t *skip, int64_t *ids, uint8_t *is_new,
                         hudi_error *err) {
     int rc;
-    if ((rc = hash_batch(g, keys, nrows, err)) < 0) return rc;
+    /* Keys that are all constants (literals, or columns known to hold one value) make one
+     * group of the whole batch: row 0 is looked up, the others copy its id. */
+    bool one = g->n_keys > 0 && !skip && nrows > 0;
+    for (int32_t k = 0; one && k < g->n_keys; k++) one = keys[k].is_const;
+    int64_t looked = one ? 1 : nrows;
+    if ((rc = hash_batch(g, keys, looked, err)) < 0) return rc;
     int64_t key_bytes = 0;
     for (int32_t k = 0; k < g->n_keys; k++) key_bytes += hudi_sql_array_bytes(g->keys[k]);
     batch_keys bk = {keys, g->n_groups, g->pending};
-    for (int64_t i = 0; i < nrows; i++) {
+    for (int64_t i = 0; i < looked; i++) {
         /* Large tables miss the cache on every probe: ask for a later row's slot early. */
-        if (i + 16 < nrows)
+        if (i + 16 < looked)
             __builtin_prefetch(&g->slots[g->row_hashes[i + 16] & (uint64_t)(g->cap_slots - 1)]);
         if (is_new) is_new[i] = 0;
         if (skip && skip[i]) {
@@ -731,6 +747,10 @@ int hudi_sql_groups_add(hudi_sql_ctx *ctx, hudi_sql_groups *g, const hudi_sql_da
         g->slots[slot] = slot_value(h, gid);
         ids[i] = gid;
         if (is_new) is_new[i] = 1;
+    }
+    if (rc == 0 && one) {
+        for (int64_t i = 1; i < nrows; i++) ids[i] = ids[0];
+        if (is_new) memset(is_new + 1, 0, (size_t)nrows - 1);
     }
     /* The new groups' keys, in one gather per key column (even after a failure, so the table
      * stays consistent for dispose). */

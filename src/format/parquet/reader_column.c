@@ -802,6 +802,10 @@ static int emit_flat(pq_colreader *cr, hudi_array *a, int64_t m, hudi_error *err
     int64_t k = (leaf->max_def == 0 || cr->all_defined) ? m : count_defined(def, m, leaf->max_def);
     if (k < m && (rc = hudi_array_ensure_validity(a, err)) < 0) return rc;
     if ((rc = decode_dense(cr, a, slot, k, err)) < 0) return rc;
+    /* Index checks made every value of a one-entry dictionary that entry. */
+    cr->one_value =
+        k == m && cr->dict.n == 1 &&
+        (cr->encoding == PQ_ENC_PLAIN_DICTIONARY || cr->encoding == PQ_ENC_RLE_DICTIONARY);
     if (a->validity) {
         if (k == m) {
             hudi_bitmap_set_range(a->validity, slot, m, true);
@@ -852,9 +856,18 @@ static int emit_nested(pq_colreader *cr, hudi_array *column, int64_t m, hudi_err
     return 0;
 }
 
+/* Marks `column` uniform (columnar.h) when this read filled it from empty with the one entry
+ * of the chunk's dictionary and no null: a constant column, such as the partition column Hudi
+ * writes into every base file, which consumers may then treat as one value. */
+static int read_done(hudi_array *column, bool uniform) {
+    if (uniform && column->length > 0) column->uniform = true;
+    return 0;
+}
+
 int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records, hudi_error *err) {
     const pq_leaf *leaf = cr->leaf;
     bool flat = leaf->depth == 1;
+    bool uniform = flat && column->length == 0 && column->field->type != HUDI_TYPE_NULL;
     int64_t done = 0;
     int rc;
     if (cr->skip_pending > 0) {
@@ -864,7 +877,7 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
     }
     for (;;) {
         if (!cr->page_loaded || cr->entry_pos == cr->n_entries) {
-            if (flat && done == records) return 0;
+            if (flat && done == records) return read_done(column, uniform);
             if ((rc = next_page(cr, err)) < 0) return rc;
             if (rc == 0) {
                 if (done == records) return 0;
@@ -891,8 +904,10 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
         if (m > 0) {
             rc = flat ? emit_flat(cr, column, m, err) : emit_nested(cr, column, m, err);
             if (rc < 0) return rc;
+            uniform = uniform && cr->one_value;
         }
-        if (done == records && (leaf->max_rep == 0 || cr->entry_pos < cr->n_entries)) return 0;
+        if (done == records && (leaf->max_rep == 0 || cr->entry_pos < cr->n_entries))
+            return flat ? read_done(column, uniform) : 0;
     }
 }
 

@@ -57,6 +57,7 @@ typedef struct pq_colreader {
     int16_t *def, *rep;
     int64_t level_cap;
     bool all_defined;
+    bool one_value; /* the last emit_flat's values were all the one entry of a dictionary */
     const uint8_t *vals;
     size_t vals_len, vpos_bytes;
     int64_t vpos;

@@ -335,6 +335,12 @@ int hudi_pq_rle_gather_bytes(pq_rle_decoder *d, const pq_dict *dict, int64_t n, 
     /* With >= 64 readable bytes after the dictionary data, a block copy of any entry stays
      * inside it; hudi_pq_bytes_reserve gives the output the same slack. */
     const bool blocks = dict->data_pad >= 64;
+    /* One reservation up front when it is exact (a one-entry dictionary: a constant column) or
+     * small: growing the output piece by piece copies what it holds at every doubling. */
+    if (dict->max_len > 0 && (dict->n == 1 || n * (int64_t)dict->max_len <= MAX_BOUND_RESERVE)) {
+        int rc = hudi_pq_bytes_reserve(out, n * (int64_t)dict->max_len, err);
+        if (rc < 0) return rc;
+    }
     int64_t i = 0;
     while (i < n) {
         int64_t lit, run;

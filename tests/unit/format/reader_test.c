@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "format/parquet/parquet.h"
+#include "schema_spec.h"
 #include "support.h"
 
 static hudi_fs *g_fs;
@@ -214,4 +215,91 @@ Test(reader, tiny_pages_values_and_predicate, .init = setup, .fini = teardown) {
     cr_expect_eq(hudi_pq_scan_get_stats(s)->rows_read, 7300);
     hudi_pq_scan_free(s);
     hudi_pq_close(f);
+}
+
+/* A column whose values in a batch all came from a one-entry dictionary without a null is
+ * marked uniform (columnar.h); any other column is not. c and n are constant, v is constant
+ * but for a null at row 1500, s alternates between two values, w has one value per row. */
+static void check_uniform_marks(bool dictionary) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/uniform_%d.parquet", test_tmpdir(), (int)dictionary);
+    hudi_field schema = spec_record("u", "c string, n int, v string?, s string, w double");
+    hudi_pq_write_options wo = HUDI_PQ_WRITE_OPTIONS_INIT;
+    wo.page_rows = 500;
+    wo.row_group_rows = 2000;
+    wo.dictionary = dictionary;
+    hudi_pq_writer *w = NULL;
+    hudi_batch *b = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_pq_writer_open(&w, g_fs, path, &schema, &wo, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_batch_new(&b, &schema, NULL), 0);
+    for (int64_t i = 0; i < 3000; i++) {
+        const char *c = "americas/united_states/san_francisco", *s = i % 2 ? "a" : "b";
+        int32_t n = 7;
+        double d = (double)i;
+        cr_assert_eq(hudi_array_append_bytes(b->columns[0], c, strlen(c), NULL), 0);
+        cr_assert_eq(hudi_array_append_fixed(b->columns[1], &n, NULL), 0);
+        cr_assert_eq(i == 1500 ? hudi_array_append_null(b->columns[2], NULL)
+                               : hudi_array_append_bytes(b->columns[2], "x", 1, NULL),
+                     0);
+        cr_assert_eq(hudi_array_append_bytes(b->columns[3], s, 1, NULL), 0);
+        cr_assert_eq(hudi_array_append_fixed(b->columns[4], &d, NULL), 0);
+        b->num_rows++;
+    }
+    cr_assert_eq(hudi_pq_writer_write(w, b, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_writer_close(w, NULL, &err), 0, "%s", err.message);
+    hudi_batch_free(b);
+
+    hudi_pq_file *f = NULL;
+    hudi_pq_scan *sc = NULL;
+    hudi_pq_scan_options o = HUDI_PQ_SCAN_OPTIONS_INIT;
+    o.batch_rows = 700; /* batches cut pages; row groups end batches */
+    cr_assert_eq(hudi_pq_open(&f, g_fs, path, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_scan_open(&sc, f, &o, &err), 0, "%s", err.message);
+    int64_t row = 0;
+    for (;;) {
+        hudi_batch *got = NULL;
+        cr_assert_eq(hudi_pq_scan_next(sc, &got, &err), 0, "%s", err.message);
+        if (!got) break;
+        cr_assert_eq(hudi_batch_validate(got, &err), 0, "%s", err.message);
+        bool has_null = row <= 1500 && 1500 < row + got->num_rows;
+        cr_expect_eq(got->columns[0]->uniform, dictionary, "c at row %lld", (long long)row);
+        cr_expect_eq(got->columns[1]->uniform, dictionary, "n at row %lld", (long long)row);
+        cr_expect_eq(got->columns[2]->uniform, dictionary && !has_null, "v at row %lld",
+                     (long long)row);
+        cr_expect(!got->columns[3]->uniform && !got->columns[4]->uniform);
+        for (int64_t i = 0; i < got->num_rows; i++) /* the values are every row's */
+            cr_assert_eq(got->columns[0]->offsets[i + 1] - got->columns[0]->offsets[i], 36);
+        row += got->num_rows;
+    }
+    cr_assert_eq(row, 3000);
+    hudi_pq_scan_free(sc);
+    hudi_pq_close(f);
+    hudi_field_dispose(&schema);
+}
+
+Test(reader, one_value_dictionary_columns_are_marked_uniform, .init = setup, .fini = teardown) {
+    check_uniform_marks(true);
+    check_uniform_marks(false);
+}
+
+/* The mark says nothing once rows are added or the array is emptied. */
+Test(reader, uniform_mark_cleared_by_appends_and_clear) {
+    hudi_field f;
+    cr_assert_eq(hudi_field_init(&f, "x", HUDI_TYPE_INT32, true), 0);
+    hudi_array *a = NULL;
+    int32_t v = 1, u = 2;
+    cr_assert_eq(hudi_array_new(&a, &f, NULL), 0);
+    cr_assert_eq(hudi_array_append_fixed(a, &v, NULL), 0);
+    a->uniform = true;
+    cr_assert_eq(hudi_array_append_fixed(a, &u, NULL), 0);
+    cr_expect(!a->uniform);
+    a->uniform = true;
+    cr_assert_eq(hudi_array_append_null(a, NULL), 0);
+    cr_expect(!a->uniform);
+    a->uniform = true;
+    hudi_array_clear(a);
+    cr_expect(!a->uniform);
+    hudi_array_free(a);
+    hudi_field_dispose(&f);
 }
