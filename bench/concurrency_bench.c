@@ -85,7 +85,7 @@ static int write_once(const char *path, const hudi_batch *b, const char *const *
         hudi_table *t = NULL;
         hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
         o.props = props;
-        o.codec = PQ_CODEC_SNAPPY;
+        o.codec = HUDI_PQ_CODEC_SNAPPY;
         int rc = hudi_tbl_open(&t, NULL, path, &err);
         if (rc == 0) rc = hudi_tbl_write(t, b, &o, NULL, &err);
         hudi_tbl_free(t);
