@@ -9,8 +9,11 @@
  *
  * The clean is recorded as Avro HoodieCleanerPlan (requested, inflight) and HoodieCleanMetadata
  * (completed), every file listed (log files too). Nothing to delete = no clean instant, as in
- * Hudi. An interrupted clean leaves a pending instant that the next writer discards and plans
- * again (deleting is idempotent). */
+ * Hudi. An interrupted clean leaves a pending instant that the next single writer discards and
+ * plans again (deleting is idempotent). With several writers (optimistic concurrency control) a
+ * pending clean may be another writer's clean in progress - Spark-Hudi's cleaner does not take
+ * the table lock for all of it - so it is left alone: a new clean plans the same deletions
+ * anyway, and Hudi runs a pending clean's plan the next time it cleans. */
 #include <stdio.h>
 #include <time.h>
 
@@ -340,7 +343,7 @@ static int drop_pending_cleans(hudi_table *t, hudi_error *err) {
 }
 
 int hudi_write_clean_locked(hudi_table *t, int32_t retain_commits, const hudi_clock *clock,
-                            hudi_error *err) {
+                            bool multi_writer, hudi_error *err) {
     cl_state s;
     memset(&s, 0, sizeof(s));
     s.t = t;
@@ -350,7 +353,7 @@ int hudi_write_clean_locked(hudi_table *t, int32_t retain_commits, const hudi_cl
     if (retain_commits < 1)
         return hudi_error_set(err, HUDI_EINVAL, "%s: clean must retain at least one commit",
                               t->base_path);
-    int rc = drop_pending_cleans(t, err);
+    int rc = multi_writer ? 0 : drop_pending_cleans(t, err);
     if (rc == 0) rc = hudi_write_savepointed_files(t, &s.keep, err);
     if (rc == 0) rc = hudi_timeline_completed_commits(&l, t->timeline, err);
     if (rc < 0 || l.count <= (size_t)retain_commits) goto done;
@@ -389,7 +392,7 @@ int hudi_tbl_clean(hudi_table *t, int32_t retain_commits, const hudi_clock *cloc
     if (rc < 0) return rc;
     if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) == 0 &&
         (rc = hudi_tbl_reload(t, err)) == 0)
-        rc = hudi_write_clean_locked(t, retain_commits, clock, err);
+        rc = hudi_write_clean_locked(t, retain_commits, clock, tc.occ, err);
     hudi_table_lock_release(lock);
     hudi_txn_config_dispose(&tc);
     return rc;

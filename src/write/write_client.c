@@ -204,14 +204,15 @@ static void inline_compaction(wctx *c) {
 }
 
 /* After the commit point: best effort (the table lock is held). */
-static void finish(wctx *c) {
+static void finish(wctx *c, bool multi_writer) {
     hudi_buf dir = HUDI_BUF_INIT;
     hudi_buf_printf(&dir, "%s/%s/%s", c->t->base_path, WRITE_TEMP_DIR, c->instant);
     if (!hudi_buf_failed(&dir)) (void)hudi_write_remove_tree(c->t->fs, dir.data, NULL);
     hudi_buf_dispose(&dir);
     inline_compaction(c);
     if (c->o.clean_retain_commits > 0)
-        (void)hudi_write_clean_locked(c->t, c->o.clean_retain_commits, c->o.clock, NULL);
+        (void)hudi_write_clean_locked(c->t, c->o.clean_retain_commits, c->o.clock, multi_writer,
+                                      NULL);
 }
 
 /* hoodie.hudic.parallelism (write options over table properties): the threads of a write (file
@@ -417,7 +418,7 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
     snprintf(c.res->instant, sizeof(c.res->instant), "%s", c.instant);
     hudi_heartbeat_stop(hb);
     hb = NULL;
-    finish(&c);
+    finish(&c, tc.occ);
 done:
     if (rc < 0 && started && !committed) abandon(&c, &tc, &lock);
     hudi_heartbeat_stop(hb);

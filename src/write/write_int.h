@@ -283,7 +283,7 @@ int hudi_write_rollback_failed(hudi_table *t, const hudi_txn_config *tc, const h
 int hudi_write_rollback_instant(hudi_table *t, const char *time, const hudi_clock *clock,
                                 hudi_error *err);
 int hudi_write_clean_locked(hudi_table *t, int32_t retain_commits, const hudi_clock *clock,
-                            hudi_error *err);
+                            bool multi_writer, hudi_error *err);
 
 /* conflict.c: optimistic concurrency control. The snapshot is the set of completed commit
  * times of the timeline a write planned on; the check runs under the lock on the reloaded

@@ -236,6 +236,46 @@ Test(write_meta, clean_keeps_latest_commits) {
     hudi_field_dispose(&s);
 }
 
+/* A pending clean is a crashed clean's for a single writer (dropped and planned again), but may
+ * be another writer's clean in progress under optimistic concurrency control: Spark-Hudi creates
+ * `<t>.clean.requested`, then writes and chmods it, and a concurrent writer that deleted it in
+ * between made Spark's clean fail (tests/compat/test_concurrent_writers.py). */
+static int clean_with_pending(bool occ) {
+    char base[512], meta[600], pending[700];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    for (int i = 0; i < 4; i++) {
+        hudi_batch *b = wt_batch_range(&s, i, 2, i, P1, 1);
+        wt_write(t, b, HUDI_WRITE_UPSERT);
+        hudi_batch_free(b);
+    }
+    hudi_error err = HUDI_ERROR_INIT;
+    snprintf(meta, sizeof(meta), "%s/.hoodie", base);
+    snprintf(pending, sizeof(pending), "%s/20000101000000000.clean.requested", meta);
+    cr_assert_eq(hudi_fs_write_all(fs, pending, HUDI_CREATE_EXCLUSIVE, "", 0, &err), 0, "%s",
+                 err.message);
+    if (occ)
+        cr_assert_eq(hudi_props_set(&t->props, "hoodie.write.concurrency.mode",
+                                    "optimistic_concurrency_control", &err),
+                     0, "%s", err.message);
+    cr_assert_eq(hudi_tbl_reload(t, &err), 0, "%s", err.message);
+    int n = hudi_tbl_clean(t, 2, NULL, &err);
+    cr_assert_eq(n, 1, "%d %s", n, err.message);
+    cr_assert_eq(count_files(fs, meta, ".clean"), 1); /* this clean completed */
+    int left = hudi_fs_exists(fs, pending) ? 1 : 0;
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+    return left;
+}
+
+Test(write_meta, pending_clean_dropped_by_a_single_writer_kept_under_occ) {
+    cr_assert_eq(clean_with_pending(false), 0, "a single writer discards a crashed clean");
+    cr_assert_eq(clean_with_pending(true), 1, "another writer's pending clean was deleted");
+}
+
 Test(write_meta, rollback_of_failed_write) {
     char base[512], meta[600];
     hudi_field s;
