@@ -16,17 +16,7 @@ static const char *const P3[] = {"a", "b", "c"};
 
 /* A table keyed by id (or with generated keys when `auto_keys`), partitioned by part. */
 static hudi_table *create(hudi_fs *fs, const char *base, const hudi_field *s, bool auto_keys) {
-    if (!auto_keys) return wt_create(fs, base, NULL, "part", false, true, s);
-    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
-    hudi_table *t = NULL;
-    hudi_error err = HUDI_ERROR_INIT;
-    o.table_name = "bk";
-    o.partition_fields = "part";
-    o.schema = s;
-    static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
-    o.extra_props = props;
-    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
-    return t;
+    return wt_create_parted(fs, base, s, false, auto_keys);
 }
 
 static void bulk(hudi_table *t, const hudi_batch *b, const char *const *props, int64_t target_bytes,

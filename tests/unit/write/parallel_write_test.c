@@ -211,17 +211,7 @@ Test(parallel_write, mor_rounds_identical_with_1_and_4_threads_local, .timeout =
 static const char *const P5[] = {"p0", "p1", "p2", "p3", "p4"};
 
 static hudi_table *create_bulk(hudi_fs *fs, const char *base, const hudi_field *s, bool auto_keys) {
-    if (!auto_keys) return wt_create(fs, base, NULL, "part", true, true, s);
-    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
-    hudi_table *t = NULL;
-    hudi_error err = HUDI_ERROR_INIT;
-    o.table_name = "bk";
-    o.partition_fields = "part";
-    o.schema = s;
-    static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
-    o.extra_props = props;
-    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
-    return t;
+    return wt_create_parted(fs, base, s, true, auto_keys);
 }
 
 static void run_bulk(tree *out, wt_fs_kind kind, const char *threads, bool auto_keys) {

@@ -204,3 +204,18 @@ hudi_table *wt_mor_create(hudi_fs *fs, const char *base, const hudi_field *schem
     cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
     return t;
 }
+
+hudi_table *wt_create_parted(hudi_fs *fs, const char *base, const hudi_field *s, bool hive,
+                             bool auto_keys) {
+    if (!auto_keys) return wt_create(fs, base, NULL, "part", hive, true, s);
+    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
+    hudi_table *t = NULL;
+    hudi_error err = HUDI_ERROR_INIT;
+    o.table_name = "bk";
+    o.partition_fields = "part";
+    o.schema = s;
+    static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
+    o.extra_props = props;
+    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
+    return t;
+}

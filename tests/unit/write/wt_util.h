@@ -32,6 +32,10 @@ void wt_fs_cleanup(wt_fs_kind kind, const char *base);
  * "ts". */
 hudi_table *wt_create(hudi_fs *fs, const char *base, const char *keys, const char *parts, bool hive,
                       bool populate_meta, const hudi_field *schema);
+/* A table partitioned by `part`: keyed by id (wt_create), or with generated keys (keys.md §9)
+ * when `auto_keys` (no record key field; bloom filters of 100 entries). */
+hudi_table *wt_create_parted(hudi_fs *fs, const char *base, const hudi_field *s, bool hive,
+                             bool auto_keys);
 /* Writes `b` with `op`; asserts success. Returns the instant (static). */
 const char *wt_write(hudi_table *t, const hudi_batch *b, hudi_write_operation op);
 /* "id|name|ts|part" lines, sorted, of the table as of `as_of` (NULL = latest); malloc'ed. */
