@@ -15,7 +15,7 @@
 
 #include "write/write_int.h"
 
-#define BUCKET_DEFAULT_NUM 256 /* hoodie.bucket.index.num.buckets */
+#define BUCKET_DEFAULT_NUM 256  /* hoodie.bucket.index.num.buckets */
 #define BUCKET_MAX_NUM 99999999 /* a bucket number takes 8 digits of the file id */
 
 void hudi_bucket_dispose(wbucket *b) {
@@ -44,12 +44,11 @@ int hudi_bucket_config(wctx *c, hudi_error *err) {
     if (!type || strcasecmp(type, "BUCKET") != 0) return 0;
     const char *engine = hudi_write_setting(c, "hoodie.index.bucket.engine");
     if (engine && strcasecmp(engine, "SIMPLE") != 0)
-        return hudi_error_set(err,
-                              strcasecmp(engine, "CONSISTENT_HASHING") == 0 ? HUDI_EUNSUPPORTED
-                                                                            : HUDI_EINVAL,
-                              "%s: hoodie.index.bucket.engine=%s is not supported yet (only the "
-                              "SIMPLE bucket index)",
-                              base, engine);
+        return hudi_error_set(
+            err, strcasecmp(engine, "CONSISTENT_HASHING") == 0 ? HUDI_EUNSUPPORTED : HUDI_EINVAL,
+            "%s: hoodie.index.bucket.engine=%s is not supported yet (only the "
+            "SIMPLE bucket index)",
+            base, engine);
     if (hudi_write_auto_keys(c->t))
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
                               "%s: the bucket index needs record key fields (the table has none)",

@@ -106,9 +106,9 @@ static void get_layout(hudi_table *t, int32_t nb, layout *out) {
         snprintf(out->ids[i], sizeof(out->ids[i]), "%s/%s", s.partition_path, s.file_id);
         for (int32_t k = 0; k < i; k++) {
             const char *o = strchr(out->ids[k], '/') + 1;
-            bool same_part = strncmp(out->ids[k], s.partition_path, strlen(s.partition_path)) ==
-                                 0 &&
-                             out->ids[k][strlen(s.partition_path)] == '/';
+            bool same_part =
+                strncmp(out->ids[k], s.partition_path, strlen(s.partition_path)) == 0 &&
+                out->ids[k][strlen(s.partition_path)] == '/';
             cr_assert(!same_part || hudi_bucket_of_file_id(o) != b,
                       "two groups of bucket %d in '%s'", b, s.partition_path);
         }
@@ -390,8 +390,7 @@ Test(bucket_index, duplicate_bucket_is_refused) {
     fclose(in);
     fclose(out);
     cr_assert_eq(hudi_tbl_reload(t, NULL), 0);
-    const char *w[] = {"multiple files at partition path=a belong to the same bucket id = 0",
-                       NULL};
+    const char *w[] = {"multiple files at partition path=a belong to the same bucket id = 0", NULL};
     expect_fail(t, b1, B4, HUDI_ECORRUPT, w);
     hudi_batch_free(b1);
     hudi_tbl_free(t);
@@ -454,12 +453,20 @@ static char *run_rounds(const char *const *props, layout *l) {
 }
 
 Test(bucket_index, same_rows_with_one_and_four_threads) {
-    static const char *const T1[] = {"hoodie.index.type", "BUCKET",
-                                     "hoodie.bucket.index.num.buckets", "8",
-                                     "hoodie.hudic.parallelism", "1", NULL};
-    static const char *const T4[] = {"hoodie.index.type", "BUCKET",
-                                     "hoodie.bucket.index.num.buckets", "8",
-                                     "hoodie.hudic.parallelism", "4", NULL};
+    static const char *const T1[] = {"hoodie.index.type",
+                                     "BUCKET",
+                                     "hoodie.bucket.index.num.buckets",
+                                     "8",
+                                     "hoodie.hudic.parallelism",
+                                     "1",
+                                     NULL};
+    static const char *const T4[] = {"hoodie.index.type",
+                                     "BUCKET",
+                                     "hoodie.bucket.index.num.buckets",
+                                     "8",
+                                     "hoodie.hudic.parallelism",
+                                     "4",
+                                     NULL};
     layout l1, l4;
     char *d1 = run_rounds(T1, &l1), *d4 = run_rounds(T4, &l4);
     cr_assert_str_eq(d1, d4);
@@ -558,8 +565,12 @@ Test(bucket_index, mor_upsert_fails_at_every_call_memory, .timeout = 120) {
 }
 
 Test(bucket_index, parallel_mor_upsert_fails_at_every_call_local, .timeout = 120) {
-    static const char *const P4[] = {"hoodie.index.type", "BUCKET",
-                                     "hoodie.bucket.index.num.buckets", "4",
-                                     "hoodie.hudic.parallelism", "4", NULL};
+    static const char *const P4[] = {"hoodie.index.type",
+                                     "BUCKET",
+                                     "hoodie.bucket.index.num.buckets",
+                                     "4",
+                                     "hoodie.hudic.parallelism",
+                                     "4",
+                                     NULL};
     crash_loop(WT_LOCAL, P4);
 }
