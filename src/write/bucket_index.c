@@ -1,4 +1,4 @@
-/* bucket_index.c - Hudi's simple bucket index (docs/formats/base-files.md §5.3): with
+/* bucket_index.c - Hudi's simple bucket index (docs/formats/base-files.md §5.1): with
  * hoodie.index.type=BUCKET a record's file group follows from a hash of its key alone, so a
  * write reads no base file to tag its rows.
  *

@@ -869,7 +869,7 @@ static int with_lock(hudi_table *t, hudi_txn_config *tc, hudi_table_lock **lock,
 }
 
 /* Hudi does not cluster tables with the simple bucket index: new file groups would not follow
- * the buckets (base-files.md §5.3). */
+ * the buckets (base-files.md §5.1). */
 static int refuse_bucket_index(const hudi_table *t, hudi_error *err) {
     const char *v = hudi_props_get(&t->props, "hoodie.index.type");
     if (!v || strcasecmp(v, "BUCKET") != 0) return 0;

@@ -212,7 +212,7 @@ int hudi_index_tag(wctx *c, hudi_error *err);
 int hudi_index_key_keygen(hudi_keygen **out, const hudi_table_config *cfg, const hudi_field *schema,
                           hudi_error *err);
 
-/* bucket_index.c: Hudi's simple bucket index (docs/formats/base-files.md §5.3). config reads
+/* bucket_index.c: Hudi's simple bucket index (docs/formats/base-files.md §5.1). config reads
  * hoodie.index.type and the bucket settings (write options over table properties) into
  * c->bucket; tag routes every selected row of a bucket that has a file group in its partition to
  * that group (tagged, whether or not the key is stored there); assign_inserts gives the other rows

@@ -1,4 +1,4 @@
--- Hudi's simple bucket index (docs/formats/base-files.md §5.3) from TBLPROPERTIES: every row
+-- Hudi's simple bucket index (docs/formats/base-files.md §5.1) from TBLPROPERTIES: every row
 -- lives in the file group of its key's bucket, whose file id starts with the bucket number.
 CREATE TABLE bm (id INT, name STRING, ts BIGINT, part STRING) USING hudi PARTITIONED BY (part) TBLPROPERTIES (type = 'mor', primaryKey = 'id', preCombineField = 'ts', hoodie.index.type = 'BUCKET', hoodie.bucket.index.num.buckets = '4');
 INSERT INTO bm VALUES (1, 'a', 1, 'p1'), (2, 'b', 1, 'p0'), (3, 'c', 1, 'p1'), (4, 'd', 1, 'p0'), (5, 'e', 1, 'p1'), (6, 'f', 1, 'p0');
