@@ -574,3 +574,40 @@ Test(bucket_index, parallel_mor_upsert_fails_at_every_call_local, .timeout = 120
                                      NULL};
     crash_loop(WT_LOCAL, P4);
 }
+
+/* insert_overwrite starts new groups for its buckets (Hudi's partitioner always does); the old
+ * groups of the partition are replaced. A COW bulk_insert into existing buckets rewrites their
+ * base files. */
+Test(bucket_index, cow_overwrite_and_bulk_insert) {
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_table *t = wt_create(fs, base, NULL, "part", false, true, &s);
+    hudi_batch *seed = wt_batch_range(&s, 0, 12, 1, P2, 2);
+    bwrite(t, seed, HUDI_WRITE_BULK_INSERT, B4);
+    layout l0, l1, l2;
+    get_layout(t, 4, &l0);
+    cr_assert_eq(l0.slices, 6);
+    hudi_batch *more = wt_batch_range(&s, 12, 8, 2, P2, 2);
+    bwrite(t, more, HUDI_WRITE_BULK_INSERT, B4);
+    get_layout(t, 4, &l1);
+    cr_assert_eq(l1.slices, 8);
+    cr_assert_eq(check_rows(t, 4), 20);
+    /* ids 0 and 2 overwrite partition a: buckets 3 and 1, new file ids */
+    wt_row ow[] = {{0, "o", 3, "a", false}, {2, "p", 3, "a", false}};
+    hudi_batch *b = wt_batch(&s, ow, 2);
+    bwrite(t, b, HUDI_WRITE_INSERT_OVERWRITE, B4);
+    get_layout(t, 4, &l2);
+    cr_assert_eq(l2.slices, 6); /* b's 4 groups, a's 2 new ones */
+    for (int i = 0; i < l2.slices; i++)
+        for (int k = 0; k < l1.slices; k++)
+            cr_assert(strncmp(l2.ids[i], "a/", 2) != 0 || strcmp(l2.ids[i], l1.ids[k]) != 0);
+    cr_assert_eq(check_rows(t, 4), 12);
+    hudi_batch_free(seed);
+    hudi_batch_free(more);
+    hudi_batch_free(b);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
