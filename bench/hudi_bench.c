@@ -3,10 +3,12 @@
  *
  *   hudi_bench run TABLE [--rows N] [--rounds R] [--small-rounds S] [--codec snappy]
  *                        [--simple-index] [--phases bulk,upsert,small,scan] [--threads T]
+ *                        [--buckets N]
  *   hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]
  *   hudi_bench scan TABLE [--keys k1,k2,...]
  *   hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B] [--scan-at K,...]
  *                        [--scan-now K] [--compact] [--threads N] [--codec snappy]
+ *                        [--buckets N]
  *   hudi_bench gen-mor DIR [--rows N] [--deltacommits D]
  *
  * `run` creates TABLE (COW, table version 6, no metadata table, key uuid, precombine ts,
@@ -25,7 +27,10 @@
  * --create makes TABLE a MERGE_ON_READ table and bulk-inserts the N base rows; then
  * deltacommits A..B (upserts of updates only: 1%, 10%, then 1,000 rows each), a snapshot scan
  * (twice: cold, warm) after each deltacommit listed in --scan-at, --scan-now K scans first
- * (labelled K), --compact compacts every file group with logs and scans the result. `gen-mor`
+ * (labelled K), --compact compacts every file group with logs and scans the result; --buckets N
+ * (with --create) gives the table Hudi's simple bucket index with N buckets per partition
+ * (hoodie.properties), so the upserts find their file groups by hash, reading no base file.
+ * `gen-mor`
  * writes the same batches as base.parquet and dc<k>.parquet for Spark and `hudic table write`.
  *
  * Environment: HUDI_BENCH_MALLOPT=1 tunes glibc's allocator as the hudic CLI does (src/cli/main.c);
@@ -66,6 +71,7 @@ typedef struct bench_args {
     const char *threads; /* --threads: hoodie.hudic.parallelism of the writes and the compaction
                             (NULL: default) */
     const char *props[3];
+    const char *buckets; /* --buckets N: tables created with the simple bucket index, N buckets */
 } bench_args;
 
 static double now_s(void) {
@@ -519,6 +525,10 @@ static void run_run(const bench_args *a) {
         co.partition_fields = "partition_path";
         co.precombine_field = "ts";
         co.schema = &schema;
+        /* --buckets: in hoodie.properties, so every write of the table uses the index */
+        const char *const bucket_props[] = {"hoodie.index.type", "BUCKET",
+                                            "hoodie.bucket.index.num.buckets", a->buckets, NULL};
+        if (a->buckets) co.extra_props = bucket_props;
         hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
         hudi_table_write_result res;
         o.op = HUDI_WRITE_BULK_INSERT;
@@ -609,6 +619,10 @@ static void run_mor(const bench_args *a) {
         co.partition_fields = "partition_path";
         co.precombine_field = "ts";
         co.schema = &schema;
+        /* --buckets: in hoodie.properties, so every write of the table uses the index */
+        const char *const bucket_props[] = {"hoodie.index.type", "BUCKET",
+                                            "hoodie.bucket.index.num.buckets", a->buckets, NULL};
+        if (a->buckets) co.extra_props = bucket_props;
         hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
         hudi_table_write_result res;
         o.op = HUDI_WRITE_BULK_INSERT;
@@ -674,7 +688,7 @@ static int parse_codec(const char *s) {
 static void usage(void) {
     fputs("usage: hudi_bench run TABLE [--rows N] [--rounds R] [--small-rounds S] [--codec C]\n"
           "                            [--simple-index] [--phases bulk,upsert,small,scan]\n"
-          "                            [--threads T]\n"
+          "                            [--threads T] [--buckets N]\n"
           "       hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]\n"
           "       hudi_bench scan TABLE [--keys k1,k2,...]\n"
           "       hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B]\n"
@@ -741,6 +755,8 @@ int main(int argc, char **argv) {
             a.scan_now = atoi(v);
         else if (strcmp(k, "--threads") == 0)
             a.threads = v;
+        else if (strcmp(k, "--buckets") == 0)
+            a.buckets = v;
         else
             usage();
     }

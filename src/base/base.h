@@ -249,6 +249,10 @@ size_t hudi_utf8_encode(uint32_t cp, uint8_t out[4]);
 int32_t hudi_utf8_decode(const uint8_t *s, size_t n);
 /** Appends code point `cp` as UTF-8. */
 void hudi_buf_put_utf8(hudi_buf *b, uint32_t cp);
+/** Java's String.hashCode of the string whose UTF-8 bytes are s[0..n): h = 31 * h + c over its
+ *  UTF-16 code units, wrapping at 32 bits. A byte that starts no well-formed sequence counts as
+ *  U+FFFD, as Java's decoder replaces it. */
+int32_t hudi_java_string_hash(const uint8_t *s, size_t n);
 
 /* ---- Base64 (base64.c), RFC 4648 standard alphabet ------------------------------------------ */
 

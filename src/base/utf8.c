@@ -54,3 +54,30 @@ void hudi_buf_put_utf8(hudi_buf *b, uint32_t cp) {
     uint8_t u[4];
     hudi_buf_append(b, u, hudi_utf8_encode(cp, u));
 }
+
+int32_t hudi_java_string_hash(const uint8_t *s, size_t n) {
+    uint32_t h = 0;
+    size_t i = 0;
+    while (i < n) {
+        uint32_t cp = s[i];
+        size_t len = 1;
+        if (cp >= 0x80) {
+            len = hudi_utf8_seq_len(s + i, n - i);
+            if (len == 0) {
+                cp = 0xFFFD;
+                len = 1;
+            } else {
+                cp = (uint32_t)hudi_utf8_decode(s + i, len);
+            }
+        }
+        if (cp >= 0x10000) { /* a surrogate pair */
+            cp -= 0x10000;
+            h = 31 * h + (0xD800 + (cp >> 10));
+            h = 31 * h + (0xDC00 + (cp & 0x3FF));
+        } else {
+            h = 31 * h + cp;
+        }
+        i += len;
+    }
+    return (int32_t)h;
+}

@@ -98,9 +98,21 @@ static int64_t arg_int(const args *a, int k, int64_t dflt) {
 
 static bool arg_bool(const args *a, int k) { return a->v[k] && strcasecmp(a->v[k], "true") == 0; }
 
-/* The table named by `table` (a catalog name) or `path` (a base path). */
-static int open_arg_table(hudi_sql_session *s, hudi_sql_result *r, const args *a, int k_table,
-                          int k_path, hudi_table **out, hudi_error *err) {
+/* True when the writer settings of catalog entry `e` (its properties, then the session's SET
+ * values, as a write takes them) have hoodie.index.type=BUCKET. */
+static bool bucket_index(hudi_sql_result *r, const hudi_sql_session *s,
+                         const hudi_catalog_table *e) {
+    const char *const *kv = hudi_sql_write_props(r, s, e);
+    const char *v = NULL;
+    for (size_t i = 0; kv && kv[i] && kv[i + 1]; i += 2)
+        if (strcmp(kv[i], "hoodie.index.type") == 0) v = kv[i + 1];
+    return v && strcasecmp(v, "BUCKET") == 0;
+}
+
+/* The table named by `table` (a catalog name) or `path` (a base path); *bucket (when not NULL)
+ * tells whether its writer settings select the bucket index. */
+static int open_arg_table_ex(hudi_sql_session *s, hudi_sql_result *r, const args *a, int k_table,
+                             int k_path, hudi_table **out, bool *bucket, hudi_error *err) {
     *out = NULL;
     hudi_catalog_table e;
     memset(&e, 0, sizeof(e));
@@ -128,13 +140,20 @@ static int open_arg_table(hudi_sql_session *s, hudi_sql_result *r, const args *a
         e.database = "";
         e.name = (char *)a->v[k_path];
         e.location = (char *)a->v[k_path];
+        if (bucket) *bucket = bucket_index(r, s, &e);
         return hudi_sql_open_entry(s, r, &e, "CALL", out, err);
     } else {
         return hudi_error_set(err, HUDI_ESQL, "Table name or table path must be given one");
     }
+    if (bucket) *bucket = bucket_index(r, s, &e);
     rc = hudi_sql_open_entry(s, r, &e, "CALL", out, err);
     hudi_catalog_table_dispose(&e);
     return rc;
+}
+
+static int open_arg_table(hudi_sql_session *s, hudi_sql_result *r, const args *a, int k_table,
+                          int k_path, hudi_table **out, hudi_error *err) {
+    return open_arg_table_ex(s, r, a, k_table, k_path, out, NULL, err);
 }
 
 /* ---- show_commits / show_commit_files ---------------------------------------------------- */
@@ -1096,9 +1115,14 @@ static int run_clustering(hudi_sql_session *s, hudi_sql_result *r, const proc *p
     hudi_cluster_options o;
     memset(&o, 0, sizeof(o));
     o.version = 1;
-    int rc = open_arg_table(s, r, a, 0, 1, &t, err);
+    bool bucket = false;
+    int rc = open_arg_table_ex(s, r, a, 0, 1, &t, &bucket, err);
     if (rc < 0) return rc;
     HUDI_UNUSED(p);
+    if (bucket) /* as hudi_tbl_cluster_schedule refuses it for hoodie.properties */
+        return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                              "run_clustering: clustering is not supported with the simple bucket "
+                              "index (hoodie.index.type=BUCKET)");
     if (a->v[2])
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
                               "run_clustering: predicate is not supported yet; use "

@@ -670,41 +670,6 @@ static int jw_kv_raw(jw *w, const char *key, const char *raw, const char *dflt, 
 
 /* ---- Java HashMap iteration order -------------------------------------------------------- */
 
-/* String.hashCode over the UTF-16 code units of a UTF-8 string. Malformed UTF-8 decodes to
- * U+FFFD per byte, as Java's decoder would. */
-static int32_t java_string_hash(const char *s) {
-    uint32_t h = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        uint32_t cp = 0xFFFD;
-        size_t n = 1;
-        if (p[0] < 0x80) {
-            cp = p[0];
-        } else if ((p[0] & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80) {
-            cp = ((uint32_t)(p[0] & 0x1F) << 6) | (p[1] & 0x3F);
-            n = cp >= 0x80 ? 2 : 1;
-            if (n == 1) cp = 0xFFFD;
-        } else if ((p[0] & 0xF0) == 0xE0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
-            cp = ((uint32_t)(p[0] & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-            n = 3;
-        } else if ((p[0] & 0xF8) == 0xF0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
-                   (p[3] & 0xC0) == 0x80) {
-            cp = ((uint32_t)(p[0] & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) |
-                 ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
-            n = 4;
-        }
-        if (cp >= 0x10000 && cp <= 0x10FFFF) {
-            cp -= 0x10000;
-            h = 31 * h + (0xD800 + (cp >> 10));
-            h = 31 * h + (0xDC00 + (cp & 0x3FF));
-        } else {
-            h = 31 * h + (cp > 0x10FFFF ? 0xFFFD : cp);
-        }
-        p += n;
-    }
-    return (int32_t)h;
-}
-
 typedef struct order_item {
     uint32_t bucket;
     size_t index;
@@ -732,7 +697,7 @@ static int java_hashmap_order(const void *keys, size_t stride, size_t n, size_t 
     if (!items) return HUDI_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         const char *k = *(const char *const *)((const char *)keys + i * stride);
-        uint32_t h = (uint32_t)java_string_hash(k);
+        uint32_t h = (uint32_t)hudi_java_string_hash((const uint8_t *)k, strlen(k));
         h ^= h >> 16;
         items[i] = (order_item){(uint32_t)(h & (cap - 1)), i};
     }

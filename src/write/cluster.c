@@ -868,12 +868,24 @@ static int with_lock(hudi_table *t, hudi_txn_config *tc, hudi_table_lock **lock,
     return rc;
 }
 
+/* Hudi does not cluster tables with the simple bucket index: new file groups would not follow
+ * the buckets (base-files.md §5.1). */
+static int refuse_bucket_index(const hudi_table *t, hudi_error *err) {
+    const char *v = hudi_props_get(&t->props, "hoodie.index.type");
+    if (!v || strcasecmp(v, "BUCKET") != 0) return 0;
+    return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                          "%s: clustering is not supported with the simple bucket index "
+                          "(hoodie.index.type=BUCKET)",
+                          t->base_path);
+}
+
 int hudi_tbl_cluster_schedule(hudi_table *t, const hudi_cluster_options *o, const hudi_clock *clock,
                               char instant_out[32], hudi_error *err) {
     hudi_txn_config tc;
     hudi_table_lock *lock = NULL;
     hudi_cluster_options dflt = {0};
     if (instant_out) instant_out[0] = 0;
+    if (refuse_bucket_index(t, err) < 0) return HUDI_EUNSUPPORTED;
     int rc = with_lock(t, &tc, &lock, err);
     if (rc == 0) rc = schedule_locked(t, o ? o : &dflt, clock, instant_out, err);
     hudi_table_lock_release(lock);
@@ -887,6 +899,7 @@ int hudi_tbl_cluster_execute(hudi_table *t, const char *instant, const hudi_clus
     hudi_table_lock *lock = NULL;
     hudi_cluster_options opts = o ? *o : (hudi_cluster_options){0};
     hudi_cluster_options_defaults(&opts);
+    if (refuse_bucket_index(t, err) < 0) return HUDI_EUNSUPPORTED;
     int rc = with_lock(t, &tc, &lock, err);
     if (rc == 0) rc = execute_locked(t, instant, opts.target_file_max_bytes, err);
     hudi_table_lock_release(lock);

@@ -57,6 +57,7 @@ static void ctx_dispose(wctx *c) {
         hudi_free(c->groups[i].rolled);
     }
     hudi_free(c->groups);
+    hudi_bucket_dispose(&c->bucket);
     hudi_pool_free(c->pool);
     hudi_fs_view_free(c->view);
     hudi_wkeys_dispose(&c->idx);
@@ -131,7 +132,10 @@ static int plan(wctx *c, hudi_error *err) {
     int rc;
     bool has_rows = c->in && c->o.op != HUDI_WRITE_DELETE_PARTITION;
     if ((rc = hudi_commit_resolve_schema(c, err)) < 0) return rc;
-    if (has_rows && c->o.op == HUDI_WRITE_BULK_INSERT) { /* keys and files: chunk by chunk */
+    if ((rc = hudi_bucket_config(c, err)) < 0) return rc;
+    /* bulk_insert with the bucket index is planned as an insert: rows go to their buckets */
+    if (has_rows && c->o.op == HUDI_WRITE_BULK_INSERT &&
+        !c->bucket.on) { /* keys and files: chunk by chunk */
         if ((rc = hudi_bulk_plan(c, err)) < 0) return rc;
         return hudi_plan_existing_groups(c, err);
     }
@@ -142,8 +146,11 @@ static int plan(wctx *c, hudi_error *err) {
     }
     if ((rc = hudi_commit_estimate_record_size(c, err)) < 0) return rc;
     if ((rc = hudi_plan_existing_groups(c, err)) < 0) return rc;
-    if (has_rows && (c->o.op == HUDI_WRITE_UPSERT || c->o.op == HUDI_WRITE_DELETE) &&
-        (rc = hudi_index_tag(c, err)) < 0)
+    bool tag = c->o.op == HUDI_WRITE_UPSERT || c->o.op == HUDI_WRITE_DELETE;
+    if (c->bucket.on) /* Hudi's HoodieBucketIndex.requiresTagging */
+        tag |= c->o.op == HUDI_WRITE_INSERT || c->o.op == HUDI_WRITE_BULK_INSERT;
+    if (has_rows && tag &&
+        (rc = c->bucket.on ? hudi_bucket_tag(c, err) : hudi_index_tag(c, err)) < 0)
         return rc;
     if (has_rows && (rc = hudi_plan_assign(c, err)) < 0) return rc;
     return hudi_plan_check_clustering(c, err);
@@ -396,7 +403,7 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
         lock = NULL;
     }
     if ((rc = hudi_commit_write_inflight(&c, err)) < 0) goto done;
-    if (c.in && c.o.op == HUDI_WRITE_BULK_INSERT)
+    if (c.in && c.o.op == HUDI_WRITE_BULK_INSERT && !c.bucket.on)
         rc = hudi_bulk_write(&c, hb, err);
     else
         rc = write_groups(&c, hb, err);

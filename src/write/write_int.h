@@ -105,6 +105,17 @@ typedef struct wpart {
     bool touched;      /* rows of the batch land here */
 } wpart;
 
+/* Hudi's simple bucket index (bucket_index.c): hoodie.index.type=BUCKET. */
+typedef struct wbucket {
+    bool on;
+    int32_t num_buckets; /* hoodie.bucket.index.num.buckets */
+    char *fields_buf;    /* hoodie.bucket.index.hash.field, split in place (owned) */
+    const char **fields; /* the hash fields (into fields_buf) */
+    int32_t n_fields;
+    int32_t *group;        /* [part * num_buckets + bucket]: the group index, -1 = none */
+    int32_t n_group_parts; /* partitions `group` covers */
+} wbucket;
+
 typedef struct wctx {
     hudi_table *t;
     hudi_write_options o;
@@ -154,6 +165,7 @@ typedef struct wctx {
      * than one task (hudi_write_pool) */
     int32_t threads;
     hudi_pool *pool;
+    wbucket bucket;
 } wctx;
 
 /* write_client.c: the pool for a step of `n_tasks` independent tasks: NULL (run in the caller)
@@ -199,6 +211,25 @@ int hudi_index_tag(wctx *c, hudi_error *err);
 /* A keygen producing record keys only, for a batch with the table's key columns. */
 int hudi_index_key_keygen(hudi_keygen **out, const hudi_table_config *cfg, const hudi_field *schema,
                           hudi_error *err);
+
+/* bucket_index.c: Hudi's simple bucket index (docs/formats/base-files.md §5.1). config reads
+ * hoodie.index.type and the bucket settings (write options over table properties) into
+ * c->bucket; tag routes every selected row of a bucket that has a file group in its partition to
+ * that group (tagged, whether or not the key is stored there); assign_inserts gives the other rows
+ * of partition `part` one new file group per bucket. */
+int hudi_bucket_config(wctx *c, hudi_error *err);
+void hudi_bucket_dispose(wbucket *b);
+int hudi_bucket_tag(wctx *c, hudi_error *err);
+int hudi_bucket_assign_inserts(wctx *c, int32_t part, const wrows *rows, hudi_error *err);
+/* Hudi's BucketIdentifier.getBucketId of record key key[0..len) with the hash fields (n of them):
+ * (List.hashCode(hash values) & INT_MAX) % num_buckets; the hash values are [key] for a key
+ * without ':', else the fields' values in the "f1:v1,f2:v2" key. -1 for a key Java fails to
+ * split (a part without ':'). */
+int32_t hudi_bucket_id(const uint8_t *key, size_t len, const char *const *fields, int32_t n_fields,
+                       int32_t num_buckets);
+/* The bucket number of file id `file_id` (its first 8 characters as digits), -1 when it has
+ * none. */
+int32_t hudi_bucket_of_file_id(const char *file_id);
 
 /* cow_merge.c */
 int hudi_merge_write_group(wctx *c, size_t gi, hudi_error *err);

@@ -462,15 +462,20 @@ static int add_partition_groups(wctx *c, int32_t part, const hudi_map *clusterin
         /* A slice of log files alone (Flink, or Spark with an index that reads logs) holds keys
          * the bloom index cannot see: an upsert would duplicate them, a delete miss them, an
          * overwrite leave them. Refused until the index reads log-only slices. */
-        if (!s->base && s->logs_count > 0 && c->o.op != HUDI_WRITE_INSERT)
+        /* The bucket index routes by hash alone: a log-only slice is its bucket's group. */
+        bool by_bucket =
+            c->bucket.on && (c->o.op == HUDI_WRITE_UPSERT || c->o.op == HUDI_WRITE_DELETE ||
+                             c->o.op == HUDI_WRITE_INSERT || c->o.op == HUDI_WRITE_BULK_INSERT);
+        if (!s->base && s->logs_count > 0 && c->o.op != HUDI_WRITE_INSERT && !by_bucket)
             return hudi_error_set(err, HUDI_EUNSUPPORTED,
                                   "%s: file group %s in partition '%s' has log files and no base "
                                   "file; %s into such a table is not supported yet (compact it "
                                   "first)",
                                   c->t->base_path, s->file_id, c->parts[part].path,
                                   hudi_write_operation_name(c->o.op));
-        if (!s->base) continue;
-        if ((rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0)
+        if (!s->base && !(by_bucket && s->logs_count > 0)) continue;
+        if (s->base &&
+            (rc = hudi_base_format_require_parquet(s->base->format, s->base->path, err)) < 0)
             return rc;
         int32_t gi = -1;
         /* a group in a pending compaction's plan writes its logs to the slice the compaction
@@ -492,7 +497,7 @@ int hudi_plan_existing_groups(wctx *c, hudi_error *err) {
     int rc = hudi_fs_view_build(&c->view, c->t->timeline, &vo, err);
     if (rc < 0) return rc;
     hudi_write_operation op = c->o.op;
-    if (op == HUDI_WRITE_BULK_INSERT) return 0;
+    if (op == HUDI_WRITE_BULK_INSERT && !c->bucket.on) return 0;
     if (op == HUDI_WRITE_INSERT_OVERWRITE_TABLE) {
         size_t np = 0;
         const char *const *ps = hudi_fs_view_partitions(c->view, &np);
@@ -614,7 +619,8 @@ int hudi_plan_assign(wctx *c, hudi_error *err) {
         rc = hudi_wrows_push(&ins[c->row_part[r]], r, err);
     }
     for (int32_t p = 0; p < c->n_parts && rc == 0; p++)
-        rc = assign_inserts(c, p, &ins[p], n_existing, err);
+        rc = c->bucket.on ? hudi_bucket_assign_inserts(c, p, &ins[p], err)
+                          : assign_inserts(c, p, &ins[p], n_existing, err);
     for (int32_t p = 0; p < c->n_parts; p++) hudi_free(ins[p].v);
     hudi_free(ins);
     /* Task numbers in group order: they name write tokens and sequence numbers. A MOR group
@@ -624,7 +630,8 @@ int hudi_plan_assign(wctx *c, hudi_error *err) {
         wgroup *g = &c->groups[gi];
         if (!g->active) continue;
         g->task = c->next_task++;
-        g->append = c->mor && g->old && g->ins.n == 0 && c->action == HUDI_ACTION_DELTACOMMIT;
+        g->append =
+            c->mor && (g->old || g->slice) && g->ins.n == 0 && c->action == HUDI_ACTION_DELTACOMMIT;
     }
     return rc;
 }

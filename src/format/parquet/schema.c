@@ -696,7 +696,7 @@ static int write_leaf(write_ctx *c, pq_schema_element *e, const hudi_field *f) {
             return 0;
         }
         set_phys(e, (!ts && f->unit == HUDI_UNIT_MILLIS) ? PQ_INT32 : PQ_INT64, 0);
-        /* the legacy ConvertedType is written even for local times (§5.3) */
+        /* the legacy ConvertedType is written even for local times (§5.1) */
         int32_t ct =
             f->unit == HUDI_UNIT_NANOS ? -1
             : ts ? (f->unit == HUDI_UNIT_MILLIS ? PQ_CT_TIMESTAMP_MILLIS : PQ_CT_TIMESTAMP_MICROS)
