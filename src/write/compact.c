@@ -217,16 +217,14 @@ static int bloom_add_from(hudi_bloom *bf, const hudi_array *keys, int64_t from, 
  * counts of that many keys), it is taken and only the new keys are hashed - the same bytes as
  * hashing every key (Hudi's writers add a file's keys in row order), without the K hashes of
  * every unchanged key. Anything else (rows dropped, null keys, no or another filter in the base
- * file, a base file that does not open) hashes every key. */
-static int compact_bloom(hudi_table *t, const hudi_file_slice *s, const hudi_read_stats *st,
-                         const hudi_array *keys, hudi_key_footer *kf, hudi_error *err) {
+ * file `pf`, no base file or one whose footer did not open: pf NULL) hashes every key. */
+static int compact_bloom(hudi_pq_file *pf, const hudi_read_stats *st, const hudi_array *keys,
+                         hudi_key_footer *kf, hudi_error *err) {
     int64_t base_keys = keys->length - st->merge_rows_inserted;
-    if (s->base && st->merge_rows_dropped == 0 && keys->null_count == 0 && base_keys >= 0) {
+    if (pf && st->merge_rows_dropped == 0 && keys->null_count == 0 && base_keys >= 0) {
         hudi_error e = HUDI_ERROR_INIT;
-        hudi_pq_file *pf = NULL;
         hudi_bloom *bf = NULL;
-        if (hudi_pq_open(&pf, t->fs, s->base->path, NULL, &e) == 0 &&
-            hudi_pq_num_rows(pf) == base_keys && hudi_bloom_from_footer(&bf, pf, &e) == 0 &&
+        if (hudi_pq_num_rows(pf) == base_keys && hudi_bloom_from_footer(&bf, pf, &e) == 0 &&
             hudi_bloom_continues(bf, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
                                  HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES,
                                  base_keys)) {
@@ -234,7 +232,6 @@ static int compact_bloom(hudi_table *t, const hudi_file_slice *s, const hudi_rea
             bf = NULL;
         }
         hudi_bloom_free(bf);
-        hudi_pq_close(pf);
         if (kf->bloom) return bloom_add_from(kf->bloom, keys, base_keys, err);
     }
     int rc = hudi_key_footer_init(kf, err);
@@ -258,6 +255,11 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     hudi_buf json = HUDI_BUF_INIT, path = HUDI_BUF_INIT, name = HUDI_BUF_INIT, full = HUDI_BUF_INIT;
     hudi_array *names = NULL, **cols = NULL, *keys = NULL;
     hudi_pool *helpers = NULL;
+    /* the base file's footer: its row count sizes the key copy, its filter may be reused
+     * (compact_bloom); a footer that does not open leaves both to the keys */
+    hudi_pq_file *base = NULL;
+    hudi_error base_err = HUDI_ERROR_INIT;
+    if (s->base && hudi_pq_open(&base, t->fs, s->base->path, NULL, &base_err) < 0) base = NULL;
     int rc = hudi_reader_open(&r, t, &so, err);
     if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
     /* one slice, read in this task: the compaction's threads are its tasks */
@@ -317,7 +319,17 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
             cols[j] = j == name_col ? names : in->columns[j];
         /* the key range now; the keys kept for the bloom filter (compact_bloom) */
         if (rc == 0) rc = hudi_key_footer_add(&kf, in->columns[key_col], in->num_rows, err);
-        if (rc == 0) rc = hudi_array_append_range(keys, in->columns[key_col], 0, in->num_rows, err);
+        const hudi_array *kc = in->columns[key_col];
+        if (rc == 0 && keys->length == 0 && base && kc->offsets && in->num_rows > 0) {
+            /* all the base file's keys at this batch's bytes per key, and 1/16 more */
+            int64_t rows = hudi_pq_num_rows(base) + in->num_rows;
+            int64_t bytes =
+                rows * ((kc->offsets[in->num_rows] - kc->offsets[0]) / in->num_rows + 1);
+            bytes = HUDI_MIN(bytes + bytes / 16, (int64_t)INT32_MAX);
+            if ((rc = hudi_array_reserve(keys, rows, err)) == 0)
+                rc = hudi_array_reserve_data(keys, bytes, err);
+        }
+        if (rc == 0) rc = hudi_array_append_range(keys, kc, 0, in->num_rows, err);
         if (rc < 0) goto done;
         hudi_batch view = {&schema, in->num_rows, schema.n_children, cols};
         op->rows += in->num_rows;
@@ -327,7 +339,7 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
             (rc = hudi_pq_writer_write(w, &view, err)) < 0)
             goto done;
     }
-    rc = compact_bloom(t, s, hudi_reader_stats(r), keys, &kf, err);
+    rc = compact_bloom(base, hudi_reader_stats(r), keys, &kf, err);
     if (rc == 0) rc = hudi_key_footer_put(&kf, w, err);
     if (rc < 0) goto done;
     hudi_pq_writer *cw = w;
@@ -339,6 +351,7 @@ oom:
 done:
     hudi_pq_writer_abort(w);
     hudi_pool_free(helpers);
+    hudi_pq_close(base);
     hudi_array_free(names);
     hudi_array_free(keys);
     hudi_free(cols);

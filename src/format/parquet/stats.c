@@ -164,23 +164,15 @@ static bool kind_is_float(int kind) {
 /* The first 8 bytes of a value, zero-padded, as a big-endian number. */
 static inline uint64_t prefix8(const uint8_t *p, size_t len) {
     if (len >= 8) return __builtin_bswap64(hudi_load_u64le(p));
-    uint8_t b[8] = {0};
-    if (len) memcpy(b, p, len);
-    return __builtin_bswap64(hudi_load_u64le(b));
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) v |= (uint64_t)p[i] << (56 - 8 * i);
+    return v;
 }
 
-/* Unsigned lexicographic order, 8 bytes at a time (values here are short: keys, names). */
-static inline int bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb) {
-    size_t n = HUDI_MIN(la, lb), i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x = prefix8(a + i, 8), y = prefix8(b + i, 8);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    if (i < n) {
-        uint64_t x = prefix8(a + i, n - i), y = prefix8(b + i, n - i);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return CMP3(la, lb);
+static int bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb) {
+    size_t n = HUDI_MIN(la, lb);
+    int c = n ? memcmp(a, b, n) : 0;
+    return c ? (c < 0 ? -1 : 1) : CMP3(la, lb);
 }
 
 /* Big-endian two's complement of any lengths: sign first, then sign-extend the shorter. */
@@ -609,23 +601,31 @@ int hudi_pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const
     if (cmp == bytes_cmp) {
         /* The first 8 bytes (zero-padded) as a big-endian number order two values whenever
          * they differ (a shorter value that ties is a prefix: smaller, which the padding
-         * gives); only ties compare the bytes. */
+         * gives); only ties compare the bytes. While the bounds are one value (`one`), a value
+         * equal to it needs one comparison, not two (a column of one value). */
         uint64_t lo_p = prefix8(data + offsets[0], (size_t)(offsets[1] - offsets[0])), hi_p = lo_p;
+        bool one = true;
         for (size_t i = 1; i < n; i++) {
             const uint8_t *x = data + offsets[i];
             size_t xl = (size_t)(offsets[i + 1] - offsets[i]);
             uint64_t xp = prefix8(x, xl);
-            if (xp < lo_p ||
-                (xp == lo_p && bytes_cmp(x, xl, data + offsets[lo],
-                                         (size_t)(offsets[lo + 1] - offsets[lo])) < 0)) {
+            int c = xp < lo_p   ? -1
+                    : xp > lo_p ? 1
+                                : bytes_cmp(x, xl, data + offsets[lo],
+                                            (size_t)(offsets[lo + 1] - offsets[lo]));
+            if (c < 0) {
                 lo = i;
                 lo_p = xp;
+                one = false;
+                continue;
             }
+            if (one && c == 0) continue;
             if (xp > hi_p ||
                 (xp == hi_p && bytes_cmp(x, xl, data + offsets[hi],
                                          (size_t)(offsets[hi + 1] - offsets[hi])) > 0)) {
                 hi = i;
                 hi_p = xp;
+                one = false;
             }
         }
     } else {

@@ -583,8 +583,9 @@ Test(stats, binary_truncated_min_max_fixture) {
 
 /* ---- writer accumulators ---- */
 
-/* Binary bounds compare 8 bytes at a time: values that tie on their first 8 bytes, are a
- * prefix of another, hold NUL and 0xFF bytes, or are empty give the bounds memcmp order gives. */
+/* Binary bounds compare the first 8 bytes as a number first: values that tie on them, are a
+ * prefix of another, hold NUL and 0xFF bytes, are empty or repeat give the bounds memcmp order
+ * gives. */
 static int naive_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb) {
     int c = memcmp(a, b, la < lb ? la : lb);
     return c ? c : (la > lb) - (la < lb);
@@ -612,11 +613,11 @@ Test(stats, binary_bounds_like_memcmp) {
     size_t n = sizeof(vals) / sizeof(vals[0]);
     pq_schema_element bin = leaf(PQ_BYTE_ARRAY, 0, -1, -1);
     for (size_t start = 0; start < n; start++) { /* every rotation: each value first once */
-        uint8_t data[256];
-        int32_t offs[32];
+        uint8_t data[512];
+        int32_t offs[64];
         offs[0] = 0;
         size_t lo = start, hi = start;
-        for (size_t k = 0; k < n; k++) {
+        for (size_t k = 0; k < 2 * n; k++) { /* each value twice */
             size_t i = (start + k) % n;
             memcpy(data + offs[k], vals[i].v, vals[i].len);
             offs[k + 1] = offs[k] + (int32_t)vals[i].len;
@@ -630,7 +631,7 @@ Test(stats, binary_bounds_like_memcmp) {
         pq_stats_acc acc;
         pq_statistics st;
         hudi_pq_stats_acc_init(&acc, &bin, 0);
-        cr_assert_eq(hudi_pq_stats_update_binary(&acc, offs, data, n, NULL), 0);
+        cr_assert_eq(hudi_pq_stats_update_binary(&acc, offs, data, 2 * n, NULL), 0);
         cr_assert_eq(hudi_pq_stats_acc_finish(&acc, &st, NULL), 0);
         cr_expect(hudi_slice_eq(st.min_value, HUDI_SLICE(vals[lo].v, vals[lo].len)), "start %zu",
                   start);
