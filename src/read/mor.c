@@ -1363,6 +1363,7 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array 
         out[c] = x;
     }
     *out_rows = rows - (int64_t)m->n_drops;
+    m->stats.rows_dropped += (int64_t)m->n_drops;
     return 0;
 }
 
@@ -1382,5 +1383,6 @@ int hudi_mor_next_inserts(hudi_mor_slice *m, const hudi_field *const *fields, hu
     if (n == 0) return 0;
     int rc = gather_load(m, err);
     if (rc == 0) rc = build_runs(m, NULL, fields, out, out_rows, err);
+    if (rc == 0) m->stats.rows_inserted += *out_rows;
     return rc;
 }

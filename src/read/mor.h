@@ -105,6 +105,8 @@ typedef struct hudi_mor_stats {
     int64_t spills;          /* times the decoded log records were spilled */
     int64_t spilled_records; /* log records written to the spill file */
     int64_t reread_files;    /* log files dropped after selection and read again */
+    int64_t rows_dropped;    /* base rows hudi_mor_merge left out (deleted by the logs) */
+    int64_t rows_inserted;   /* log records no base row matched (hudi_mor_next_inserts) */
 } hudi_mor_stats;
 const hudi_mor_stats *hudi_mor_slice_stats(const hudi_mor_slice *m);
 /* The first log file with a corrupt block, or NULL. */

@@ -816,6 +816,8 @@ static void close_file(const hudi_reader *r, file_cursor *c, hudi_read_stats *st
         st->log_spills += ms->spills;
         st->log_spilled_records += ms->spilled_records;
         st->log_files_reread += ms->reread_files;
+        st->merge_rows_dropped += ms->rows_dropped;
+        st->merge_rows_inserted += ms->rows_inserted;
     }
     hudi_mor_slice_free(c->mor);
     c->mor = NULL;
@@ -1507,6 +1509,8 @@ static int par_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
         st->log_spills += fs->log_spills;
         st->log_spilled_records += fs->log_spilled_records;
         st->log_files_reread += fs->log_files_reread;
+        st->merge_rows_dropped += fs->merge_rows_dropped;
+        st->merge_rows_inserted += fs->merge_rows_inserted;
         int rc = sl->rc;
         if (rc < 0)
             *err = sl->err;

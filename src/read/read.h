@@ -155,6 +155,9 @@ typedef struct hudi_read_stats {
     int64_t rows_returned; /* rows that satisfied the predicates */
     /* merged reads under hoodie.memory.merge.max.size (read/mor.h), over the slices closed */
     int64_t log_spills, log_spilled_records, log_files_reread;
+    /* merged reads: base rows the logs deleted, log records no base row matched (returned
+     * after the base rows of their slice) */
+    int64_t merge_rows_dropped, merge_rows_inserted;
 } hudi_read_stats;
 const hudi_read_stats *hudi_reader_stats(const hudi_reader *r);
 /* The schema of the batches (a STRUCT owned by the reader). */

@@ -339,6 +339,36 @@ bool hudi_bloom_test(const hudi_bloom *bf, const void *key, size_t len) {
     return false;
 }
 
+bool hudi_bloom_continues(hudi_bloom *bf, hudi_bloom_type type, int32_t num_entries, double fpp,
+                          int32_t max_entries, int64_t n_keys) {
+    int32_t v = 0, k = 0;
+    hudi_error e = HUDI_ERROR_INIT;
+    if (!bf || bf->type != type || n_keys < 0 || n_keys > INT32_MAX ||
+        hudi_bloom_size(num_entries, fpp, &v, &k, &e) < 0 || bf->vector_bits != v ||
+        bf->num_hashes != k)
+        return false;
+    if (type == HUDI_BLOOM_SIMPLE) {
+        if (bf->n_rows != 1) return false;
+        bf->max_entries = max_entries;
+        return true;
+    }
+    /* active_row from a new filter, n keys on: a row is added when the current one holds nr
+     * keys and the rows hold fewer than max_entries, so rows stop at full = ceil(max / nr); the
+     * key after full * nr keys reaches the maximum (row 0, index not advanced), each later one
+     * advances the round-robin index. The count grows with every key and restarts per row. */
+    int64_t nr = num_entries, n = n_keys;
+    int64_t full = HUDI_MAX(1, ((int64_t)max_entries + nr - 1) / nr);
+    bool reached = n > full * nr;
+    int64_t rows = reached ? full : HUDI_MAX(1, (n + nr - 1) / nr);
+    if (bf->entries_per_row != num_entries || bf->n_rows != rows ||
+        bf->current_count != n - (rows - 1) * nr)
+        return false;
+    bf->max_entries = max_entries;
+    bf->reached_max = reached;
+    bf->cur_index = reached ? (int32_t)(n - full * nr - 1) : 0;
+    return true;
+}
+
 /* ---- serialization ------------------------------------------------------------------------ */
 
 static void put_i32be(hudi_buf *b, int32_t v) {

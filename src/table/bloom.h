@@ -94,6 +94,17 @@ int hudi_bloom_parse_base64(hudi_bloom **out, hudi_bloom_type type, hudi_slice b
  *  SIMPLE). ENOTFOUND when the file has none (e.g. populate.meta.fields=false). */
 int hudi_bloom_from_footer(hudi_bloom **out, const hudi_pq_file *f, hudi_error *err);
 
+/** Whether `bf` (parsed) is exactly the filter hudi_bloom_new(type, num_entries, fpp,
+ *  max_entries) becomes once `n_keys` keys are added, given that they are the keys `bf` was
+ *  built from, in the same order: the same type, vector size, hash count and entries per row,
+ *  and for DYNAMIC_V0 the row count and current count that many keys leave behind. Then `bf`
+ *  takes the writer state the serialized form leaves out (max_entries, and past the maximum
+ *  the round-robin row, which follows from the count) and adding keys to it continues that
+ *  filter: a compaction that keeps a base file's keys reuses the base file's filter instead of
+ *  hashing every key again. */
+bool hudi_bloom_continues(hudi_bloom *bf, hudi_bloom_type type, int32_t num_entries, double fpp,
+                          int32_t max_entries, int64_t n_keys);
+
 /** "SIMPLE" / "DYNAMIC_V0"; parse returns EINVAL for another name. */
 const char *hudi_bloom_type_name(hudi_bloom_type t);
 int hudi_bloom_type_parse(hudi_bloom_type *out, const char *name, size_t len, hudi_error *err);

@@ -8,6 +8,7 @@
  * pending compaction's slice with the one before (table/fs_view.c), so a failed run leaves the
  * table reading the same; running it again removes its partial files first. Meta columns are the
  * merged records' own (commit time, seqno, key, partition), the file name the new one. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ int hudi_key_footer_add(hudi_key_footer *f, const hudi_array *keys, int64_t n, h
         hudi_slice k = wstr(keys, i);
         batch[nb++] = k;
         if (nb == HUDI_ARRAY_LEN(batch)) {
-            rc = hudi_bloom_add_many(f->bloom, batch, nb, err);
+            if (f->bloom) rc = hudi_bloom_add_many(f->bloom, batch, nb, err);
             nb = 0;
         }
         int c = f->have ? memcmp(k.data, f->min.data, HUDI_MIN(k.len, f->min.len)) : -1;
@@ -46,7 +47,7 @@ int hudi_key_footer_add(hudi_key_footer *f, const hudi_array *keys, int64_t n, h
         }
         f->have = true;
     }
-    if (rc == 0) rc = hudi_bloom_add_many(f->bloom, batch, nb, err);
+    if (rc == 0 && f->bloom) rc = hudi_bloom_add_many(f->bloom, batch, nb, err);
     if (rc == 0 && (hudi_buf_failed(&f->min) || hudi_buf_failed(&f->max))) rc = hudi_error_oom(err);
     return rc;
 }
@@ -193,9 +194,58 @@ static int find_col(const hudi_field *st, const char *name) {
     return -1;
 }
 
+/* Adds keys[from..) to the filter, nulls left out. */
+static int bloom_add_from(hudi_bloom *bf, const hudi_array *keys, int64_t from, hudi_error *err) {
+    hudi_slice batch[256];
+    size_t nb = 0;
+    int rc = 0;
+    for (int64_t i = from; i < keys->length && rc == 0; i++) {
+        if (!hudi_array_is_valid(keys, i)) continue;
+        batch[nb++] = wstr(keys, i);
+        if (nb == HUDI_ARRAY_LEN(batch)) {
+            rc = hudi_bloom_add_many(bf, batch, nb, err);
+            nb = 0;
+        }
+    }
+    return rc < 0 ? rc : hudi_bloom_add_many(bf, batch, nb, err);
+}
+
+/* The bloom filter of a compacted file whose record keys, in order, are `keys`. When the merge
+ * dropped no base row, the first keys are the base file's own, in its order (the merged read
+ * returns the base rows in place, then the log records no base row matched): if the base file's
+ * filter is what hudic's filter of those keys would be (hudi_bloom_continues: same sizing, the
+ * counts of that many keys), it is taken and only the new keys are hashed - the same bytes as
+ * hashing every key (Hudi's writers add a file's keys in row order), without the K hashes of
+ * every unchanged key. Anything else (rows dropped, null keys, no or another filter in the base
+ * file `pf`, no base file or one whose footer did not open: pf NULL) hashes every key. */
+static int compact_bloom(hudi_pq_file *pf, const hudi_read_stats *st, const hudi_array *keys,
+                         hudi_key_footer *kf, hudi_error *err) {
+    int64_t base_keys = keys->length - st->merge_rows_inserted;
+    if (pf && st->merge_rows_dropped == 0 && keys->null_count == 0 && base_keys >= 0) {
+        hudi_error e = HUDI_ERROR_INIT;
+        hudi_bloom *bf = NULL;
+        if (hudi_pq_num_rows(pf) == base_keys && hudi_bloom_from_footer(&bf, pf, &e) == 0 &&
+            hudi_bloom_continues(bf, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
+                                 HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES,
+                                 base_keys)) {
+            kf->bloom = bf;
+            bf = NULL;
+        }
+        hudi_bloom_free(bf);
+        if (kf->bloom) return bloom_add_from(kf->bloom, keys, base_keys, err);
+    }
+    int rc = hudi_key_footer_init(kf, err);
+    return rc < 0 ? rc : bloom_add_from(kf->bloom, keys, 0, err);
+}
+
 /* Writes the merged records of op's slice (its base file and log files, read through the table's
- * latest schema as Hudi's compactor does) as the file group's new base file. */
-static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task, hudi_error *err) {
+ * latest schema as Hudi's compactor does) as the file group's new base file. `active`: the
+ * compaction's tasks running now, of `threads`: while fewer run than there are threads (the
+ * last file groups; a compaction of fewer groups than threads), the batches' columns are
+ * encoded and compressed on a pool of this task's own (hudi_pq_writer_set_pool), so that
+ * idle threads take part of the file group's writing. */
+static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task, int32_t threads,
+                       atomic_int *active, hudi_error *err) {
     const hudi_file_slice *s = &op->s;
     hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
     hudi_reader *r = NULL;
@@ -203,7 +253,13 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     hudi_key_footer kf = HUDI_KEY_FOOTER_INIT;
     hudi_field schema = {0};
     hudi_buf json = HUDI_BUF_INIT, path = HUDI_BUF_INIT, name = HUDI_BUF_INIT, full = HUDI_BUF_INIT;
-    hudi_array *names = NULL, **cols = NULL;
+    hudi_array *names = NULL, **cols = NULL, *keys = NULL;
+    hudi_pool *helpers = NULL;
+    /* the base file's footer: its row count sizes the key copy, its filter may be reused
+     * (compact_bloom); a footer that does not open leaves both to the keys */
+    hudi_pq_file *base = NULL;
+    hudi_error base_err = HUDI_ERROR_INIT;
+    if (s->base && hudi_pq_open(&base, t->fs, s->base->path, NULL, &base_err) < 0) base = NULL;
     int rc = hudi_reader_open(&r, t, &so, err);
     if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
     /* one slice, read in this task: the compaction's threads are its tasks */
@@ -239,13 +295,13 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     wo.row_group_bytes = WRITE_DEFAULT_TARGET_BYTES;
     if ((rc = hudi_pq_writer_open(&w, t->fs, path.data, &schema, &wo, err)) < 0 ||
         (rc = hudi_pq_writer_add_kv(w, "parquet.avro.schema", json.data, err)) < 0 ||
-        (rc = hudi_pq_writer_add_kv(w, "writer.model.name", "avro", err)) < 0 ||
-        (rc = hudi_key_footer_init(&kf, err)) < 0)
+        (rc = hudi_pq_writer_add_kv(w, "writer.model.name", "avro", err)) < 0)
         goto done;
     /* Each merged batch is written as the reader returns it (its arrays borrowed, nothing
      * copied) but for _hoodie_file_name, which names the new file. */
     if (!(cols = hudi_calloc((size_t)schema.n_children + 1, sizeof(hudi_array *))) ||
-        (rc = hudi_array_new(&names, &schema.children[name_col], err)) < 0)
+        (rc = hudi_array_new(&names, &schema.children[name_col], err)) < 0 ||
+        (rc = hudi_array_new(&keys, &schema.children[key_col], err)) < 0)
         goto oom;
     size_t name_len = strlen(op->name);
     for (;;) {
@@ -261,13 +317,30 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
             rc = hudi_array_append_bytes(names, op->name, name_len, err);
         for (int32_t j = 0; j < schema.n_children; j++)
             cols[j] = j == name_col ? names : in->columns[j];
+        /* the key range now; the keys kept for the bloom filter (compact_bloom) */
         if (rc == 0) rc = hudi_key_footer_add(&kf, in->columns[key_col], in->num_rows, err);
+        const hudi_array *kc = in->columns[key_col];
+        if (rc == 0 && keys->length == 0 && base && kc->offsets && in->num_rows > 0) {
+            /* all the base file's keys at this batch's bytes per key, and 1/16 more */
+            int64_t rows = hudi_pq_num_rows(base) + in->num_rows;
+            int64_t bytes =
+                rows * ((kc->offsets[in->num_rows] - kc->offsets[0]) / in->num_rows + 1);
+            bytes = HUDI_MIN(bytes + bytes / 16, (int64_t)INT32_MAX);
+            if ((rc = hudi_array_reserve(keys, rows, err)) == 0)
+                rc = hudi_array_reserve_data(keys, bytes, err);
+        }
+        if (rc == 0) rc = hudi_array_append_range(keys, kc, 0, in->num_rows, err);
         if (rc < 0) goto done;
         hudi_batch view = {&schema, in->num_rows, schema.n_children, cols};
         op->rows += in->num_rows;
-        if ((rc = hudi_pq_writer_write(w, &view, err)) < 0) goto done;
+        bool help = threads > 1 && atomic_load(active) < threads;
+        if (help && !helpers && (rc = hudi_pool_new(&helpers, threads, err)) < 0) goto done;
+        if ((rc = hudi_pq_writer_set_pool(w, help ? helpers : NULL, err)) < 0 ||
+            (rc = hudi_pq_writer_write(w, &view, err)) < 0)
+            goto done;
     }
-    rc = hudi_key_footer_put(&kf, w, err);
+    rc = compact_bloom(base, hudi_reader_stats(r), keys, &kf, err);
+    if (rc == 0) rc = hudi_key_footer_put(&kf, w, err);
     if (rc < 0) goto done;
     hudi_pq_writer *cw = w;
     w = NULL;
@@ -277,7 +350,10 @@ oom:
     rc = hudi_error_oom(err);
 done:
     hudi_pq_writer_abort(w);
+    hudi_pool_free(helpers);
+    hudi_pq_close(base);
     hudi_array_free(names);
+    hudi_array_free(keys);
     hudi_free(cols);
     hudi_key_footer_dispose(&kf);
     hudi_reader_free(r);
@@ -293,28 +369,35 @@ typedef struct compact_job {
     hudi_table *t;
     const char *instant;
     cop *ops;
+    int32_t threads;
+    atomic_int active; /* tasks running */
 } compact_job;
 
 static int compact_task(void *payload, int64_t i, hudi_error *err) {
     compact_job *j = payload;
-    return compact_one(j->t, j->instant, &j->ops[i], (int32_t)i, err);
+    atomic_fetch_add(&j->active, 1);
+    int rc = compact_one(j->t, j->instant, &j->ops[i], (int32_t)i, j->threads, &j->active, err);
+    atomic_fetch_sub(&j->active, 1);
+    return rc;
 }
 
 /* Runs the operations on a thread pool, one task per operation (docs/ARCHITECTURE.md
  * "Compaction"): each task writes its own op (new file name, write token from the operation's
  * index, row count, size), so the files and the commit metadata, built from the ops in plan
  * order afterwards, are the same whatever the thread count. Threads: `threads` (the caller's
- * hoodie.hudic.parallelism, compaction_threads), at most one per operation; one on a storage
- * backend other than the local file system (fault injection fails the Nth storage call, and the
- * crash tests replay every N, which needs the calls in one order). */
+ * hoodie.hudic.parallelism, compaction_threads): at most that many operations at once, and
+ * while fewer run (the last ones, or fewer operations than threads) each one's column writing
+ * takes the idle threads too (compact_one); one thread on a storage backend other than the
+ * local file system (fault injection fails the Nth storage call, and the crash tests replay
+ * every N, which needs the calls in one order). */
 static int compact_all(hudi_table *t, const char *instant, cop *ops, size_t n, int32_t threads,
                        hudi_error *err) {
     int rc;
-    if ((int64_t)n < threads) threads = (int32_t)n;
     if (strcmp(t->fs->ops->name, "local") != 0) threads = 1;
-    compact_job job = {t, instant, ops};
+    compact_job job = {t, instant, ops, threads, 0};
     hudi_pool *pool = NULL;
-    if (threads > 1 && (rc = hudi_pool_new(&pool, threads, err)) < 0) return rc;
+    int32_t tasks_at_once = (int64_t)n < threads ? (int32_t)n : threads;
+    if (tasks_at_once > 1 && (rc = hudi_pool_new(&pool, tasks_at_once, err)) < 0) return rc;
     rc = hudi_pool_run(pool, (int64_t)n, compact_task, &job, err);
     hudi_pool_free(pool);
     return rc;

@@ -2,8 +2,8 @@
  * under TSan). On a temporary local table and on a memory table, with 4 threads
  * (hoodie.hudic.parallelism): a copy-on-write bulk_insert and insert into many file groups, an
  * upsert (index lookups and merges on the pool), a delete; a merge-on-read insert and upsert
- * deltacommit (log appends on the pool); every table read back and its row count and values
- * checked (bulk_insert in chunks of 300 rows, slices of 20 rows per task). A failing
+ * deltacommit (log appends on the pool) and its compaction; every table read back and its row count
+ * and values checked (bulk_insert in chunks of 300 rows, slices of 20 rows per task). A failing
  * upsert and a failing bulk_insert on the fault-injecting filesystem (failures in one task while
  * others run) must leave the table as before. Exit 0 when all holds. */
 #include <stdio.h>
@@ -194,6 +194,16 @@ static void mor(hudi_fs *fs, const char *base) {
                         : i < 1500            ? 2
                                               : 1),
               "mor id %d: ts %lld", i, (long long)ts[i]);
+    /* compaction (the default threads, 2 or more; on the memory filesystem one): a task per
+     * file group, the last groups' column writing on helper pools (write/compact.c); the same
+     * rows after */
+    CHECK(hudi_tbl_compact(t, NULL, NULL, &err) > 0, "compact: %s", err.message);
+    CHECK(read_back(t, ts, MAXID) == 1800, "compacted mor rows");
+    for (int32_t i = 0; i < 2000; i++)
+        CHECK(ts[i] == (i >= 1000 && i < 1200 ? -1
+                        : i < 1500            ? 2
+                                              : 1),
+              "compacted mor id %d: ts %lld", i, (long long)ts[i]);
     hudi_tbl_free(t);
     hudi_field_dispose(&s);
     free(ts);

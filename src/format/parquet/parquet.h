@@ -255,6 +255,13 @@ int hudi_pq_writer_open(hudi_pq_writer **out, hudi_fs *fs, const char *path,
 int hudi_pq_writer_add_kv(hudi_pq_writer *w, const char *key, const char *value, hudi_error *err);
 /** Appends a batch whose schema matches the writer's (same shape). */
 int hudi_pq_writer_write(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err);
+struct hudi_pool;
+/** The pool (its threads, base/pool.h) on which later hudi_pq_writer_write calls encode and
+ *  compress the columns of a batch side by side, one task per thread, each with its own
+ *  scratch and codec; NULL or a pool of one thread: in the caller, as before. The bytes
+ *  written are the same either way (each column is written by one task, in row order). The
+ *  pool is borrowed: it must outlive the writes, and no other run may use it meanwhile. */
+int hudi_pq_writer_set_pool(hudi_pq_writer *w, struct hudi_pool *pool, hudi_error *err);
 /** The file's size so far as parquet-mr's ParquetWriter.getDataSize counts it: bytes of the
  *  finished row groups plus the current row group's buffered (compressed pages, and the open
  *  pages' estimated) bytes. Footer, indexes and bloom filters are not counted. */

@@ -859,8 +859,13 @@ static int emit_nested(pq_colreader *cr, hudi_array *column, int64_t m, hudi_err
 /* Marks `column` uniform (columnar.h) when this read filled it from empty with the one entry
  * of the chunk's dictionary and no null: a constant column, such as the partition column Hudi
  * writes into every base file, which consumers may then treat as one value. */
-static int read_done(hudi_array *column, bool uniform) {
+static int read_done(pq_colreader *cr, hudi_array *column, bool uniform, bool var, int64_t len0,
+                     int64_t bytes0) {
     if (uniform && column->length > 0) column->uniform = true;
+    if (var) {
+        cr->seen_rows += column->length - len0;
+        cr->seen_bytes += column->data_len - bytes0;
+    }
     return 0;
 }
 
@@ -870,6 +875,16 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
     bool uniform = flat && column->length == 0 && column->field->type != HUDI_TYPE_NULL;
     int64_t done = 0;
     int rc;
+    bool var = flat &&
+               (column->field->type == HUDI_TYPE_STRING || column->field->type == HUDI_TYPE_BINARY);
+    if (var && column->length == 0 && cr->seen_rows > 0) {
+        int64_t want = records * (cr->seen_bytes / cr->seen_rows + 1);
+        want += want / 16;
+        if (want > column->data_capacity &&
+            (rc = hudi_array_reserve_data(column, HUDI_MIN(want, (int64_t)INT32_MAX), err)) < 0)
+            return rc;
+    }
+    int64_t len0 = column->length, bytes0 = column->data_len;
     if (cr->skip_pending > 0) {
         int64_t n = cr->skip_pending;
         cr->skip_pending = 0;
@@ -877,7 +892,7 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
     }
     for (;;) {
         if (!cr->page_loaded || cr->entry_pos == cr->n_entries) {
-            if (flat && done == records) return read_done(column, uniform);
+            if (flat && done == records) return read_done(cr, column, uniform, var, len0, bytes0);
             if ((rc = next_page(cr, err)) < 0) return rc;
             if (rc == 0) {
                 if (done == records) return 0;
@@ -907,7 +922,7 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
             uniform = uniform && cr->one_value;
         }
         if (done == records && (leaf->max_rep == 0 || cr->entry_pos < cr->n_entries))
-            return flat ? read_done(column, uniform) : 0;
+            return flat ? read_done(cr, column, uniform, var, len0, bytes0) : 0;
     }
 }
 

@@ -32,6 +32,9 @@ typedef struct pq_colreader {
     int32_t stored_width; /* bytes per PLAIN value (0 = byte array, -1 = bit) */
     int32_t out_width;    /* bytes per value in the hudi_array (0 = var, -1 = bit) */
     bool convert;         /* stored representation differs from the array's */
+    /* flat strings and binaries: the rows and data bytes earlier reads returned, which size
+     * the next read's data buffer at once instead of doubling it (a copy per doubling) */
+    int64_t seen_rows, seen_bytes;
 
     const uint8_t *chunk; /* the chunk's bytes: a view (mmap) or chunk_owned */
     uint8_t *chunk_owned;

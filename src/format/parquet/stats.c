@@ -161,6 +161,14 @@ static bool kind_is_float(int kind) {
 
 #define CMP3(x, y) (((x) > (y)) - ((x) < (y)))
 
+/* The first 8 bytes of a value, zero-padded, as a big-endian number. */
+static inline uint64_t prefix8(const uint8_t *p, size_t len) {
+    if (len >= 8) return __builtin_bswap64(hudi_load_u64le(p));
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) v |= (uint64_t)p[i] << (56 - 8 * i);
+    return v;
+}
+
 static int bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb) {
     size_t n = HUDI_MIN(la, lb);
     int c = n ? memcmp(a, b, n) : 0;
@@ -591,13 +599,34 @@ int hudi_pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const
     /* cmp is chosen once per batch; both are static, so this is a direct call the compiler
      * can see (no per-value dispatch through the column's state). */
     if (cmp == bytes_cmp) {
+        /* The first 8 bytes (zero-padded) as a big-endian number order two values whenever
+         * they differ (a shorter value that ties is a prefix: smaller, which the padding
+         * gives); only ties compare the bytes. While the bounds are one value (`one`), a value
+         * equal to it needs one comparison, not two (a column of one value). */
+        uint64_t lo_p = prefix8(data + offsets[0], (size_t)(offsets[1] - offsets[0])), hi_p = lo_p;
+        bool one = true;
         for (size_t i = 1; i < n; i++) {
             const uint8_t *x = data + offsets[i];
             size_t xl = (size_t)(offsets[i + 1] - offsets[i]);
-            if (bytes_cmp(x, xl, data + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0)
+            uint64_t xp = prefix8(x, xl);
+            int c = xp < lo_p   ? -1
+                    : xp > lo_p ? 1
+                                : bytes_cmp(x, xl, data + offsets[lo],
+                                            (size_t)(offsets[lo + 1] - offsets[lo]));
+            if (c < 0) {
                 lo = i;
-            if (bytes_cmp(x, xl, data + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0)
+                lo_p = xp;
+                one = false;
+                continue;
+            }
+            if (one && c == 0) continue;
+            if (xp > hi_p ||
+                (xp == hi_p && bytes_cmp(x, xl, data + offsets[hi],
+                                         (size_t)(offsets[hi + 1] - offsets[hi])) > 0)) {
                 hi = i;
+                hi_p = xp;
+                one = false;
+            }
         }
     } else {
         for (size_t i = 1; i < n; i++) {

@@ -14,6 +14,7 @@
  * row groups are kept encoded until close (small: a few dozen bytes per page). */
 #include <stdio.h>
 
+#include "base/pool.h"
 #include "format/parquet/writer_int.h"
 
 #ifndef HUDI_GIT_SHA
@@ -48,6 +49,14 @@ struct hudi_pq_writer {
     hudi_buf ci_all, oi_all, bloom_all; /* encoded indexes and blooms, offsets relative */
     hudi_vec kvs;                       /* pq_key_value, strings in arena */
     int failed;                         /* first error: the file can no longer be completed */
+
+    /* hudi_pq_writer_set_pool: the columns of a slice of rows written as pool tasks, task k
+     * with context xcx[k] (xcx[0] is cx's twin in use: &cx; the others own their scratch and
+     * codec) over the columns whose task[] is k */
+    hudi_pool *pool;
+    pq_wctx **xcx;
+    int32_t n_xcx;
+    int32_t *task;
 };
 
 /* ---- output --------------------------------------------------------------------------------- */
@@ -204,20 +213,30 @@ static int setup_columns(hudi_pq_writer *w, hudi_error *err) {
     return 0;
 }
 
+static void wctx_dispose(pq_wctx *cx) {
+    hudi_pq_codec_ctx_free(cx->codec);
+    hudi_buf_dispose(&cx->page);
+    hudi_buf_dispose(&cx->comp);
+    hudi_buf_dispose(&cx->lv);
+    hudi_free(cx->dense);
+    hudi_free(cx->offs);
+    hudi_free(cx->data);
+    hudi_free(cx->hashes);
+}
+
 static void writer_free(hudi_pq_writer *w) {
     if (!w) return;
+    for (int32_t k = 1; k < w->n_xcx; k++) {
+        wctx_dispose(w->xcx[k]);
+        hudi_free(w->xcx[k]);
+    }
+    hudi_free(w->xcx);
+    hudi_free(w->task);
     for (int32_t i = 0; i < w->n_cols; i++) hudi_pq_wcol_dispose(&w->cols[i]);
     hudi_free(w->cols);
     hudi_pq_schema_dispose(&w->ps);
     hudi_field_dispose(&w->schema);
-    hudi_pq_codec_ctx_free(w->cx.codec);
-    hudi_buf_dispose(&w->cx.page);
-    hudi_buf_dispose(&w->cx.comp);
-    hudi_buf_dispose(&w->cx.lv);
-    hudi_free(w->cx.dense);
-    hudi_free(w->cx.offs);
-    hudi_free(w->cx.data);
-    hudi_free(w->cx.hashes);
+    wctx_dispose(&w->cx);
     hudi_buf_dispose(&w->obuf);
     hudi_vec_dispose(&w->rgs);
     hudi_vec_dispose(&w->kvs);
@@ -480,16 +499,94 @@ static int flush_row_group(hudi_pq_writer *w, hudi_error *err) {
     return 0;
 }
 
+int hudi_pq_writer_set_pool(hudi_pq_writer *w, hudi_pool *pool, hudi_error *err) {
+    int32_t n = pool ? hudi_pool_threads(pool) : 1;
+    w->pool = n > 1 && w->n_cols > 1 ? pool : NULL;
+    if (!w->pool || w->n_xcx >= n) return 0;
+    pq_wctx **x = hudi_realloc(w->xcx, (size_t)n * sizeof(*x));
+    if (!x) return hudi_error_oom(err);
+    w->xcx = x;
+    if (!w->task && !(w->task = hudi_calloc((size_t)w->n_cols, sizeof(int32_t))))
+        return hudi_error_oom(err);
+    if (w->n_xcx == 0) x[w->n_xcx++] = &w->cx;
+    while (w->n_xcx < n) {
+        pq_wctx *cx = hudi_calloc(1, sizeof(*cx));
+        if (!cx) return hudi_error_oom(err);
+        cx->o = w->cx.o;
+        int rc = hudi_pq_codec_ctx_new(&cx->codec, err);
+        if (rc < 0) {
+            hudi_free(cx);
+            return rc;
+        }
+        x[w->n_xcx++] = cx;
+    }
+    return 0;
+}
+
+typedef struct cols_job {
+    hudi_pq_writer *w;
+    const hudi_batch *b;
+    int64_t r, n;
+} cols_job;
+
+static int cols_task(void *payload, int64_t k, hudi_error *err) {
+    cols_job *j = payload;
+    hudi_pq_writer *w = j->w;
+    for (int32_t i = 0; i < w->n_cols; i++) {
+        pq_wcol *c = &w->cols[i];
+        if (w->task[i] != k) continue;
+        int rc = hudi_pq_wcol_write(w->xcx[k], c, j->b->columns[c->leaf->column], j->r, j->n, err);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+/* Rows [r, r + n) of every column as tasks: the columns go to the tasks largest first, each to
+ * the task with the least so far (the size: the slice's value bytes, 8 per fixed value). */
+static int write_cols_pooled(hudi_pq_writer *w, const hudi_batch *b, int64_t r, int64_t n,
+                             hudi_error *err) {
+    int32_t t = HUDI_MIN(w->n_xcx, hudi_pool_threads(w->pool));
+    int64_t load[HUDI_POOL_MAX_THREADS] = {0};
+    for (int32_t i = 0; i < w->n_cols; i++) w->task[i] = -1;
+    for (int32_t done = 0; done < w->n_cols; done++) {
+        int32_t best = -1;
+        int64_t best_size = -1;
+        for (int32_t i = 0; i < w->n_cols; i++) {
+            if (w->task[i] >= 0) continue;
+            const hudi_array *a = b->columns[w->cols[i].leaf->column];
+            int64_t size = 8 * n;
+            if (a->data && a->offsets && a->length >= r + n)
+                size += (int64_t)a->offsets[r + n] - a->offsets[r];
+            if (size > best_size) {
+                best = i;
+                best_size = size;
+            }
+        }
+        int32_t k = 0;
+        for (int32_t q = 1; q < t; q++)
+            if (load[q] < load[k]) k = q;
+        w->task[best] = k;
+        load[k] += best_size;
+    }
+    cols_job j = {w, b, r, n};
+    return hudi_pool_run(w->pool, t, cols_task, &j, err);
+}
+
 static int write_rows(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) {
     const hudi_pq_write_options *o = &w->cx.o;
     int rc;
     for (int64_t r = 0; r < b->num_rows;) {
         int64_t n = HUDI_MIN(b->num_rows - r, SLICE_ROWS);
         if (o->row_group_rows > 0) n = HUDI_MIN(n, o->row_group_rows - w->rg_rows);
-        for (int32_t i = 0; i < w->n_cols; i++) {
-            pq_wcol *c = &w->cols[i];
-            if ((rc = hudi_pq_wcol_write(&w->cx, c, b->columns[c->leaf->column], r, n, err)) < 0)
-                return rc;
+        if (w->pool) {
+            if ((rc = write_cols_pooled(w, b, r, n, err)) < 0) return rc;
+        } else {
+            for (int32_t i = 0; i < w->n_cols; i++) {
+                pq_wcol *c = &w->cols[i];
+                if ((rc = hudi_pq_wcol_write(&w->cx, c, b->columns[c->leaf->column], r, n, err)) <
+                    0)
+                    return rc;
+            }
         }
         w->rg_rows += n;
         r += n;

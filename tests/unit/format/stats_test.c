@@ -583,6 +583,64 @@ Test(stats, binary_truncated_min_max_fixture) {
 
 /* ---- writer accumulators ---- */
 
+/* Binary bounds compare the first 8 bytes as a number first: values that tie on them, are a
+ * prefix of another, hold NUL and 0xFF bytes, are empty or repeat give the bounds memcmp order
+ * gives. */
+static int naive_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb) {
+    int c = memcmp(a, b, la < lb ? la : lb);
+    return c ? c : (la > lb) - (la < lb);
+}
+
+Test(stats, binary_bounds_like_memcmp) {
+    static const struct {
+        const char *v;
+        size_t len;
+    } vals[] = {{"abcdefgh", 8},
+                {"abcdefgh\0", 9},
+                {"abcdefg", 7},
+                {"abcdefgh\x01", 9},
+                {"abcdefghabcdefgh", 16},
+                {"abcdefghabcdefgg\xff", 17},
+                {"a", 1},
+                {"a\0", 2},
+                {"", 0},
+                {"\xff\xff\xff\xff\xff\xff\xff\xff", 8},
+                {"\xff\xff", 2},
+                {"\0", 1},
+                {"rider-213", 9},
+                {"rider-21", 8},
+                {"rider-2130", 10}};
+    size_t n = sizeof(vals) / sizeof(vals[0]);
+    pq_schema_element bin = leaf(PQ_BYTE_ARRAY, 0, -1, -1);
+    for (size_t start = 0; start < n; start++) { /* every rotation: each value first once */
+        uint8_t data[512];
+        int32_t offs[64];
+        offs[0] = 0;
+        size_t lo = start, hi = start;
+        for (size_t k = 0; k < 2 * n; k++) { /* each value twice */
+            size_t i = (start + k) % n;
+            memcpy(data + offs[k], vals[i].v, vals[i].len);
+            offs[k + 1] = offs[k] + (int32_t)vals[i].len;
+            if (naive_cmp((const uint8_t *)vals[i].v, vals[i].len, (const uint8_t *)vals[lo].v,
+                          vals[lo].len) < 0)
+                lo = i;
+            if (naive_cmp((const uint8_t *)vals[i].v, vals[i].len, (const uint8_t *)vals[hi].v,
+                          vals[hi].len) > 0)
+                hi = i;
+        }
+        pq_stats_acc acc;
+        pq_statistics st;
+        hudi_pq_stats_acc_init(&acc, &bin, 0);
+        cr_assert_eq(hudi_pq_stats_update_binary(&acc, offs, data, 2 * n, NULL), 0);
+        cr_assert_eq(hudi_pq_stats_acc_finish(&acc, &st, NULL), 0);
+        cr_expect(hudi_slice_eq(st.min_value, HUDI_SLICE(vals[lo].v, vals[lo].len)), "start %zu",
+                  start);
+        cr_expect(hudi_slice_eq(st.max_value, HUDI_SLICE(vals[hi].v, vals[hi].len)), "start %zu",
+                  start);
+        hudi_pq_stats_acc_dispose(&acc);
+    }
+}
+
 Test(stats, accumulators_ints_unsigned_bool_merge) {
     pq_schema_element i32 = leaf(PQ_INT32, 0, -1, -1), u32 = leaf(PQ_INT32, 0, PQ_CT_UINT_32, -1);
     const int32_t v[] = {7, -1, 5, INT32_MIN, 3};

@@ -114,6 +114,51 @@ Test(bloom, dynamic_rows_grow_then_round_robin) {
     hudi_buf_dispose(&raw);
 }
 
+static void add_keys(hudi_bloom *bf, int from, int to) {
+    for (int i = from; i < to; i++) {
+        char key[16];
+        int n = snprintf(key, sizeof(key), "k%d", i);
+        cr_assert_eq(hudi_bloom_add(bf, key, (size_t)n, NULL), 0);
+    }
+}
+
+/* A filter parsed back after n keys continues as the filter that never left memory: before the
+ * first row is full, at a row boundary, past the maximum (round-robin rows, whose index is not
+ * serialized) - 12 more keys give the same bytes as a fresh filter of all n + 12. A count the
+ * filter does not hold, or another sizing, is refused. */
+Test(bloom, parsed_filter_continues) {
+    static const int counts[] = {0, 1, 9, 10, 11, 29, 30, 31, 32, 35, 47};
+    for (size_t c = 0; c < HUDI_ARRAY_LEN(counts); c++) {
+        int n = counts[c];
+        hudi_bloom *bf = NULL, *back = NULL, *all = NULL;
+        hudi_buf raw = HUDI_BUF_INIT, a = HUDI_BUF_INIT, b = HUDI_BUF_INIT;
+        cr_assert_eq(hudi_bloom_new(&bf, HUDI_BLOOM_DYNAMIC_V0, 10, 0.01, 30, NULL), 0);
+        add_keys(bf, 0, n);
+        cr_assert_eq(hudi_bloom_serialize(bf, &raw, NULL), 0);
+        cr_assert_eq(
+            hudi_bloom_parse(&back, HUDI_BLOOM_DYNAMIC_V0, HUDI_SLICE(raw.data, raw.len), NULL), 0);
+        cr_expect(!hudi_bloom_continues(back, HUDI_BLOOM_DYNAMIC_V0, 10, 0.01, 30, n + 1),
+                  "%d keys taken for %d", n, n + 1);
+        cr_expect(!hudi_bloom_continues(back, HUDI_BLOOM_DYNAMIC_V0, 11, 0.01, 30, n), "%d", n);
+        cr_expect(!hudi_bloom_continues(back, HUDI_BLOOM_SIMPLE, 10, 0.01, 30, n), "%d", n);
+        cr_assert(hudi_bloom_continues(back, HUDI_BLOOM_DYNAMIC_V0, 10, 0.01, 30, n), "%d", n);
+        cr_expect_eq(back->reached_max, bf->reached_max, "%d", n);
+        cr_expect_eq(back->cur_index, bf->cur_index, "%d", n);
+        add_keys(back, n, n + 12);
+        cr_assert_eq(hudi_bloom_new(&all, HUDI_BLOOM_DYNAMIC_V0, 10, 0.01, 30, NULL), 0);
+        add_keys(all, 0, n + 12);
+        cr_assert_eq(hudi_bloom_serialize(back, &a, NULL), 0);
+        cr_assert_eq(hudi_bloom_serialize(all, &b, NULL), 0);
+        cr_expect(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "%d keys: bytes differ", n);
+        hudi_bloom_free(bf);
+        hudi_bloom_free(back);
+        hudi_bloom_free(all);
+        hudi_buf_dispose(&raw);
+        hudi_buf_dispose(&a);
+        hudi_buf_dispose(&b);
+    }
+}
+
 /* Keys of many lengths (1..140 bytes, bytes >= 0x80 in the tails), in runs of one length so
  * that the several-keys-at-once path runs, and singles between them. */
 static size_t make_keys(char (*buf)[160], hudi_slice *keys, size_t max) {

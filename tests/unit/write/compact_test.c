@@ -12,7 +12,9 @@
 #include "storage/storage.h"
 #include "schema/schema.h"
 #include "support.h"
+#include "table/bloom.h"
 #include "write/write.h"
+#include "write_fixtures.h"
 #include "wt_util.h"
 
 static int cmp_str(const void *a, const void *b) {
@@ -307,4 +309,93 @@ Test(compact, parallelism_checked) {
     cr_assert_eq(hudi_props_set(&t->props, "hoodie.hudic.parallelism", "0", &err), 0);
     cr_assert_gt(hudi_tbl_compact(t, NULL, NULL, &err), 0, "%s", err.message);
     hudi_tbl_free(t);
+}
+
+/* The bloom filter of every base file that compaction `instant` wrote under `root` is, byte for
+ * byte, a new filter of Hudi's default sizing fed the file's keys in row order; returns how many
+ * files were checked. */
+static int check_compacted_blooms(const char *root, const char *instant) {
+    hudi_fs *fs = NULL;
+    cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
+    char **paths = NULL;
+    int n = list_base_files(root, &paths), checked = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strstr(paths[i], instant)) continue;
+        hudi_error err = HUDI_ERROR_INIT;
+        file_batch fb;
+        cr_assert_eq(file_batch_read(&fb, fs, paths[i], &err), 0, "%s", err.message);
+        hudi_bloom *fresh = NULL;
+        cr_assert_eq(hudi_bloom_new(&fresh, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
+                                    HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES, NULL),
+                     0);
+        int col = batch_column(fb.batch, "_hoodie_record_key");
+        cr_assert_geq(col, 0);
+        cr_assert_eq(hudi_bloom_add_array(fresh, fb.batch->columns[col], &err), 0, "%s",
+                     err.message);
+        hudi_buf b64 = HUDI_BUF_INIT;
+        hudi_slice have;
+        cr_assert_eq(hudi_bloom_to_base64(fresh, &b64, NULL), 0);
+        cr_assert(hudi_pq_kv(fb.file, HUDI_BLOOM_FOOTER_KEY, &have), "%s", paths[i]);
+        cr_expect(hudi_slice_eq(have, HUDI_SLICE(b64.data, b64.len)), "%s: filter differs",
+                  paths[i]);
+        hudi_buf_dispose(&b64);
+        hudi_bloom_free(fresh);
+        file_batch_dispose(&fb);
+        checked++;
+    }
+    free_paths(paths, n);
+    hudi_fs_free(fs);
+    return checked;
+}
+
+/* Compaction takes the base file's filter when the merge keeps the base file's keys (updates
+ * only) and hashes every key otherwise (deletes): either way the filter is the one a writer of
+ * the compacted file's keys would build. Base files with Hudi's default sizing (the filter is
+ * reused only when it has compaction's own sizing), 150k keys per file so that it is past the
+ * dynamic filter's maximum (100k: rows in round robin). */
+Test(compact, bloom_filter_as_if_rebuilt, .timeout = 240) {
+    static const char *const parts[] = {"a", "b"};
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_LOCAL, base, sizeof(base));
+    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    o.table_name = "bl";
+    o.record_key_fields = "id";
+    o.partition_fields = "part";
+    o.precombine_field = "ts";
+    o.populate_meta_fields = true;
+    o.schema = &s;
+    o.type = HUDI_MERGE_ON_READ;
+    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "%s", err.message);
+    hudi_batch *b = wt_batch_range(&s, 0, 300000, 1, parts, 2);
+    (void)wt_write(t, b, HUDI_WRITE_BULK_INSERT);
+    hudi_batch_free(b);
+    b = wt_batch_range(&s, 1000, 5000, 2, parts, 2); /* updates only */
+    (void)wt_write(t, b, HUDI_WRITE_UPSERT);
+    hudi_batch_free(b);
+    char before[64], *dump_before = wt_dump(t, NULL);
+    cr_assert_gt(hudi_tbl_compact(t, NULL, before, &err), 0, "%s", err.message);
+    cr_assert_geq(check_compacted_blooms(base, before), 2);
+    wt_row del[] = {{0, NULL, 0, "a", false}, {299999, NULL, 0, "b", false}};
+    b = wt_batch(&s, del, 2);
+    (void)wt_write(t, b, HUDI_WRITE_DELETE);
+    hudi_batch_free(b);
+    b = wt_batch_range(&s, 7000, 10, 3, parts, 2);
+    (void)wt_write(t, b, HUDI_WRITE_UPSERT);
+    hudi_batch_free(b);
+    char after[64];
+    cr_assert_gt(hudi_tbl_compact(t, NULL, after, &err), 0, "%s", err.message);
+    cr_assert_geq(check_compacted_blooms(base, after), 2);
+    char *dump_after = wt_dump(t, NULL);
+    cr_expect_eq(wt_lines(dump_before), 300000);
+    cr_expect_eq(wt_lines(dump_after), 299998);
+    free(dump_before);
+    free(dump_after);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    wt_fs_cleanup(WT_LOCAL, base);
+    hudi_field_dispose(&s);
 }
