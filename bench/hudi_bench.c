@@ -56,6 +56,10 @@
 
 #define MAX_KEYS 256
 
+/* --codec: the names of the HUDI_PQ_CODEC_* values, in their order */
+static const char *const codec_names[] = {"uncompressed", "snappy", "gzip", "lzo",
+                                          "brotli",       "lz4",    "zstd", "lz4_raw"};
+
 typedef struct bench_args {
     const char *mode, *path;
     int64_t rows;
@@ -656,6 +660,10 @@ static void run_mor(const bench_args *a) {
         if (a->threads &&
             hudi_props_set(&t->props, "hoodie.hudic.parallelism", a->threads, &err) < 0)
             die("--threads", &err);
+        /* the new base files in the writes' codec (--codec), as Spark's run sets it */
+        if (hudi_props_set(&t->props, "hoodie.parquet.compression.codec", codec_names[a->codec],
+                           &err) < 0)
+            die("--codec", &err);
         phase_begin(&p);
         int n = hudi_tbl_compact(t, NULL, instant, &err);
         if (n < 0) die("compact", &err);
@@ -677,10 +685,8 @@ static void run_mor(const bench_args *a) {
 /* ================================ main ==================================================== */
 
 static int parse_codec(const char *s) {
-    static const char *const names[] = {"uncompressed", "snappy", "gzip", "lzo",
-                                        "brotli",       "lz4",    "zstd", "lz4_raw"};
-    for (int i = 0; i < (int)HUDI_ARRAY_LEN(names); i++)
-        if (strcasecmp(s, names[i]) == 0) return i;
+    for (int i = 0; i < (int)HUDI_ARRAY_LEN(codec_names); i++)
+        if (strcasecmp(s, codec_names[i]) == 0) return i;
     die("unknown --codec", NULL);
     return 0;
 }

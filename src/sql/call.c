@@ -98,21 +98,20 @@ static int64_t arg_int(const args *a, int k, int64_t dflt) {
 
 static bool arg_bool(const args *a, int k) { return a->v[k] && strcasecmp(a->v[k], "true") == 0; }
 
-/* True when the writer settings of catalog entry `e` (its properties, then the session's SET
- * values, as a write takes them) have hoodie.index.type=BUCKET. */
-static bool bucket_index(hudi_sql_result *r, const hudi_sql_session *s,
-                         const hudi_catalog_table *e) {
-    const char *const *kv = hudi_sql_write_props(r, s, e);
+/* True when writer settings `kv` (a table's properties, then the session's SET values, as a
+ * write takes them: hudi_sql_write_props) have hoodie.index.type=BUCKET. */
+static bool bucket_index(const char *const *kv) {
     const char *v = NULL;
     for (size_t i = 0; kv && kv[i] && kv[i + 1]; i += 2)
         if (strcmp(kv[i], "hoodie.index.type") == 0) v = kv[i + 1];
     return v && strcasecmp(v, "BUCKET") == 0;
 }
 
-/* The table named by `table` (a catalog name) or `path` (a base path); *bucket (when not NULL)
- * tells whether its writer settings select the bucket index. */
+/* The table named by `table` (a catalog name) or `path` (a base path); *settings (when not
+ * NULL) its writer settings (hudi_sql_write_props: the catalog's properties, then SET). */
 static int open_arg_table_ex(hudi_sql_session *s, hudi_sql_result *r, const args *a, int k_table,
-                             int k_path, hudi_table **out, bool *bucket, hudi_error *err) {
+                             int k_path, hudi_table **out, const char *const **settings,
+                             hudi_error *err) {
     *out = NULL;
     hudi_catalog_table e;
     memset(&e, 0, sizeof(e));
@@ -140,12 +139,15 @@ static int open_arg_table_ex(hudi_sql_session *s, hudi_sql_result *r, const args
         e.database = "";
         e.name = (char *)a->v[k_path];
         e.location = (char *)a->v[k_path];
-        if (bucket) *bucket = bucket_index(r, s, &e);
+        if (settings && !(*settings = hudi_sql_write_props(r, s, &e))) return oom(err);
         return hudi_sql_open_entry(s, r, &e, "CALL", out, err);
     } else {
         return hudi_error_set(err, HUDI_ESQL, "Table name or table path must be given one");
     }
-    if (bucket) *bucket = bucket_index(r, s, &e);
+    if (settings && !(*settings = hudi_sql_write_props(r, s, &e))) {
+        hudi_catalog_table_dispose(&e);
+        return oom(err);
+    }
     rc = hudi_sql_open_entry(s, r, &e, "CALL", out, err);
     hudi_catalog_table_dispose(&e);
     return rc;
@@ -899,7 +901,8 @@ static int run_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p
     bool exec = strcasecmp(op, "execute") == 0 || strcasecmp(op, "scheduleandexecute") == 0;
     if (!sched && !exec) return hudi_error_set(err, HUDI_ESQL, "Invalid value (%s)", op);
     hudi_table *t;
-    int rc = open_arg_table(s, r, a, 1, 2, &t, err);
+    const char *const *settings = NULL;
+    int rc = open_arg_table_ex(s, r, a, 1, 2, &t, &settings, err);
     if (rc < 0) return rc;
     if (t->cfg.type != HUDI_MERGE_ON_READ)
         return hudi_error_set(err, HUDI_EINVAL, "%s: compaction needs a merge-on-read table",
@@ -944,7 +947,7 @@ static int run_compaction(hudi_sql_session *s, hudi_sql_result *r, const proc *p
         }
     }
     for (size_t i = 0; exec && i < n; i++)
-        if ((rc = hudi_tbl_compact_run(t, todo[i], NULL, err)) < 0) return rc;
+        if ((rc = hudi_tbl_compact_run_with(t, todo[i], settings, NULL, err)) < 0) return rc;
     if ((rc = hudi_tbl_reload(t, err)) < 0) return rc;
     return compaction_rows(r, t, todo, n, err);
 }
@@ -1115,11 +1118,11 @@ static int run_clustering(hudi_sql_session *s, hudi_sql_result *r, const proc *p
     hudi_cluster_options o;
     memset(&o, 0, sizeof(o));
     o.version = 1;
-    bool bucket = false;
-    int rc = open_arg_table_ex(s, r, a, 0, 1, &t, &bucket, err);
+    const char *const *settings = NULL;
+    int rc = open_arg_table_ex(s, r, a, 0, 1, &t, &settings, err);
     if (rc < 0) return rc;
     HUDI_UNUSED(p);
-    if (bucket) /* as hudi_tbl_cluster_schedule refuses it for hoodie.properties */
+    if (bucket_index(settings)) /* as hudi_tbl_cluster_schedule refuses it for hoodie.properties */
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
                               "run_clustering: clustering is not supported with the simple bucket "
                               "index (hoodie.index.type=BUCKET)");

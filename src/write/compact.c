@@ -244,8 +244,9 @@ static int compact_bloom(hudi_pq_file *pf, const hudi_read_stats *st, const hudi
  * last file groups; a compaction of fewer groups than threads), the batches' columns are
  * encoded and compressed on a pool of this task's own (hudi_pq_writer_set_pool), so that
  * idle threads take part of the file group's writing. */
-static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task, int32_t threads,
-                       atomic_int *active, hudi_error *err) {
+static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task,
+                       const hudi_compact_cfg *cfg, atomic_int *active, hudi_error *err) {
+    int32_t threads = cfg->threads;
     const hudi_file_slice *s = &op->s;
     hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
     hudi_reader *r = NULL;
@@ -290,6 +291,7 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     if (hudi_buf_failed(&path) || !op->rel_path || !(op->name = hudi_buf_detach(&name))) goto oom;
     if ((rc = hudi_schema_write_avro(&json, &schema, HUDI_AVRO_STYLE_HUDI, err)) < 0) goto done;
     hudi_pq_write_options wo = HUDI_PQ_WRITE_OPTIONS_INIT;
+    wo.codec = cfg->codec;
     wo.legacy_list_format = true;
     wo.decimal_as_fixed = true;
     wo.row_group_bytes = WRITE_DEFAULT_TARGET_BYTES;
@@ -369,14 +371,14 @@ typedef struct compact_job {
     hudi_table *t;
     const char *instant;
     cop *ops;
-    int32_t threads;
+    hudi_compact_cfg cfg;
     atomic_int active; /* tasks running */
 } compact_job;
 
 static int compact_task(void *payload, int64_t i, hudi_error *err) {
     compact_job *j = payload;
     atomic_fetch_add(&j->active, 1);
-    int rc = compact_one(j->t, j->instant, &j->ops[i], (int32_t)i, j->threads, &j->active, err);
+    int rc = compact_one(j->t, j->instant, &j->ops[i], (int32_t)i, &j->cfg, &j->active, err);
     atomic_fetch_sub(&j->active, 1);
     return rc;
 }
@@ -390,11 +392,12 @@ static int compact_task(void *payload, int64_t i, hudi_error *err) {
  * takes the idle threads too (compact_one); one thread on a storage backend other than the
  * local file system (fault injection fails the Nth storage call, and the crash tests replay
  * every N, which needs the calls in one order). */
-static int compact_all(hudi_table *t, const char *instant, cop *ops, size_t n, int32_t threads,
-                       hudi_error *err) {
+static int compact_all(hudi_table *t, const char *instant, cop *ops, size_t n,
+                       const hudi_compact_cfg *cfg, hudi_error *err) {
     int rc;
-    if (strcmp(t->fs->ops->name, "local") != 0) threads = 1;
-    compact_job job = {t, instant, ops, threads, 0};
+    compact_job job = {t, instant, ops, *cfg, 0};
+    if (strcmp(t->fs->ops->name, "local") != 0) job.cfg.threads = 1;
+    int32_t threads = job.cfg.threads;
     hudi_pool *pool = NULL;
     int32_t tasks_at_once = (int64_t)n < threads ? (int32_t)n : threads;
     if (tasks_at_once > 1 && (rc = hudi_pool_new(&pool, tasks_at_once, err)) < 0) return rc;
@@ -593,7 +596,8 @@ static int remove_partial(hudi_table *t, const char *instant, const hudi_compact
 /* Executes pending compaction `instant` by its plan's operations: each operation's base file
  * and log files are merged into a new base file named with the instant; then the commit. An
  * inflight compaction (a failed run) is run again after its partial files are removed. */
-static int run_locked(hudi_table *t, const char *instant, int32_t threads, hudi_error *err) {
+static int run_locked(hudi_table *t, const char *instant, const hudi_compact_cfg *cfg,
+                      hudi_error *err) {
     const hudi_instant *in = NULL;
     int rc = hudi_timeline_find(&in, t->timeline, instant, err);
     if (rc < 0) return rc;
@@ -646,7 +650,7 @@ static int run_locked(hudi_table *t, const char *instant, int32_t threads, hudi_
     if (rc == 0 && !inflight)
         rc = hudi_timeline_write_instant(t->timeline, time, HUDI_ACTION_COMPACTION,
                                          HUDI_STATE_INFLIGHT, HUDI_SLICE("", 0), err);
-    if (rc == 0) rc = compact_all(t, time, ops, n, threads, err);
+    if (rc == 0) rc = compact_all(t, time, ops, n, cfg, err);
     if (rc == 0) rc = complete(t, time, ops, n, err);
 done:
     free_ops(ops, n);
@@ -673,19 +677,32 @@ static bool oldest_pending(const hudi_table *t, char out[HUDI_INSTANT_TIME_MAX])
 
 typedef enum { DO_SCHEDULE, DO_RUN, DO_BOTH } compact_what;
 
-/* The threads of a compaction run by itself (hudic table compact, hudi_tbl_compact): the table
- * property hoodie.hudic.parallelism (hudi_pool_parse_threads; absent = the default). An inline
- * compaction gets its write's instead (hudi_tbl_compact_locked). */
-static int compaction_threads(const hudi_table *t, int32_t *out, hudi_error *err) {
-    const char *v = hudi_props_get(&t->props, "hoodie.hudic.parallelism");
-    *out = hudi_pool_default_threads();
-    int rc = v ? hudi_pool_parse_threads("hoodie.hudic.parallelism", v, out, err) : 0;
+/* The settings of a compaction (docs/CLI.md "Threads"): each key from `settings` (key/value
+ * pairs, NULL-terminated; the last of a key wins, as a write's props), else hoodie.properties:
+ * hoodie.hudic.parallelism (hudi_pool_parse_threads; absent = the default) and
+ * hoodie.parquet.compression.codec (absent = gzip, Hudi 0.14/0.15's default). */
+static const char *compact_setting(const hudi_table *t, const char *const *settings,
+                                   const char *key) {
+    const char *v = NULL;
+    for (size_t i = 0; settings && settings[i] && settings[i + 1]; i += 2)
+        if (strcmp(settings[i], key) == 0) v = settings[i + 1];
+    return v ? v : hudi_props_get(&t->props, key);
+}
+
+static int compact_settings(const hudi_table *t, const char *const *settings, hudi_compact_cfg *out,
+                            hudi_error *err) {
+    const char *v = compact_setting(t, settings, "hoodie.hudic.parallelism");
+    out->threads = hudi_pool_default_threads();
+    out->codec = HUDI_PQ_CODEC_GZIP;
+    int rc = v ? hudi_pool_parse_threads("hoodie.hudic.parallelism", v, &out->threads, err) : 0;
+    if (rc == 0 && (v = compact_setting(t, settings, "hoodie.parquet.compression.codec")))
+        rc = hudi_write_codec_parse(v, &out->codec, err);
     if (rc < 0) hudi_error_wrap(err, "%s", t->base_path); /* (returns 0 when err is NULL) */
     return rc;
 }
 
 static int compact_locked(hudi_table *t, compact_what what, const hudi_clock *clock,
-                          const char *instant, int32_t threads, char instant_out[32],
+                          const char *instant, const hudi_compact_cfg *cfg, char instant_out[32],
                           hudi_error *err) {
     char time[HUDI_INSTANT_TIME_MAX];
     int rc = 0, total = 0;
@@ -693,23 +710,23 @@ static int compact_locked(hudi_table *t, compact_what what, const hudi_clock *cl
     case DO_SCHEDULE: return schedule_locked(t, clock, instant_out, err);
     case DO_RUN:
         if (instant) {
-            rc = run_locked(t, instant, threads, err);
+            rc = run_locked(t, instant, cfg, err);
             if (rc >= 0 && instant_out) snprintf(instant_out, 32, "%s", instant);
             return rc;
         }
         /* every pending compaction, oldest first */
         while (rc >= 0 && oldest_pending(t, time)) {
-            if ((rc = run_locked(t, time, threads, err)) >= 0) {
+            if ((rc = run_locked(t, time, cfg, err)) >= 0) {
                 total += rc;
                 if (instant_out) snprintf(instant_out, 32, "%s", time);
             }
         }
         return rc < 0 ? rc : total;
     case DO_BOTH:
-        if ((rc = compact_locked(t, DO_RUN, clock, NULL, threads, instant_out, err)) < 0) return rc;
+        if ((rc = compact_locked(t, DO_RUN, clock, NULL, cfg, instant_out, err)) < 0) return rc;
         total = rc;
         if ((rc = schedule_locked(t, clock, time, err)) <= 0) return rc < 0 ? rc : total;
-        if ((rc = run_locked(t, time, threads, err)) < 0) return rc;
+        if ((rc = run_locked(t, time, cfg, err)) < 0) return rc;
         if (instant_out) snprintf(instant_out, 32, "%s", time);
         return total + rc;
     }
@@ -717,7 +734,7 @@ static int compact_locked(hudi_table *t, compact_what what, const hudi_clock *cl
 }
 
 static int with_lock(hudi_table *t, compact_what what, const hudi_clock *clock, const char *instant,
-                     char instant_out[32], hudi_error *err) {
+                     const char *const *settings, char instant_out[32], hudi_error *err) {
     hudi_txn_config tc;
     hudi_table_lock *lock = NULL;
     if (instant_out) instant_out[0] = 0;
@@ -727,13 +744,13 @@ static int with_lock(hudi_table *t, compact_what what, const hudi_clock *clock, 
     if (instant && !hudi_instant_time_valid(instant, strlen(instant)))
         return hudi_error_set(err, HUDI_EINVAL, "%s: '%s' is not an instant time", t->base_path,
                               instant);
-    int32_t threads = 1;
-    int rc = what == DO_SCHEDULE ? 0 : compaction_threads(t, &threads, err);
+    hudi_compact_cfg cfg;
+    int rc = compact_settings(t, settings, &cfg, err);
     if (rc < 0) return rc;
     if ((rc = hudi_txn_config_load(&tc, t, NULL, err)) < 0) return rc;
     if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) == 0 &&
         (rc = hudi_tbl_reload(t, err)) == 0)
-        rc = compact_locked(t, what, clock, instant, threads, instant_out, err);
+        rc = compact_locked(t, what, clock, instant, &cfg, instant_out, err);
     hudi_table_lock_release(lock);
     hudi_txn_config_dispose(&tc);
     return rc;
@@ -741,22 +758,25 @@ static int with_lock(hudi_table *t, compact_what what, const hudi_clock *clock, 
 
 int hudi_tbl_compact(hudi_table *t, const hudi_clock *clock, char instant_out[32],
                      hudi_error *err) {
-    return with_lock(t, DO_BOTH, clock, NULL, instant_out, err);
+    return with_lock(t, DO_BOTH, clock, NULL, NULL, instant_out, err);
 }
 
 int hudi_tbl_compact_schedule(hudi_table *t, const hudi_clock *clock, char instant_out[32],
                               hudi_error *err) {
-    return with_lock(t, DO_SCHEDULE, clock, NULL, instant_out, err);
+    return with_lock(t, DO_SCHEDULE, clock, NULL, NULL, instant_out, err);
 }
 
 int hudi_tbl_compact_run(hudi_table *t, const char *instant, char instant_out[32],
                          hudi_error *err) {
-    return with_lock(t, DO_RUN, NULL, instant, instant_out, err);
+    return with_lock(t, DO_RUN, NULL, instant, NULL, instant_out, err);
 }
 
-int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, int32_t threads,
+int hudi_tbl_compact_run_with(hudi_table *t, const char *instant, const char *const *settings,
+                              char instant_out[32], hudi_error *err) {
+    return with_lock(t, DO_RUN, NULL, instant, settings, instant_out, err);
+}
+
+int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, const hudi_compact_cfg *cfg,
                             char instant_out[32], hudi_error *err) {
-    int rc = threads > 0 ? 0 : compaction_threads(t, &threads, err);
-    if (rc < 0) return rc;
-    return compact_locked(t, DO_BOTH, clock, NULL, threads, instant_out, err);
+    return compact_locked(t, DO_BOTH, clock, NULL, cfg, instant_out, err);
 }

@@ -146,17 +146,6 @@ static int size_setting(const wctx *c, const char *key, int64_t dflt, int64_t *o
 }
 
 static int read_settings(appender *ap, hudi_error *err) {
-    static const struct {
-        const char *name;
-        int codec;
-    } codecs[] = {{"uncompressed", HUDI_PQ_CODEC_UNCOMPRESSED},
-                  {"none", HUDI_PQ_CODEC_UNCOMPRESSED},
-                  {"snappy", HUDI_PQ_CODEC_SNAPPY},
-                  {"gzip", HUDI_PQ_CODEC_GZIP},
-                  {"brotli", HUDI_PQ_CODEC_BROTLI},
-                  {"lz4", HUDI_PQ_CODEC_LZ4},
-                  {"zstd", HUDI_PQ_CODEC_ZSTD},
-                  {"lz4_raw", HUDI_PQ_CODEC_LZ4_RAW}};
     const wctx *c = ap->c;
     const char *fmt = setting(c, "hoodie.logfile.data.block.format");
     if (fmt && strcasecmp(fmt, "parquet") == 0)
@@ -166,18 +155,7 @@ static int read_settings(appender *ap, hudi_error *err) {
                               "%s: hoodie.logfile.data.block.format=%s: log data blocks are "
                               "written as avro or parquet",
                               c->t->base_path, fmt);
-    ap->codec = c->o.codec;
-    const char *codec = setting(c, "hoodie.parquet.compression.codec");
-    if (codec && *codec) {
-        size_t i = 0;
-        while (i < HUDI_ARRAY_LEN(codecs) && strcasecmp(codecs[i].name, codec) != 0) i++;
-        if (i == HUDI_ARRAY_LEN(codecs))
-            return hudi_error_set(err, HUDI_EUNSUPPORTED,
-                                  "%s: hoodie.parquet.compression.codec=%s: not a codec hudic "
-                                  "writes",
-                                  c->t->base_path, codec);
-        ap->codec = codecs[i].codec;
-    }
+    ap->codec = c->o.codec; /* hoodie.parquet.compression.codec (write_client.c) */
     int rc = size_setting(c, "hoodie.logfile.max.size", LOG_DEFAULT_MAX_BYTES, &ap->max_file, err);
     if (rc == 0)
         rc = size_setting(c, "hoodie.logfile.data.block.max.size", LOG_DEFAULT_BLOCK_BYTES,

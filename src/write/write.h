@@ -152,14 +152,27 @@ int hudi_tbl_compact(hudi_table *t, const hudi_clock *clock, char instant_out[32
 int hudi_tbl_compact_schedule(hudi_table *t, const hudi_clock *clock, char instant_out[32],
                               hudi_error *err);
 int hudi_tbl_compact_run(hudi_table *t, const char *instant, char instant_out[32], hudi_error *err);
+/* hudi_tbl_compact_run with writer settings (key/value pairs, NULL-terminated, the last of a key
+ * wins) taken before hoodie.properties: hoodie.hudic.parallelism, hoodie.parquet.compression.codec
+ * (SQL's CALL run_compaction passes the table's TBLPROPERTIES and the session's SET values). */
+int hudi_tbl_compact_run_with(hudi_table *t, const char *instant, const char *const *settings,
+                              char instant_out[32], hudi_error *err);
 /* Inline compaction's trigger (hoodie.compact.inline.max.delta.commits, Hudi's NUM_COMMITS):
  * 1 when the deltacommits after the latest compaction request number at least `max`. */
 int hudi_write_inline_compaction_due(const hudi_timeline *tl, int64_t max_delta_commits);
-/* hudi_tbl_compact with the table lock already held (inline compaction after a write), on
- * `threads` threads: the write's hoodie.hudic.parallelism (its options over the table's
- * properties, as Hudi's write config), already checked; 0 = the table property's. */
-int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, int32_t threads,
+/* How a compaction writes: its threads (hoodie.hudic.parallelism, checked) and the new base
+ * files' Parquet codec (hoodie.parquet.compression.codec; gzip by default, as Hudi's). */
+typedef struct hudi_compact_cfg {
+    int32_t threads;
+    int codec; /* HUDI_PQ_CODEC_* */
+} hudi_compact_cfg;
+/* hudi_tbl_compact with the table lock already held (inline compaction after a write), with the
+ * write's settings (its options over the table's properties, as Hudi's write config). */
+int hudi_tbl_compact_locked(hudi_table *t, const hudi_clock *clock, const hudi_compact_cfg *cfg,
                             char instant_out[32], hudi_error *err);
+/* A Parquet codec by its hoodie.parquet.compression.codec name (any case): uncompressed (or
+ * none), snappy, gzip, brotli, lz4, zstd, lz4_raw. EUNSUPPORTED names the value otherwise. */
+int hudi_write_codec_parse(const char *name, int *codec, hudi_error *err);
 /* The Avro HoodieCompactionPlan container of `n` slices (one operation each). */
 int hudi_compaction_plan_encode(hudi_buf *out, const hudi_file_slice *slices, size_t n,
                                 hudi_error *err);

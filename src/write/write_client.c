@@ -34,7 +34,29 @@ static void fill_defaults(hudi_write_options *o) {
     if (o->target_file_bytes <= 0) o->target_file_bytes = WRITE_DEFAULT_TARGET_BYTES;
     if (o->small_file_bytes < 0) o->small_file_bytes = 0;
     if (o->small_file_bytes == 0) o->small_file_bytes = WRITE_DEFAULT_SMALL_BYTES;
-    if (o->codec == 0) o->codec = HUDI_PQ_CODEC_GZIP; /* hoodie.parquet.compression.codec (0.14) */
+}
+
+int hudi_write_codec_parse(const char *name, int *codec, hudi_error *err) {
+    static const struct {
+        const char *name;
+        int codec;
+    } codecs[] = {{"uncompressed", HUDI_PQ_CODEC_UNCOMPRESSED},
+                  {"none", HUDI_PQ_CODEC_UNCOMPRESSED},
+                  {"snappy", HUDI_PQ_CODEC_SNAPPY},
+                  {"gzip", HUDI_PQ_CODEC_GZIP},
+                  {"brotli", HUDI_PQ_CODEC_BROTLI},
+                  {"lz4", HUDI_PQ_CODEC_LZ4},
+                  {"zstd", HUDI_PQ_CODEC_ZSTD},
+                  {"lz4_raw", HUDI_PQ_CODEC_LZ4_RAW}};
+    for (size_t i = 0; i < HUDI_ARRAY_LEN(codecs); i++)
+        if (strcasecmp(codecs[i].name, name) == 0) {
+            *codec = codecs[i].codec;
+            return 0;
+        }
+    return hudi_error_set(err, HUDI_EUNSUPPORTED,
+                          "hoodie.parquet.compression.codec=%s: not a codec hudic writes "
+                          "(uncompressed, snappy, gzip, brotli, lz4, zstd, lz4_raw)",
+                          name);
 }
 
 static bool is_replace(hudi_write_operation op) {
@@ -206,7 +228,8 @@ static void inline_compaction(wctx *c) {
         return;
     /* a failure leaves the compaction pending (requested or inflight): the next write's inline
      * compaction or `hudic table compact` runs it */
-    (void)hudi_tbl_compact_locked(c->t, c->o.clock, c->threads, NULL, NULL);
+    hudi_compact_cfg cfg = {c->threads, c->o.codec};
+    (void)hudi_tbl_compact_locked(c->t, c->o.clock, &cfg, NULL, NULL);
     (void)hudi_tbl_reload(c->t, NULL);
 }
 
@@ -222,13 +245,19 @@ static void finish(wctx *c, bool multi_writer) {
                                       NULL);
 }
 
-/* hoodie.hudic.parallelism (write options over table properties): the threads of a write (file
- * groups, index lookups) and of the inline compaction it triggers; hudi_pool_parse_threads's
- * rule (absent or 0 = the default), 1 = everything in the calling thread. */
-static int read_threads(wctx *c, hudi_error *err) {
+/* The writer settings read once per write (write options over table properties, as Hudi's
+ * write config): hoodie.hudic.parallelism, the threads of the write (file groups, index
+ * lookups) and of the inline compaction it triggers (hudi_pool_parse_threads's rule: absent or
+ * 0 = the default, 1 = everything in the calling thread); hoodie.parquet.compression.codec, the
+ * codec of base files and Parquet log blocks (absent: the options' codec, else gzip, Hudi
+ * 0.14/0.15's default). */
+static int read_settings(wctx *c, hudi_error *err) {
     const char *v = hudi_write_setting(c, "hoodie.hudic.parallelism");
     c->threads = hudi_pool_default_threads();
     int rc = v ? hudi_pool_parse_threads("hoodie.hudic.parallelism", v, &c->threads, err) : 0;
+    if (rc == 0 && (v = hudi_write_setting(c, "hoodie.parquet.compression.codec")) && *v)
+        rc = hudi_write_codec_parse(v, &c->o.codec, err);
+    if (c->o.codec == 0) c->o.codec = HUDI_PQ_CODEC_GZIP;
     if (rc < 0) hudi_error_wrap(err, "%s", c->t->base_path);
     return rc;
 }
@@ -360,7 +389,7 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
     c.in = c.o.op == HUDI_WRITE_DELETE_PARTITION ? NULL : batch;
     fill_defaults(&c.o);
     int rc = check_table(t, c.in, &c.o, err);
-    if (rc == 0) rc = read_threads(&c, err);
+    if (rc == 0) rc = read_settings(&c, err);
     if (rc < 0) return rc;
     if ((rc = hudi_txn_config_load(&tc, t, c.o.props, err)) < 0) return rc;
     /* Everything from the first look at the timeline holds the table lock

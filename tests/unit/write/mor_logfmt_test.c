@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "format/log/log.h"
+#include "format/parquet/meta.h"
+#include "format/parquet/parquet.h"
 #include "support.h"
 #include "wt_util.h"
 
@@ -374,4 +376,78 @@ Test(mor_logfmt, bounded_merge_reads_the_unbounded_rows) {
     hudi_fs_free(fs);
     wt_fs_cleanup(WT_LOCAL, base);
     hudi_field_dispose(&s);
+}
+
+/* The codec of every base file in the table's latest slices (all the same, or -1). */
+static int base_codec(hudi_table *t) {
+    hudi_fs_view *v = NULL;
+    hudi_fs_view_options vo = HUDI_FS_VIEW_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(hudi_tbl_reload(t, &err), 0);
+    cr_assert_eq(hudi_fs_view_build(&v, t->timeline, &vo, NULL), 0);
+    size_t n = 0;
+    const hudi_file_slice *sl = hudi_fs_view_latest_slices(v, &n);
+    int codec = -2;
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_not_null(sl[i].base);
+        hudi_pq_file *f = NULL;
+        cr_assert_eq(hudi_pq_open(&f, t->fs, sl[i].base->path, NULL, &err), 0, "%s", err.message);
+        const pq_file_meta *m = hudi_pq_meta(f);
+        for (int g = 0; g < m->n_row_groups; g++)
+            for (int c = 0; c < m->row_groups[g].n_columns; c++) {
+                int cc = m->row_groups[g].columns[c].meta_data.codec;
+                codec = codec == -2 || codec == cc ? cc : -1;
+            }
+        hudi_pq_close(f);
+    }
+    hudi_fs_view_free(v);
+    return codec;
+}
+
+/* hoodie.parquet.compression.codec chooses the codec of base files, from the write's settings
+ * or hoodie.properties (gzip without it, as Hudi), and compaction follows the same rule: its
+ * own settings (SQL's TBLPROPERTIES and SET), then hoodie.properties, then gzip. */
+Test(mor_logfmt, codec_setting_for_base_files_and_compaction) {
+    char base[512], instant[32];
+    hudi_field s;
+    hudi_error err = HUDI_ERROR_INIT;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_table *t = mor_create(fs, base, &s);
+    const char *const zstd[] = {"hoodie.parquet.compression.codec", "ZSTD", NULL};
+    const char *const snappy[] = {"hoodie.parquet.compression.codec", "snappy", NULL};
+    const char *const bad[] = {"hoodie.parquet.compression.codec", "lzo", NULL};
+    hudi_batch *b = wt_batch_range(&s, 0, 50, 1, P1, 1);
+    cr_assert_eq(write_props(t, b, HUDI_WRITE_INSERT, zstd, NULL, &err), 0, "%s", err.message);
+    hudi_batch_free(b);
+    cr_assert_eq(base_codec(t), PQ_CODEC_ZSTD);
+
+    /* a compaction with its own setting */
+    b = wt_batch_range(&s, 0, 10, 2, P1, 1);
+    cr_assert_eq(write_props(t, b, HUDI_WRITE_UPSERT, NULL, NULL, &err), 0, "%s", err.message);
+    hudi_batch_free(b);
+    cr_assert_eq(hudi_tbl_compact_schedule(t, NULL, instant, &err), 1, "%s", err.message);
+    cr_assert_eq(hudi_tbl_compact_run_with(t, instant, bad, NULL, &err), HUDI_EUNSUPPORTED);
+    cr_assert(strstr(err.message, "hoodie.parquet.compression.codec=lzo") != NULL, "%s",
+              err.message);
+    hudi_error_clear(&err);
+    cr_assert_eq(hudi_tbl_compact_run_with(t, instant, snappy, NULL, &err), 1, "%s", err.message);
+    cr_assert_eq(base_codec(t), PQ_CODEC_SNAPPY);
+
+    /* none: gzip; then hoodie.properties' */
+    b = wt_batch_range(&s, 0, 10, 3, P1, 1);
+    cr_assert_eq(write_props(t, b, HUDI_WRITE_UPSERT, NULL, NULL, &err), 0, "%s", err.message);
+    hudi_batch_free(b);
+    cr_assert_eq(hudi_tbl_compact(t, NULL, NULL, &err), 1, "%s", err.message);
+    cr_assert_eq(base_codec(t), PQ_CODEC_GZIP);
+    cr_assert_eq(hudi_props_set(&t->props, "hoodie.parquet.compression.codec", "zstd", &err), 0);
+    cr_assert_eq(hudi_props_store(&t->props, fs, base, NULL, &err), 0, "%s", err.message);
+    b = wt_batch_range(&s, 0, 10, 4, P1, 1);
+    cr_assert_eq(write_props(t, b, HUDI_WRITE_UPSERT, NULL, NULL, &err), 0, "%s", err.message);
+    hudi_batch_free(b);
+    cr_assert_eq(hudi_tbl_compact(t, NULL, NULL, &err), 1, "%s", err.message);
+    cr_assert_eq(base_codec(t), PQ_CODEC_ZSTD);
+    hudi_tbl_free(t);
+    hudi_field_dispose(&s);
+    hudi_fs_free(fs);
 }
