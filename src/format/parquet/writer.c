@@ -214,6 +214,7 @@ static void writer_free(hudi_pq_writer *w) {
     hudi_buf_dispose(&w->cx.page);
     hudi_buf_dispose(&w->cx.comp);
     hudi_buf_dispose(&w->cx.lv);
+    hudi_buf_dispose(&w->cx.hdr);
     hudi_free(w->cx.dense);
     hudi_free(w->cx.offs);
     hudi_free(w->cx.data);
@@ -397,7 +398,7 @@ static int chunk_meta(hudi_pq_writer *w, pq_wcol *c, pq_column_meta *m, int64_t 
     m->codec = o->codec;
     m->num_values = c->num_values;
     m->total_uncompressed_size = c->uncompressed;
-    m->total_compressed_size = (int64_t)(c->dict_page.len + c->chunk.len);
+    m->total_compressed_size = (int64_t)c->dict_page.len + pq_wcol_chunk_len(c);
     m->data_page_offset = data_start;
     m->has_dictionary_page_offset = has_dict;
     m->dictionary_page_offset = has_dict ? chunk_start : 0;
@@ -431,7 +432,10 @@ static int flush_row_group(hudi_pq_writer *w, hudi_error *err) {
         int64_t chunk_start = w->pos;
         if ((rc = sink(w, c->dict_page.data, c->dict_page.len, err)) < 0) return rc;
         int64_t data_start = w->pos;
-        if ((rc = sink(w, c->chunk.data, c->chunk.len, err)) < 0) return rc;
+        for (size_t b = 0; b < c->chunk.len; b++) {
+            pq_wblock blk = hudi_vec_at(&c->chunk, pq_wblock, b);
+            if ((rc = sink(w, blk.data, blk.len, err)) < 0) return rc;
+        }
         pq_column_chunk *cc = &cols[i];
         cc->file_offset = 0;
         cc->has_meta_data = true;
@@ -502,6 +506,8 @@ static int write_rows(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) {
 }
 
 int64_t hudi_pq_writer_data_size(const hudi_pq_writer *w) { return w->pos + buffered_bytes(w); }
+
+void hudi_pq_writer_use_block_pool(hudi_pq_writer *w, hudi_pq_block_pool *p) { w->cx.blocks = p; }
 
 static int failed_again(hudi_pq_writer *w, hudi_error *err) {
     return hudi_error_set(err, w->failed, "%s: an earlier error left the parquet file unusable",
