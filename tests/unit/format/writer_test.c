@@ -1308,7 +1308,7 @@ Test(writer, allocation_failure_at_every_step) {
 Test(writer, pages_span_chunk_blocks_shared_pool) {
     hudi_field s;
     all_types_schema(&s);
-    hudi_batch *b = gen_batch(&s, 60000, 10);
+    hudi_batch *b = gen_batch(&s, 200000, 10);
     hudi_fs *fs = mem_fs();
     hudi_error err = HUDI_ERROR_INIT;
     hudi_pq_block_pool *pool = NULL;
@@ -1323,8 +1323,8 @@ Test(writer, pages_span_chunk_blocks_shared_pool) {
         hudi_pq_writer *w = NULL;
         cr_assert_eq(hudi_pq_writer_open(&w, fs, path, b->schema, &o, &err), 0, "%s", err.message);
         hudi_pq_writer_use_block_pool(w, pool);
-        for (int64_t r = 0; r < b->num_rows; r += 7000) {
-            hudi_batch *sl = slice_batch(b, r, HUDI_MIN(7000, b->num_rows - r));
+        for (int64_t r = 0; r < b->num_rows; r += 25000) {
+            hudi_batch *sl = slice_batch(b, r, HUDI_MIN(25000, b->num_rows - r));
             cr_assert_eq(hudi_pq_writer_write(w, sl, &err), 0, "%s", err.message);
             free_slice(sl);
         }
@@ -1338,7 +1338,7 @@ Test(writer, pages_span_chunk_blocks_shared_pool) {
     int64_t biggest = 0;
     for (int c = 0; c < m.row_groups[0].n_columns; c++)
         biggest = HUDI_MAX(biggest, m.row_groups[0].columns[c].meta_data.total_compressed_size);
-    cr_assert_gt(biggest, 2 << 20, "a column chunk spans blocks");
+    cr_assert_gt(biggest, 2 << 20, "a column chunk spans blocks: %lld", (long long)biggest);
     hudi_buf bytes2 = HUDI_BUF_INIT;
     read_footer(fs, "many.parquet", &m, &arena, &bytes2);
     cr_assert_gt(m.n_row_groups, 1);
