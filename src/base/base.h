@@ -281,6 +281,9 @@ bool hudi_civil_valid(int64_t y, int m, int d);
 /* ---- misc ----------------------------------------------------------------------------- */
 
 uint64_t hudi_hash64(const void *data, size_t len); /* XXH64, seed 0 */
+/* XXH3's 64-bit hash: faster than XXH64 on short keys; for in-memory tables only (its values
+ * are not stored anywhere). */
+uint64_t hudi_hash64_fast(const void *data, size_t len);
 /* CRC-32 as zlib and gzip compute it (libdeflate_crc32); start with crc 0. */
 uint32_t hudi_crc32(uint32_t crc, const void *data, size_t len);
 

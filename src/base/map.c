@@ -7,6 +7,8 @@
 
 uint64_t hudi_hash64(const void *data, size_t len) { return XXH64(data, len, 0); }
 
+uint64_t hudi_hash64_fast(const void *data, size_t len) { return XXH3_64bits(data, len); }
+
 /* libdeflate's CRC-32 (the zlib/gzip polynomial, same values as zlib's crc32) folds with
  * PCLMULQDQ where the CPU has it, several times zlib 1.2's table-driven loop; it takes a
  * size_t length, so large buffers need no splitting. */

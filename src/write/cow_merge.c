@@ -328,7 +328,9 @@ typedef struct merge_state {
     hudi_array *keys;
     run *runs;
     int64_t n_runs, cap_runs;
-    wkeys here; /* the batch's key table cut down to the rows routed to this group */
+    wkeys here;     /* the batch's key table cut down to the rows routed to this group */
+    int32_t *found; /* per old row of the batch: its incoming row in `here`, or -1 */
+    int64_t cap_found;
 } merge_state;
 
 static int push_run(merge_state *ms, bool from_in, int32_t row, hudi_error *err) {
@@ -470,9 +472,16 @@ static int merge_batch(fwriter *fw, merge_state *ms, const hudi_batch *b, hudi_e
     ms->n_runs = 0;
     fw->n_cdc_u = fw->n_cdc_d = 0;
     if ((rc = project_olds(fw, ms, b, err)) < 0) return rc;
+    if (b->num_rows > ms->cap_found) {
+        int32_t *f = hudi_realloc(ms->found, (size_t)b->num_rows * sizeof(int32_t));
+        if (!f) return hudi_error_oom(err);
+        ms->found = f;
+        ms->cap_found = b->num_rows;
+    }
+    hudi_wkeys_find_many(&ms->here, keys, 0, b->num_rows, g->part, ms->found);
     for (int64_t i = 0; i < b->num_rows; i++) {
         hudi_slice k = hudi_array_is_valid(keys, i) ? wstr(keys, i) : HUDI_SLICE("", 0);
-        int32_t r = hudi_wkeys_find(&ms->here, k.data, k.len, g->part);
+        int32_t r = ms->found[i];
         bool hit = r >= 0 && c->dest[r] == (int32_t)fw->gi && !c->done[r];
         bool old_wins = false;
         if (!hit) {
@@ -604,6 +613,7 @@ done:
     hudi_field_dispose(&ms.names);
     hudi_free(ms.runs);
     hudi_wkeys_dispose(&ms.here);
+    hudi_free(ms.found);
     return rc;
 }
 
@@ -670,6 +680,7 @@ static int open_file(fwriter *fw, hudi_error *err) {
     int rc = hudi_pq_writer_open(&fw->w, c->t->fs, path.data, &c->file_schema, &wo, err);
     hudi_buf_dispose(&path);
     if (rc < 0) return rc;
+    hudi_pq_writer_use_block_pool(fw->w, c->blocks); /* NULL: its own */
     if ((rc = hudi_pq_writer_add_kv(fw->w, "parquet.avro.schema", c->file_schema_json.data, err)) <
             0 ||
         (rc = hudi_pq_writer_add_kv(fw->w, "writer.model.name", "avro", err)) < 0)

@@ -7,9 +7,10 @@
  * from the key columns through the key generator. Only one column set is read per file and
  * only files with candidate keys are read at all.
  *
- * Candidate files are looked up in parallel (one task per file, on the write's pool): a task
- * collects the rows whose keys its file holds; the caller then tags them in group order, so a
- * key found in several files goes to the first group, whatever the thread count. */
+ * Candidate files are looked up in parallel (one task per file, on the write's pool, the largest
+ * files first): a task collects the rows whose keys its file holds, probing the batch's key
+ * table a block of keys at a time (hudi_wkeys_find_many); the caller then tags them in group
+ * order, so a key found in several files goes to the first group, whatever the thread count. */
 #include "write/write_int.h"
 
 static int find_top(const hudi_field *st, const char *name, size_t len) {
@@ -119,12 +120,14 @@ done:
 static int find_keys(wctx *c, size_t gi, const hudi_array *keys, void *arg, hudi_error *err) {
     wrows *hits = arg;
     int32_t part = c->groups[gi].part;
-    for (int64_t i = 0; i < keys->length; i++) {
-        if (!hudi_array_is_valid(keys, i)) continue;
-        hudi_slice k = wstr(keys, i);
-        int32_t r = hudi_wkeys_find(&c->idx, k.data, k.len, part);
-        int rc = r < 0 ? 0 : hudi_wrows_push(hits, r, err);
-        if (rc < 0) return rc;
+    int32_t rows[512];
+    for (int64_t i = 0; i < keys->length; i += (int64_t)HUDI_ARRAY_LEN(rows)) {
+        int64_t n = HUDI_MIN(keys->length - i, (int64_t)HUDI_ARRAY_LEN(rows));
+        hudi_wkeys_find_many(&c->idx, keys, i, n, part, rows);
+        for (int64_t j = 0; j < n; j++) {
+            int rc = rows[j] < 0 ? 0 : hudi_wrows_push(hits, rows[j], err);
+            if (rc < 0) return rc;
+        }
     }
     return 0;
 }
@@ -166,12 +169,14 @@ static int bloom_candidates(wctx *c, size_t gi, hudi_pq_file *pf, const wrows *r
 typedef struct lookup {
     wctx *c;
     const wrows *by_part; /* selected rows per partition */
-    size_t *gi;           /* the candidate groups */
+    size_t *gi;           /* the candidate groups, in group order */
+    size_t *order;        /* task i looks up candidate order[i]: the largest files first */
     wrows *hits;          /* per candidate: the rows its file holds */
 } lookup;
 
-static int lookup_task(void *payload, int64_t i, hudi_error *err) {
+static int lookup_task(void *payload, int64_t t, hudi_error *err) {
     lookup *l = payload;
+    size_t i = l->order[t];
     wctx *c = l->c;
     size_t gi = l->gi[i];
     const wgroup *g = &c->groups[gi];
@@ -188,18 +193,20 @@ static int lookup_task(void *payload, int64_t i, hudi_error *err) {
 
 int hudi_index_tag(wctx *c, hudi_error *err) {
     int rc = 0;
-    lookup l = {c, NULL, NULL, NULL};
+    lookup l = {c, NULL, NULL, NULL, NULL};
     wrows *by_part = hudi_calloc((size_t)c->n_parts + 1, sizeof(wrows));
     l.by_part = by_part;
     l.gi = hudi_calloc(c->n_groups + 1, sizeof(size_t));
     l.hits = hudi_calloc(c->n_groups + 1, sizeof(wrows));
-    if (!by_part || !l.gi || !l.hits) rc = hudi_error_oom(err);
+    l.order = hudi_calloc(c->n_groups + 1, sizeof(size_t));
+    if (!by_part || !l.gi || !l.hits || !l.order) rc = hudi_error_oom(err);
     for (int64_t s = 0; s < c->n_sel && rc == 0; s++)
         rc = hudi_wrows_push(&by_part[c->row_part[c->sel[s]]], c->sel[s], err);
     int64_t n = 0;
     for (size_t gi = 0; gi < c->n_groups && rc == 0; gi++)
         if (c->groups[gi].old && by_part[c->groups[gi].part].n > 0) l.gi[n++] = gi;
     hudi_pool *pool = NULL;
+    if (rc == 0) rc = hudi_write_order_by_work(c, l.order, (size_t)n, l.gi, err);
     if (rc == 0) rc = hudi_write_pool(c, n, &pool, err);
     if (rc == 0) rc = hudi_pool_run(pool, n, lookup_task, &l, err);
     for (int64_t i = 0; i < n && rc == 0; i++) {
@@ -215,5 +222,6 @@ int hudi_index_tag(wctx *c, hudi_error *err) {
     hudi_free(by_part);
     hudi_free(l.gi);
     hudi_free(l.hits);
+    hudi_free(l.order);
     return rc;
 }

@@ -81,6 +81,7 @@ static void ctx_dispose(wctx *c) {
     hudi_free(c->groups);
     hudi_bucket_dispose(&c->bucket);
     hudi_pool_free(c->pool);
+    hudi_pq_block_pool_free(c->blocks);
     hudi_fs_view_free(c->view);
     hudi_wkeys_dispose(&c->idx);
     hudi_free(c->sel);
@@ -288,6 +289,36 @@ static int pick_instant(wctx *c, hudi_error *err) {
     return 0;
 }
 
+/* The work of writing group gi, for hudi_write_order_by_work: the old base file's bytes plus
+ * the rows routed to it at the write's average record size. */
+static int64_t group_work(const wctx *c, size_t gi) {
+    const wgroup *g = &c->groups[gi];
+    int64_t rows = g->upd.n + g->ins.n;
+    return (g->old ? g->old->size_bytes : 0) + rows * HUDI_MAX(c->avg_record_bytes, 1);
+}
+
+typedef struct work_key {
+    int64_t work;
+    size_t i;
+} work_key;
+
+static int work_cmp(const void *a, const void *b) {
+    const work_key *x = a, *y = b;
+    if (x->work != y->work) return x->work > y->work ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int hudi_write_order_by_work(const wctx *c, size_t *order, size_t n, const size_t *gis,
+                             hudi_error *err) {
+    work_key *k = hudi_malloc((n + 1) * sizeof(work_key));
+    if (!k) return hudi_error_oom(err);
+    for (size_t i = 0; i < n; i++) k[i] = (work_key){group_work(c, gis ? gis[i] : i), i};
+    qsort(k, n, sizeof(work_key), work_cmp);
+    for (size_t i = 0; i < n; i++) order[i] = k[i].i;
+    hudi_free(k);
+    return 0;
+}
+
 /* The file groups of a write, one task each (on the pool with hoodie.hudic.parallelism > 1):
  * every task writes its own group (name, marker, file, stats) and the rows routed to it; the
  * heartbeat is beaten under a mutex; the lowest failing group's error is the write's, and the
@@ -296,13 +327,14 @@ typedef struct group_run {
     wctx *c;
     hudi_heartbeat *hb;
     hudi_progress *p;
-    pthread_mutex_t mu; /* hb */
+    pthread_mutex_t mu;  /* hb */
+    const size_t *order; /* task i writes group order[i] */
 } group_run;
 
 static int group_task(void *payload, int64_t i, hudi_error *err) {
     group_run *r = payload;
     wctx *c = r->c;
-    size_t gi = (size_t)i;
+    size_t gi = r->order[i];
     if (!c->groups[gi].active) return 0;
     int rc = c->groups[gi].append ? hudi_mor_append_group(c, gi, err)
                                   : hudi_merge_write_group(c, gi, err);
@@ -356,9 +388,16 @@ static int write_groups(wctx *c, hudi_heartbeat *hb, hudi_error *err) {
     int rc = before_groups(c, err);
     if (rc == 0) rc = hudi_write_pool(c, total, &pool, err);
     if (rc < 0) return rc;
-    group_run r = {c, hb, p, PTHREAD_MUTEX_INITIALIZER};
+    size_t *order = hudi_calloc(c->n_groups + 1, sizeof(size_t));
+    if (!order) return hudi_error_oom(err);
+    if ((rc = hudi_write_order_by_work(c, order, c->n_groups, NULL, err)) < 0) {
+        hudi_free(order);
+        return rc;
+    }
+    group_run r = {c, hb, p, PTHREAD_MUTEX_INITIALIZER, order};
     rc = hudi_pool_run(pool, (int64_t)c->n_groups, group_task, &r, err);
     pthread_mutex_destroy(&r.mu);
+    hudi_free(order);
     return rc;
 }
 
@@ -395,6 +434,7 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
     /* Everything from the first look at the timeline holds the table lock
      * (docs/formats/concurrency.md). */
     if ((rc = hudi_table_lock_acquire(&lock, t, &tc, err)) < 0) goto done;
+    if ((rc = hudi_pq_block_pool_new(&c.blocks, err)) < 0) goto done;
     if ((rc = hudi_tbl_reload(t, err)) < 0) goto done;
     if ((rc = hudi_write_disable_metadata_table(t, c.o.clock, err)) < 0) goto done;
     if ((rc = hudi_write_rollback_failed(t, &tc, c.o.clock, err)) < 0) goto done;

@@ -47,6 +47,10 @@ int hudi_wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64
 int32_t *hudi_wkeys_slot(wkeys *k, const uint8_t *key, size_t len, int32_t part);
 /* The row stored for (key, part), or -1. */
 int32_t hudi_wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t part);
+/* hudi_wkeys_find of keys[start, start + n) in partition `part` into rows[0, n): -1 for a key
+ * not in the table or a null key. Same answers, with the slots of a block of keys prefetched. */
+void hudi_wkeys_find_many(const wkeys *k, const hudi_array *keys, int64_t start, int64_t n,
+                          int32_t part, int32_t *rows);
 void hudi_wkeys_dispose(wkeys *k);
 
 static inline hudi_slice wstr(const hudi_array *a, int64_t i) {
@@ -166,6 +170,7 @@ typedef struct wctx {
     int32_t threads;
     hudi_pool *pool;
     wbucket bucket;
+    hudi_pq_block_pool *blocks; /* the Parquet writers' column chunk memory, shared by files */
 } wctx;
 
 /* write_client.c: the pool for a step of `n_tasks` independent tasks: NULL (run in the caller)
@@ -173,6 +178,14 @@ typedef struct wctx {
  * the rows routed to it) and call nothing that is not safe from several threads: the storage
  * backends are, the table's clock is called in the caller only. */
 int hudi_write_pool(wctx *c, int64_t n_tasks, hudi_pool **out, hudi_error *err);
+/* The order to hand tasks to the pool in (write_client.c): order[0..n) becomes a permutation of
+ * 0..n-1 naming groups (or, with `gis`, entries of gis[] naming groups) by their work, largest
+ * first - the old base file's bytes plus the routed rows at the average record size - ties in
+ * index order. The big rewrites start first and the small ones fill in at the end, so a thread
+ * is not left alone with a big one started last (longest processing time first). Only the
+ * order tasks start in changes, never what they write. */
+int hudi_write_order_by_work(const wctx *c, size_t *order, size_t n, const size_t *gis,
+                             hudi_error *err);
 /* The writer setting `key`: the write's props (the last wins), then hoodie.properties. */
 const char *hudi_write_setting(const wctx *c, const char *key);
 

@@ -25,7 +25,7 @@ int hudi_wkeys_init(wkeys *k, const hudi_array *keys, const int32_t *part, int64
 }
 
 static inline uint64_t key_hash(const uint8_t *key, size_t len, int32_t part) {
-    return hudi_hash64(key, len) ^ ((uint64_t)(uint32_t)part * 0x9E3779B97F4A7C15ull);
+    return hudi_hash64_fast(key, len) ^ ((uint64_t)(uint32_t)part * 0x9E3779B97F4A7C15ull);
 }
 
 /* Linear probing from the hash's low bits; a slot's tag (the hash's high 32 bits) settles
@@ -61,6 +61,42 @@ int32_t hudi_wkeys_find(const wkeys *k, const uint8_t *key, size_t len, int32_t 
         if (e->row == 0) return -1;
         if (slot_matches(k, e, tag, key, len, part)) return e->row - 1;
         h = (h + 1) & k->mask;
+    }
+}
+
+/* A miss costs one cache miss on its slot once the table outgrows the cache: the slots of a
+ * block of keys are hashed and prefetched first, then probed, so the misses overlap. */
+enum { FIND_BLOCK = 16 };
+
+void hudi_wkeys_find_many(const wkeys *k, const hudi_array *keys, int64_t start, int64_t n,
+                          int32_t part, int32_t *rows) {
+    if (!k->slots) {
+        for (int64_t i = 0; i < n; i++) rows[i] = -1;
+        return;
+    }
+    for (int64_t b = 0; b < n; b += FIND_BLOCK) {
+        int64_t m = HUDI_MIN(n - b, (int64_t)FIND_BLOCK);
+        uint64_t hash[FIND_BLOCK];
+        for (int64_t j = 0; j < m; j++) {
+            hudi_slice key = wstr(keys, start + b + j);
+            hash[j] = key_hash(key.data, key.len, part);
+            __builtin_prefetch(&k->slots[hash[j] & k->mask]);
+        }
+        for (int64_t j = 0; j < m; j++) {
+            int64_t i = start + b + j;
+            rows[b + j] = -1;
+            if (!hudi_array_is_valid(keys, i)) continue;
+            hudi_slice key = wstr(keys, i);
+            uint32_t tag = (uint32_t)(hash[j] >> 32);
+            for (uint64_t h = hash[j] & k->mask;; h = (h + 1) & k->mask) {
+                const wkey_slot *e = &k->slots[h];
+                if (e->row == 0) break;
+                if (slot_matches(k, e, tag, key.data, key.len, part)) {
+                    rows[b + j] = e->row - 1;
+                    break;
+                }
+            }
+        }
     }
 }
 

@@ -272,4 +272,17 @@ int hudi_pq_writer_close(hudi_pq_writer *w, int64_t *size_bytes, hudi_error *err
 /** Discards the file and frees `w`. NULL-safe. */
 void hudi_pq_writer_abort(hudi_pq_writer *w);
 
+/** Memory for column chunks shared by the writers of several files (one write's file groups,
+ *  on any thread; internal). A writer given one (hudi_pq_writer_use_block_pool, before its
+ *  first write) keeps its pages in blocks taken from the pool and gives them back when its row
+ *  group is flushed and when it is freed, so the next file reuses memory that is already
+ *  faulted in, whichever thread (and malloc arena) allocated it, instead of each file growing
+ *  fresh buffers. The pool holds at most what the writers held at once; it frees it all at the
+ *  end. Without a pool a writer allocates its blocks itself. */
+typedef struct hudi_pq_block_pool hudi_pq_block_pool;
+int hudi_pq_block_pool_new(hudi_pq_block_pool **out, hudi_error *err);
+/** NULL-safe; every writer that used `p` must be closed or aborted first. */
+void hudi_pq_block_pool_free(hudi_pq_block_pool *p);
+void hudi_pq_writer_use_block_pool(hudi_pq_writer *w, hudi_pq_block_pool *p);
+
 #endif

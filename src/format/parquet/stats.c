@@ -590,6 +590,40 @@ int hudi_pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width
     return fold_bytes(acc, v + lo * width, width, v + hi * width, width, err);
 }
 
+/* bytes_cmp, settled by the first 8 bytes when they differ (random keys nearly always) without
+ * a call to memcmp. */
+static inline int bytes_cmp_fast(const uint8_t *a, size_t la, const uint8_t *b, size_t lb) {
+    if (la >= 8 && lb >= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+    }
+    return bytes_cmp(a, la, b, lb);
+}
+
+int hudi_pq_stats_update_dict_bytes(pq_stats_acc *acc, const uint32_t *ix, size_t n,
+                                    const uint8_t *plain, const uint32_t *offs, hudi_error *err) {
+    if (n == 0) return 0;
+    int (*cmp)(const uint8_t *, size_t, const uint8_t *, size_t) =
+        acc->kind == PQ_SORT_DECIMAL ? decimal_cmp : bytes_cmp_fast;
+#define ENTRY(e) (plain + offs[e] + 4), (size_t)hudi_load_u32le(plain + offs[e])
+    uint32_t lo = ix[0], hi = ix[0], prev = ix[0];
+    for (size_t i = 1; i < n; i++) {
+        uint32_t e = ix[i];
+        if (e == prev) continue;
+        prev = e;
+        if (e == lo || e == hi) continue;
+        if (cmp(ENTRY(e), ENTRY(lo)) < 0)
+            lo = e;
+        else if (cmp(ENTRY(e), ENTRY(hi)) > 0)
+            hi = e;
+    }
+    acc->var_len = true;
+    return fold_bytes(acc, ENTRY(lo), ENTRY(hi), err);
+#undef ENTRY
+}
+
 int hudi_pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data,
                                 size_t n, hudi_error *err) {
     if (n == 0) return 0;

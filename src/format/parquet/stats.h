@@ -156,6 +156,12 @@ int hudi_pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width
 /** BYTE_ARRAY values in Arrow layout: value i is data[offsets[i], offsets[i+1]). */
 int hudi_pq_stats_update_binary(pq_stats_acc *acc, const int32_t *offsets, const uint8_t *data,
                                 size_t n, hudi_error *err);
+/** BYTE_ARRAY values given as dictionary entries: the entries `ix[0..n)` index, entry e being
+ *  plain[offs[e] + 4, + its u32le length) (a PLAIN-encoded dictionary). Same bounds as the
+ *  values themselves; an entry is compared only where it differs from the previous value and
+ *  from the entries holding the bounds, so a column of few values costs no byte compares. */
+int hudi_pq_stats_update_dict_bytes(pq_stats_acc *acc, const uint32_t *ix, size_t n,
+                                    const uint8_t *plain, const uint32_t *offs, hudi_error *err);
 /** Folds `from` (e.g. a page) into `into` (e.g. the chunk). Same kind required. */
 int hudi_pq_stats_merge(pq_stats_acc *into, const pq_stats_acc *from, hudi_error *err);
 

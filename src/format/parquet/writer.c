@@ -218,6 +218,7 @@ static void wctx_dispose(pq_wctx *cx) {
     hudi_buf_dispose(&cx->page);
     hudi_buf_dispose(&cx->comp);
     hudi_buf_dispose(&cx->lv);
+    hudi_buf_dispose(&cx->hdr);
     hudi_free(cx->dense);
     hudi_free(cx->offs);
     hudi_free(cx->data);
@@ -416,7 +417,7 @@ static int chunk_meta(hudi_pq_writer *w, pq_wcol *c, pq_column_meta *m, int64_t 
     m->codec = o->codec;
     m->num_values = c->num_values;
     m->total_uncompressed_size = c->uncompressed;
-    m->total_compressed_size = (int64_t)(c->dict_page.len + c->chunk.len);
+    m->total_compressed_size = (int64_t)c->dict_page.len + pq_wcol_chunk_len(c);
     m->data_page_offset = data_start;
     m->has_dictionary_page_offset = has_dict;
     m->dictionary_page_offset = has_dict ? chunk_start : 0;
@@ -450,7 +451,10 @@ static int flush_row_group(hudi_pq_writer *w, hudi_error *err) {
         int64_t chunk_start = w->pos;
         if ((rc = sink(w, c->dict_page.data, c->dict_page.len, err)) < 0) return rc;
         int64_t data_start = w->pos;
-        if ((rc = sink(w, c->chunk.data, c->chunk.len, err)) < 0) return rc;
+        for (size_t b = 0; b < c->chunk.len; b++) {
+            pq_wblock blk = hudi_vec_at(&c->chunk, pq_wblock, b);
+            if ((rc = sink(w, blk.data, blk.len, err)) < 0) return rc;
+        }
         pq_column_chunk *cc = &cols[i];
         cc->file_offset = 0;
         cc->has_meta_data = true;
@@ -513,6 +517,7 @@ int hudi_pq_writer_set_pool(hudi_pq_writer *w, hudi_pool *pool, hudi_error *err)
         pq_wctx *cx = hudi_calloc(1, sizeof(*cx));
         if (!cx) return hudi_error_oom(err);
         cx->o = w->cx.o;
+        cx->blocks = w->cx.blocks;
         int rc = hudi_pq_codec_ctx_new(&cx->codec, err);
         if (rc < 0) {
             hudi_free(cx);
@@ -599,6 +604,11 @@ static int write_rows(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) {
 }
 
 int64_t hudi_pq_writer_data_size(const hudi_pq_writer *w) { return w->pos + buffered_bytes(w); }
+
+void hudi_pq_writer_use_block_pool(hudi_pq_writer *w, hudi_pq_block_pool *p) {
+    w->cx.blocks = p;
+    for (int32_t k = 1; k < w->n_xcx; k++) w->xcx[k]->blocks = p;
+}
 
 static int failed_again(hudi_pq_writer *w, hudi_error *err) {
     return hudi_error_set(err, w->failed, "%s: an earlier error left the parquet file unusable",

@@ -14,6 +14,7 @@
  * dictionary off) because the mode only changes right after a page is closed. Mode PLAIN keeps
  * the values in their PLAIN layout (byte arrays in DELTA_* bare, lengths in `voffs`) and
  * close_page encodes them. */
+#include <pthread.h>
 #include <xxhash.h>
 
 #include "format/parquet/writer_int.h"
@@ -321,6 +322,7 @@ int hudi_pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const 
     c->leaf = leaf;
     c->src = src;
     c->pages = (hudi_vec)HUDI_VEC_INIT(pq_wpage);
+    c->chunk = (hudi_vec)HUDI_VEC_INIT(pq_wblock);
     c->def_bits = pq_bit_width((uint64_t)leaf->max_def);
     c->rep_bits = pq_bit_width((uint64_t)leaf->max_rep);
     int32_t want, sw = 0, w = 0;
@@ -381,6 +383,96 @@ int hudi_pq_wcol_init(pq_wcol *c, const pq_wctx *cx, const pq_leaf *leaf, const 
     return 0;
 }
 
+/* The column chunk's pages are kept in blocks of PQ_CHUNK_BLOCK bytes rather than one buffer
+ * grown by doubling: growing a buffer of tens of MB copies it and touches twice its size, once
+ * per doubling, and holds both copies for a moment. Pages run on from one block into the next,
+ * so only the open block has room left. Blocks come from and go back to the writer's block pool
+ * when it has one (hudi_pq_block_pool), else from malloc. */
+struct hudi_pq_block_pool {
+    pthread_mutex_t mu;
+    void **free; /* blocks of PQ_CHUNK_BLOCK bytes */
+    size_t n, cap;
+};
+
+int hudi_pq_block_pool_new(hudi_pq_block_pool **out, hudi_error *err) {
+    hudi_pq_block_pool *p = hudi_calloc(1, sizeof(*p));
+    if (!p) return hudi_error_oom(err);
+    pthread_mutex_init(&p->mu, NULL);
+    *out = p;
+    return 0;
+}
+
+void hudi_pq_block_pool_free(hudi_pq_block_pool *p) {
+    if (!p) return;
+    for (size_t i = 0; i < p->n; i++) hudi_free(p->free[i]);
+    hudi_free(p->free);
+    pthread_mutex_destroy(&p->mu);
+    hudi_free(p);
+}
+
+static void *block_get(hudi_pq_block_pool *p) {
+    void *b = NULL;
+    if (p) {
+        pthread_mutex_lock(&p->mu);
+        if (p->n > 0) b = p->free[--p->n];
+        pthread_mutex_unlock(&p->mu);
+    }
+    return b ? b : hudi_malloc(PQ_CHUNK_BLOCK);
+}
+
+/* Gives block b back to pool p; frees it without a pool, or when the pool's list cannot grow. */
+static void block_put(hudi_pq_block_pool *p, void *b) {
+    if (p) {
+        pthread_mutex_lock(&p->mu);
+        if (p->n == p->cap) {
+            size_t cap = p->cap ? p->cap * 2 : 64;
+            void **f = hudi_realloc(p->free, cap * sizeof(void *));
+            if (f) {
+                p->free = f;
+                p->cap = cap;
+            }
+        }
+        if (p->n < p->cap) {
+            p->free[p->n++] = b;
+            b = NULL;
+        }
+        pthread_mutex_unlock(&p->mu);
+    }
+    hudi_free(b);
+}
+
+static void chunk_release(pq_wcol *c) {
+    for (size_t i = 0; i < c->chunk.len; i++)
+        block_put(c->pool, hudi_vec_at(&c->chunk, pq_wblock, i).data);
+    c->chunk.len = 0;
+    c->chunk_len = 0;
+}
+
+/* Appends n bytes to the column chunk, into as many blocks as they need. */
+static int chunk_append(const pq_wctx *cx, pq_wcol *c, const void *data, size_t n,
+                        hudi_error *err) {
+    const uint8_t *p = data;
+    c->pool = cx->blocks;
+    while (n > 0) {
+        pq_wblock *b = c->chunk.len ? &hudi_vec_at(&c->chunk, pq_wblock, c->chunk.len - 1) : NULL;
+        if (!b || b->len == PQ_CHUNK_BLOCK) {
+            if (hudi_vec_reserve(&c->chunk, 1) < 0) return hudi_error_oom(err);
+            void *d = block_get(c->pool);
+            if (!d) return hudi_error_oom(err);
+            b = hudi_vec_push(&c->chunk);
+            b->data = d;
+            b->len = 0;
+        }
+        size_t k = HUDI_MIN(n, PQ_CHUNK_BLOCK - b->len);
+        memcpy(b->data + b->len, p, k);
+        b->len += k;
+        c->chunk_len += (int64_t)k;
+        p += k;
+        n -= k;
+    }
+    return 0;
+}
+
 void hudi_pq_wcol_dispose(pq_wcol *c) {
     if (!c->leaf) return;
     hudi_pq_shredded_dispose(&c->sh);
@@ -392,7 +484,8 @@ void hudi_pq_wcol_dispose(pq_wcol *c) {
     hudi_pq_stats_acc_dispose(&c->pstats);
     hudi_pq_stats_acc_dispose(&c->cstats);
     dict_dispose(&c->dict);
-    hudi_buf_dispose(&c->chunk);
+    chunk_release(c);
+    hudi_vec_dispose(&c->chunk);
     hudi_buf_dispose(&c->dict_page);
     hudi_vec_dispose(&c->pages);
     hudi_buf_dispose(&c->bounds);
@@ -401,7 +494,7 @@ void hudi_pq_wcol_dispose(pq_wcol *c) {
 }
 
 void hudi_pq_wcol_reset(pq_wcol *c) {
-    hudi_buf_clear(&c->chunk);
+    chunk_release(c);
     hudi_buf_clear(&c->dict_page);
     hudi_buf_clear(&c->bounds);
     c->pages.len = 0;
@@ -573,7 +666,7 @@ static int64_t page_est(const pq_wcol *c) {
 }
 
 int64_t hudi_pq_wcol_buffered(const pq_wcol *c) {
-    return (int64_t)c->chunk.len + page_est(c) + (int64_t)c->dict.plain.len;
+    return pq_wcol_chunk_len(c) + page_est(c) + (int64_t)c->dict.plain.len;
 }
 
 static int levels_room(pq_wcol *c, int64_t need, hudi_error *err) {
@@ -668,8 +761,9 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
     case PQ_FIXED_LEN_BYTE_ARRAY:
         rc = hudi_pq_stats_update_fixed(&c->pstats, d.fixed, (size_t)c->width, (size_t)nv, err);
         break;
-    case PQ_BYTE_ARRAY:
-        rc = hudi_pq_stats_update_binary(&c->pstats, d.offsets, d.data, (size_t)nv, err);
+    case PQ_BYTE_ARRAY: /* dictionary mode: from the entries, below */
+        if (c->mode != PQ_WMODE_DICT)
+            rc = hudi_pq_stats_update_binary(&c->pstats, d.offsets, d.data, (size_t)nv, err);
         break;
     default: break;
     }
@@ -702,6 +796,11 @@ static int append_segment(pq_wctx *cx, pq_wcol *c, const hudi_array *a, int64_t 
                 return rc;
             dc->offs_cap = (uint32_t)HUDI_MIN(ocap, UINT32_MAX);
             dict_put_bytes(dc, d.offsets, d.data, nv, out);
+            if (lf->physical_type == PQ_BYTE_ARRAY &&
+                (rc = hudi_pq_stats_update_dict_bytes(&c->pstats, out, (size_t)nv,
+                                                      (const uint8_t *)dc->plain.data, dc->offs,
+                                                      err)) < 0)
+                return rc;
         } else if (c->width == 4) {
             dict_put_fixed(dc, d.fixed, nv, 4, out);
         } else if (c->width == 8) {
@@ -893,18 +992,20 @@ static int close_page(pq_wctx *cx, pq_wcol *c, hudi_error *err) {
         p->definition_level_encoding = PQ_ENC_RLE;
         p->repetition_level_encoding = PQ_ENC_RLE;
     }
-    size_t off = c->chunk.len;
-    if ((rc = hudi_pq_encode_page_header(&c->chunk, &h, err)) < 0) return rc;
-    size_t hlen = c->chunk.len - off;
-    hudi_buf_append(&c->chunk, lv->data, lv->len);
-    hudi_buf_append(&c->chunk, cx->comp.data, cx->comp.len);
-    if (hudi_buf_failed(&c->chunk)) return hudi_error_oom(err);
+    int64_t off = c->chunk_len;
+    hudi_buf_clear(&cx->hdr);
+    if ((rc = hudi_pq_encode_page_header(&cx->hdr, &h, err)) < 0) return rc;
+    size_t hlen = cx->hdr.len;
+    if ((rc = chunk_append(cx, c, cx->hdr.data, cx->hdr.len, err)) < 0 ||
+        (rc = chunk_append(cx, c, lv->data, lv->len, err)) < 0 ||
+        (rc = chunk_append(cx, c, cx->comp.data, cx->comp.len, err)) < 0)
+        return rc;
 
     /* page index entry and statistics */
     pq_wpage *pe = hudi_vec_push(&c->pages);
     if (!pe) return hudi_error_oom(err);
-    pe->offset = (int64_t)off;
-    pe->size = (int32_t)(c->chunk.len - off);
+    pe->offset = off;
+    pe->size = (int32_t)(c->chunk_len - off);
     pe->first_row = c->rows;
     pe->null_count = c->page_levels - c->page_values;
     pe->nan_count = c->pstats.nan_count;

@@ -35,6 +35,7 @@ typedef struct pq_wctx {
     hudi_buf page;  /* uncompressed payload of the page being closed */
     hudi_buf comp;  /* its compressed form */
     hudi_buf lv;    /* v2: the levels */
+    hudi_buf hdr;   /* the page header being encoded */
     uint8_t *dense; /* gathered fixed values / bits of one segment */
     size_t dense_cap;
     int32_t *offs; /* gathered byte-array offsets of one segment */
@@ -43,7 +44,16 @@ typedef struct pq_wctx {
     size_t data_cap;
     uint64_t *hashes; /* bloom hashes of one segment */
     size_t hashes_cap;
+    hudi_pq_block_pool *blocks; /* column chunk blocks come from here; NULL = malloc */
 } pq_wctx;
+
+/* A block of a column chunk's pages: PQ_CHUNK_BLOCK bytes, `len` of them used. A page may
+ * continue in the next block (the file takes the blocks in order). */
+enum { PQ_CHUNK_BLOCK = 1 << 20 };
+typedef struct pq_wblock {
+    uint8_t *data;
+    size_t len;
+} pq_wblock;
 
 /* A data page as the page index needs it. */
 typedef struct pq_wpage {
@@ -112,7 +122,10 @@ typedef struct pq_wcol {
     bool dict_tried;   /* the first page decided whether the dictionary pays */
     bool dict_forced;  /* RLE_DICTIONARY chosen: no "does it pay" test, only the size limit */
     pq_wdict dict;
-    hudi_buf chunk;                    /* data pages: header + payload each */
+    hudi_vec chunk;                    /* pq_wblock: the data pages (header + payload each),
+                                          in blocks of PQ_CHUNK_BLOCK, the last one open */
+    int64_t chunk_len;                 /* bytes in `chunk` */
+    hudi_pq_block_pool *pool;          /* where the blocks go back to (cx->blocks), or NULL */
     hudi_buf dict_page;                /* header + payload, built by hudi_pq_wcol_finish */
     pq_stats_acc cstats;               /* the chunk (bounds kept whole) */
     hudi_vec pages;                    /* pq_wpage */
@@ -123,6 +136,9 @@ typedef struct pq_wcol {
     int32_t n_dict_pages, n_enc_pages; /* data pages: dictionary-encoded, in `enc` */
     pq_whashset bloom_set;
 } pq_wcol;
+
+/* Bytes of data pages the column chunk holds (its blocks and the open one). */
+static inline int64_t pq_wcol_chunk_len(const pq_wcol *c) { return c->chunk_len; }
 
 /* Sets up column `c` for `leaf`; `src` is the leaf's field in the writer's own schema.
  * `encoding` is the PQ_ENC_* chosen for the column or -1 for the default (dictionary with PLAIN

@@ -842,3 +842,52 @@ Test(stats, int96_conversion) {
     cr_assert_eq((int32_t)hudi_load_u32le(b + 8), 2440587);
     cr_assert_eq(hudi_load_u64le(b), UINT64_C(86399999999000));
 }
+
+/* Bounds from dictionary entries (the writer's dictionary mode) equal the bounds of the values
+ * themselves: few distinct values in runs, keys sharing long prefixes, an empty string, decimals
+ * of several lengths. */
+Test(stats, dict_bytes_match_values) {
+    pq_schema_element str = leaf(PQ_BYTE_ARRAY, 0, PQ_CT_UTF8, PQ_LT_STRING);
+    pq_schema_element dec = leaf(PQ_BYTE_ARRAY, 0, -1, PQ_LT_DECIMAL);
+    const pq_schema_element *kinds[] = {&str, &dec};
+    uint32_t seed = 12345;
+    for (int round = 0; round < 40; round++) {
+        const pq_schema_element *el = kinds[round % 2];
+        /* a dictionary of up to 20 entries, PLAIN-encoded */
+        uint8_t plain[20 * 40], data[600 * 36];
+        uint32_t offs[20], ix[600];
+        int32_t voffs[601];
+        size_t n_ent = 1 + (size_t)(round % 20), pl = 0;
+        for (size_t e = 0; e < n_ent; e++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t len = round % 5 == 0 && e == 0 ? 0 : 1 + (seed >> 16) % 30;
+            offs[e] = (uint32_t)pl;
+            hudi_store_u32le(plain + pl, (uint32_t)len);
+            for (size_t k = 0; k < len; k++) /* long shared prefix, then random */
+                plain[pl + 4 + k] = k < 12 ? (uint8_t)'p' : (uint8_t)((seed >> (k % 24)) & 0xff);
+            pl += 4 + len;
+        }
+        size_t n = 1 + (size_t)(round * 37 % 600), dl = 0;
+        voffs[0] = 0;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            ix[i] = i > 0 && (seed >> 20) % 3 ? ix[i - 1] : (uint32_t)((seed >> 8) % n_ent);
+            uint32_t len = hudi_load_u32le(plain + offs[ix[i]]);
+            memcpy(data + dl, plain + offs[ix[i]] + 4, len);
+            dl += len;
+            voffs[i + 1] = (int32_t)dl;
+        }
+        pq_stats_acc a, b;
+        hudi_pq_stats_acc_init(&a, el, 0);
+        hudi_pq_stats_acc_init(&b, el, 0);
+        cr_assert_eq(hudi_pq_stats_update_dict_bytes(&a, ix, n, plain, offs, NULL), 0);
+        cr_assert_eq(hudi_pq_stats_update_binary(&b, voffs, data, n, NULL), 0);
+        pq_statistics x, y;
+        cr_assert_eq(hudi_pq_stats_acc_finish(&a, &x, NULL), 0);
+        cr_assert_eq(hudi_pq_stats_acc_finish(&b, &y, NULL), 0);
+        cr_assert(hudi_slice_eq(x.min_value, y.min_value), "round %d min", round);
+        cr_assert(hudi_slice_eq(x.max_value, y.max_value), "round %d max", round);
+        hudi_pq_stats_acc_dispose(&a);
+        hudi_pq_stats_acc_dispose(&b);
+    }
+}

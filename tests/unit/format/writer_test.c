@@ -1301,3 +1301,52 @@ Test(writer, allocation_failure_at_every_step) {
     hudi_fs_free(fs);
     hudi_field_dispose(&s);
 }
+
+/* Column chunks are kept in 1 MiB blocks that pages run on through (writer_int.h,
+ * PQ_CHUNK_BLOCK): pages of several MiB span blocks, several row groups give their blocks back to
+ * a shared pool mid-file, and a second file reuses them; both files read back whole. */
+Test(writer, pages_span_chunk_blocks_shared_pool) {
+    hudi_field s;
+    all_types_schema(&s);
+    hudi_batch *b = gen_batch(&s, 200000, 10);
+    hudi_fs *fs = mem_fs();
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_pq_block_pool *pool = NULL;
+    cr_assert_eq(hudi_pq_block_pool_new(&pool, &err), 0);
+    for (int f = 0; f < 2; f++) {
+        hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
+        o.codec = f == 0 ? PQ_CODEC_UNCOMPRESSED : PQ_CODEC_SNAPPY;
+        o.page_rows = 1 << 20;
+        o.page_bytes = 3 << 20; /* pages larger than a block */
+        o.row_group_bytes = f == 0 ? 128ll << 20 : 2 << 20;
+        const char *path = f == 0 ? "one.parquet" : "many.parquet";
+        hudi_pq_writer *w = NULL;
+        cr_assert_eq(hudi_pq_writer_open(&w, fs, path, b->schema, &o, &err), 0, "%s", err.message);
+        hudi_pq_writer_use_block_pool(w, pool);
+        for (int64_t r = 0; r < b->num_rows; r += 25000) {
+            hudi_batch *sl = slice_batch(b, r, HUDI_MIN(25000, b->num_rows - r));
+            cr_assert_eq(hudi_pq_writer_write(w, sl, &err), 0, "%s", err.message);
+            free_slice(sl);
+        }
+        cr_assert_eq(hudi_pq_writer_close(w, NULL, &err), 0, "%s", err.message);
+        check_roundtrip(fs, path, b);
+    }
+    pq_file_meta m;
+    hudi_arena arena = HUDI_ARENA_INIT;
+    hudi_buf bytes = HUDI_BUF_INIT;
+    read_footer(fs, "one.parquet", &m, &arena, &bytes);
+    int64_t biggest = 0;
+    for (int c = 0; c < m.row_groups[0].n_columns; c++)
+        biggest = HUDI_MAX(biggest, m.row_groups[0].columns[c].meta_data.total_compressed_size);
+    cr_assert_gt(biggest, 2 << 20, "a column chunk spans blocks: %lld", (long long)biggest);
+    hudi_buf bytes2 = HUDI_BUF_INIT;
+    read_footer(fs, "many.parquet", &m, &arena, &bytes2);
+    cr_assert_gt(m.n_row_groups, 1);
+    hudi_buf_dispose(&bytes);
+    hudi_buf_dispose(&bytes2);
+    hudi_arena_dispose(&arena);
+    hudi_pq_block_pool_free(pool);
+    hudi_batch_free(b);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
