@@ -107,8 +107,22 @@ static bool bucket_index(const char *const *kv) {
     return v && strcasecmp(v, "BUCKET") == 0;
 }
 
+/* The writer settings of entry `e` (hudi_sql_write_props: the catalog's properties, then SET),
+ * copied into the result's arena (they outlive the entry); NULL when out of memory. */
+static const char *const *settings_of(hudi_sql_result *r, const hudi_sql_session *s,
+                                      const hudi_catalog_table *e) {
+    const char *const *kv = hudi_sql_write_props(r, s, e);
+    size_t n = 0;
+    while (kv && kv[n]) n++;
+    const char **out = kv ? hudi_arena_alloc(&r->arena, (n + 1) * sizeof(char *)) : NULL;
+    for (size_t i = 0; out && i < n; i++)
+        if (!(out[i] = hudi_arena_strdup(&r->arena, kv[i]))) return NULL;
+    if (out) out[n] = NULL;
+    return out;
+}
+
 /* The table named by `table` (a catalog name) or `path` (a base path); *settings (when not
- * NULL) its writer settings (hudi_sql_write_props: the catalog's properties, then SET). */
+ * NULL) its writer settings (settings_of). */
 static int open_arg_table_ex(hudi_sql_session *s, hudi_sql_result *r, const args *a, int k_table,
                              int k_path, hudi_table **out, const char *const **settings,
                              hudi_error *err) {
@@ -139,12 +153,12 @@ static int open_arg_table_ex(hudi_sql_session *s, hudi_sql_result *r, const args
         e.database = "";
         e.name = (char *)a->v[k_path];
         e.location = (char *)a->v[k_path];
-        if (settings && !(*settings = hudi_sql_write_props(r, s, &e))) return oom(err);
+        if (settings && !(*settings = settings_of(r, s, &e))) return oom(err);
         return hudi_sql_open_entry(s, r, &e, "CALL", out, err);
     } else {
         return hudi_error_set(err, HUDI_ESQL, "Table name or table path must be given one");
     }
-    if (settings && !(*settings = hudi_sql_write_props(r, s, &e))) {
+    if (settings && !(*settings = settings_of(r, s, &e))) {
         hudi_catalog_table_dispose(&e);
         return oom(err);
     }
