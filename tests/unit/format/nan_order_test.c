@@ -26,8 +26,8 @@ TestSuite(nan_order, .init = setup, .fini = teardown);
  * last row. */
 static bool is_null(int64_t i) { return i % 97 == 5; }
 static bool is_nan(int64_t i, bool nans) {
-    return nans && (i == 999 || i == 1000 || i == 9999 || i == 10000 || i == 20999 ||
-                    i == N_ROWS - 1);
+    return nans &&
+           (i == 999 || i == 1000 || i == 9999 || i == 10000 || i == 20999 || i == N_ROWS - 1);
 }
 static double d_of(int64_t i, bool nans) {
     if (is_nan(i, nans)) return NAN;
@@ -142,8 +142,7 @@ static hudi_pq_scan_stats scan(const char *path, bool nans, bool eager, const hu
             double e = d_of(id, nans);
             cr_assert(null || (isnan(e) ? isnan(d) : d == e && signbit(d) == signbit(e)),
                       "row %lld: d %g", (long long)id, d);
-            cr_assert(want_row(id, nans, p, n), "row %lld should have been dropped",
-                      (long long)id);
+            cr_assert(want_row(id, nans, p, n), "row %lld should have been dropped", (long long)id);
             char u[32];
             snprintf(u, sizeof(u), "row-%lld", (long long)id);
             const hudi_array *ua = b->columns[2];
@@ -254,8 +253,8 @@ Test(nan_order, eval_predicate_orders_nan_last) {
                 cr_assert_eq(hudi_pq_eval_predicate(a, o, &c, keep, NULL), 0);
                 for (int i = 0; i < n; i++) {
                     int x = spark_cmp(v[i], cs[k]);
-                    cr_assert_eq(keep[i], op ? x >= 0 : x > 0, "type %d op %d c %g row %d", t,
-                                 op, cs[k], i);
+                    cr_assert_eq(keep[i], op ? x >= 0 : x > 0, "type %d op %d c %g row %d", t, op,
+                                 cs[k], i);
                 }
                 cr_assert_eq(keep[n], 0, "null row kept");
             }
