@@ -63,3 +63,19 @@ SELECT id, pd FROM pq WHERE pd + 0 < 0 ORDER BY id;
 EXPLAIN SELECT id FROM pq WHERE pd >= 1.5;
 SELECT id, pd FROM pq WHERE pd >= 1.5 ORDER BY id;
 SELECT id, pd FROM pq WHERE pd + 0 >= 1.5 ORDER BY id;
+-- a Parquet table: a DOUBLE data column goes to the Parquet scanner with the same operators
+CREATE TABLE pd (id INT, d DOUBLE) USING parquet LOCATION '${TMP}/pqd';
+INSERT INTO pd VALUES (1, 1.5D), (2, CAST('NaN' AS DOUBLE)), (3, -1.0D), (4, NULL), (5, 0.0D);
+INSERT INTO pd VALUES (6, CAST('NaN' AS DOUBLE)), (7, 2.5D);
+EXPLAIN SELECT id FROM pd WHERE d > 1.5;
+SELECT id, d FROM pd WHERE d > 1.5 ORDER BY id;
+SELECT id, d FROM pd WHERE d + 0 > 1.5 ORDER BY id;
+SELECT id, d FROM pd WHERE d >= 0 ORDER BY id;
+SELECT id, d FROM pd WHERE d + 0 >= 0 ORDER BY id;
+SELECT id, d FROM pd WHERE d <= 1.5 ORDER BY id;
+SELECT id, d FROM pd WHERE d + 0 <= 1.5 ORDER BY id;
+-- statistics: only the file without NaN (NaN count 0) can be skipped by its bounds
+INSERT INTO pd VALUES (8, 3.0D), (9, 4.0D);
+EXPLAIN SELECT id FROM pd WHERE d > 10;
+SELECT id, d FROM pd WHERE d > 10 ORDER BY id;
+SELECT id, d FROM pd WHERE d + 0 > 10 ORDER BY id;
