@@ -364,8 +364,10 @@ static bool value_may_match(const read_pred *p, const hudi_field *f, const char 
         case HUDI_CMP_NE: keep = cmp != 0; break;
         case HUDI_CMP_LT: keep = cmp < 0; break;
         case HUDI_CMP_LE: keep = cmp <= 0; break;
-        case HUDI_CMP_GT: keep = cmp > 0; break;
-        case HUDI_CMP_GE: keep = cmp >= 0; break;
+        case HUDI_CMP_GT:
+        case HUDI_CMP_GT_TOTAL: keep = cmp > 0; break; /* NaN values and constants: above */
+        case HUDI_CMP_GE:
+        case HUDI_CMP_GE_TOTAL: keep = cmp >= 0; break;
         default: break;
         }
     }

@@ -328,15 +328,37 @@ static void pred_text(hudi_buf *out, const hudi_sql_scan_spec *spec, int32_t i) 
     }
 }
 
-/* Whether pushed predicate i is applied by the scan. Comparisons on FLOAT/DOUBLE columns are
- * not: Spark orders NaN above every number and takes NaN = NaN as true, while Parquet
- * statistics and the row filters compare as IEEE 754 does (NaN compares false), so the scan
- * would drop rows Spark keeps. The filter above the scan applies them (EXPLAIN says so). */
+static bool is_fp(hudi_type_id t) {
+    return t == HUDI_TYPE_FLOAT || t == HUDI_TYPE_DOUBLE || t == HUDI_TYPE_FLOAT16;
+}
+
+/* Whether pushed predicate i is applied by the scan. Spark orders NaN above every number and
+ * takes NaN = NaN as true, while Parquet statistics and row filters compare as IEEE 754 does
+ * (NaN compares false). With a number as the constant the two agree on =, < and <= (a NaN row
+ * fails them both ways), and > and >= go down as GT_TOTAL and GE_TOTAL (reader_op), which keep
+ * NaN rows. Not applied, so left to the filter above (EXPLAIN says so): a NaN constant, and !=
+ * (statistics bounds leave NaN out, so a chunk of one number and NaNs would be pruned). */
 static bool applied(const hudi_sql_scan_spec *spec, int32_t i) {
     const hudi_sql_pushdown *pd = &spec->pushdown[i];
-    hudi_type_id t = spec->table_schema.children[pd->column].type;
-    bool fp = t == HUDI_TYPE_FLOAT || t == HUDI_TYPE_DOUBLE || t == HUDI_TYPE_FLOAT16;
-    return !fp || pd->op == HUDI_CMP_IS_NULL || pd->op == HUDI_CMP_IS_NOT_NULL;
+    const hudi_field *f = &spec->table_schema.children[pd->column];
+    if (!is_fp(f->type) || pd->op == HUDI_CMP_IS_NULL || pd->op == HUDI_CMP_IS_NOT_NULL)
+        return true;
+    if (pd->op != HUDI_CMP_EQ && pd->op != HUDI_CMP_LT && pd->op != HUDI_CMP_LE &&
+        pd->op != HUDI_CMP_GT && pd->op != HUDI_CMP_GE)
+        return false;
+    hudi_value v;
+    if (const_value(pd, f, &v, NULL) < 0) return false;
+    return v.is_null || v.f64 == v.f64;
+}
+
+/* The reader's operator for applied predicate i: > and >= on floating point keep NaN rows. */
+static hudi_cmp_op reader_op(const hudi_sql_scan_spec *spec, int32_t i) {
+    const hudi_sql_pushdown *pd = &spec->pushdown[i];
+    if (is_fp(spec->table_schema.children[pd->column].type)) {
+        if (pd->op == HUDI_CMP_GT) return HUDI_CMP_GT_TOTAL;
+        if (pd->op == HUDI_CMP_GE) return HUDI_CMP_GE_TOTAL;
+    }
+    return (hudi_cmp_op)pd->op;
 }
 
 static int check_pushdown(const hudi_sql_scan_spec *spec, hudi_error *err) {
@@ -374,16 +396,14 @@ static int cmp_values(const hudi_field *f, const hudi_value *a, const hudi_value
     }
 }
 
-/* Whether a value `v` (is_null for a null) satisfies `op` `c` - exactly, as row filtering
- * does: a comparison with null is never true. NaN compares false except for !=. */
+/* Whether a value `v` (is_null for a null) satisfies `op` `c` - exactly, as the filter above
+ * does: a comparison with null is never true; NaN is above every number and equals NaN. */
 static bool value_matches(const hudi_field *f, const hudi_value *v, int op, const hudi_value *c) {
     if (op == HUDI_CMP_IS_NULL) return v->is_null;
     if (op == HUDI_CMP_IS_NOT_NULL) return !v->is_null;
     if (v->is_null || c->is_null) return false;
-    bool fp =
-        f->type == HUDI_TYPE_FLOAT || f->type == HUDI_TYPE_DOUBLE || f->type == HUDI_TYPE_FLOAT16;
-    if (fp && (v->f64 != v->f64 || c->f64 != c->f64)) return op == HUDI_CMP_NE;
-    int x = cmp_values(f, v, c);
+    bool nv = is_fp(f->type) && v->f64 != v->f64, nc = is_fp(f->type) && c->f64 != c->f64;
+    int x = nv || nc ? (nv && nc ? 0 : nv ? 1 : -1) : cmp_values(f, v, c);
     switch (op) {
     case HUDI_CMP_EQ: return x == 0;
     case HUDI_CMP_NE: return x != 0;
@@ -1154,7 +1174,7 @@ static int hudi_preds(const hudi_sql_scan_spec *spec, hudi_read_predicate *preds
             continue;
         }
         from[*n] = i;
-        preds[(*n)++] = (hudi_read_predicate){f->name, (hudi_cmp_op)pd->op, v};
+        preds[(*n)++] = (hudi_read_predicate){f->name, reader_op(spec, i), v};
     }
     return 0;
 }
@@ -1427,7 +1447,7 @@ static int pq_open_next(scan_op *s, hudi_error *err) {
                 return hudi_error_set(err, HUDI_EINVAL, "%s: column %s is not primitive", path,
                                       fsch->children[fc].name);
             }
-            s->preds[n_preds++] = (hudi_pq_predicate){fc, (hudi_cmp_op)pd->op, s->values[i]};
+            s->preds[n_preds++] = (hudi_pq_predicate){fc, reader_op(s->spec, i), s->values[i]};
             bool have = false;
             for (int32_t k = 0; k < n_cols; k++) have |= cols[k] == fc;
             if (!have) cols[n_cols++] = fc;
@@ -1831,7 +1851,7 @@ static int explain_parquet(hudi_buf *out, hudi_sql_ctx *ctx, hudi_sql_scan_spec 
             if (fc < 0)
                 none |= pd->op != HUDI_CMP_IS_NULL;
             else if (!hudi_type_is_nested(fsch->children[fc].type))
-                s->preds[n_preds++] = (hudi_pq_predicate){fc, (hudi_cmp_op)pd->op, s->values[k]};
+                s->preds[n_preds++] = (hudi_pq_predicate){fc, reader_op(spec, k), s->values[k]};
         }
         int64_t total = hudi_pq_num_row_groups(f), sk = total;
         if (!none) {

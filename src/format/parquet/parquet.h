@@ -74,6 +74,12 @@ typedef enum hudi_cmp_op {
     HUDI_CMP_GE,
     HUDI_CMP_IS_NULL,
     HUDI_CMP_IS_NOT_NULL,
+    /* > and >= in Spark's order of floating point, where NaN sorts above every number and
+     * equals NaN: a NaN row matches `> 1.5`, which IEEE 754's GT drops. The same as GT and GE
+     * on other types. Statistics and the page index prune with these only where the NaN
+     * counts say there is no NaN. */
+    HUDI_CMP_GT_TOTAL,
+    HUDI_CMP_GE_TOTAL,
 } hudi_cmp_op;
 
 typedef struct hudi_value {
@@ -91,9 +97,10 @@ typedef struct hudi_pq_predicate {
 } hudi_pq_predicate;
 
 /* Clears keep[i] for the rows of `a` (a primitive column) that fail `op` `value` (the value in
- * the column's type; NULL never matches a comparison; NaN only matches !=). EUNSUPPORTED for a
- * nested column. The row filter of Parquet scans, for callers that filter batches of their own
- * (values converted after reading). keep[i] is 0 or 1. */
+ * the column's type; NULL never matches a comparison; NaN only matches !=, and GT_TOTAL and
+ * GE_TOTAL with a number). EUNSUPPORTED for a nested column. The row filter of Parquet scans,
+ * for callers that filter batches of their own (values converted after reading). keep[i] is 0
+ * or 1. */
 int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
                            uint8_t *keep, hudi_error *err);
 

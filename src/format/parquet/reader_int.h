@@ -140,6 +140,12 @@ const pq_leaf *hudi_pq_flat_leaf(const pq_schema *ps, int32_t column);
  * constant's bytes); -1 when it has no exact physical form (nothing may then be pruned). */
 int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf[32],
                            hudi_slice *out);
+/* FLOAT, DOUBLE or FLOAT16. */
+bool hudi_pq_is_float(hudi_type_id t);
+/* Whether op is GT_TOTAL or GE_TOTAL (NaN above every number, parquet.h). */
+bool hudi_pq_total_op(hudi_cmp_op op);
+/* GT for GT_TOTAL, GE for GE_TOTAL, else op: the same comparison where no NaN is involved. */
+hudi_cmp_op hudi_pq_ieee_op(hudi_cmp_op op);
 /* True when chunk statistics `sv` leave room for a row of `rows` satisfying p. */
 bool hudi_pq_chunk_may_match(const pq_stats_view *sv, const hudi_pq_predicate *p,
                              const pq_leaf *leaf, int64_t rows);

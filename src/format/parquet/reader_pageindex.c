@@ -123,9 +123,18 @@ static int apply_predicate(hudi_pq_scan *s, int32_t rg, const hudi_pq_predicate 
         rc = hudi_error_oom(err);
         goto done;
     }
+    /* GT_TOTAL and GE_TOTAL: NaN rows pass, so on a float column a page's bounds are used only
+     * when it has no NaN (as for a descending top-N boundary); elsewhere they are GT and GE. */
+    hudi_pq_predicate q = *p;
+    bool total = hudi_pq_total_op(p->op), fp = hudi_pq_is_float(leaf->field->type);
+    q.op = hudi_pq_ieee_op(p->op);
     for (int32_t i = 0; i < ci.n_pages; i++) {
-        may[i] = dyn ? page_may_pass(&ci, i, raw_kind, p, c, have_c, dyn[0], dyn[1])
-                     : page_may_match(&ci, i, kind, p, c, have_c);
+        if (total && fp)
+            may[i] = p->value.f64 != p->value.f64 ||
+                     page_may_pass(&ci, i, raw_kind, &q, c, have_c, false, true);
+        else
+            may[i] = dyn ? page_may_pass(&ci, i, raw_kind, p, c, have_c, dyn[0], dyn[1])
+                         : page_may_match(&ci, i, kind, &q, c, have_c);
         if (may[i]) continue;
         s->stats.pages_skipped++;
         if (dyn) {

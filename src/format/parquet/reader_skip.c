@@ -63,8 +63,28 @@ int hudi_pq_plain_constant(const pq_leaf *leaf, const hudi_value *v, uint8_t buf
     }
 }
 
+bool hudi_pq_is_float(hudi_type_id t) {
+    return t == HUDI_TYPE_FLOAT || t == HUDI_TYPE_DOUBLE || t == HUDI_TYPE_FLOAT16;
+}
+
+bool hudi_pq_total_op(hudi_cmp_op op) { return op == HUDI_CMP_GT_TOTAL || op == HUDI_CMP_GE_TOTAL; }
+
+hudi_cmp_op hudi_pq_ieee_op(hudi_cmp_op op) {
+    return op == HUDI_CMP_GT_TOTAL ? HUDI_CMP_GT : op == HUDI_CMP_GE_TOTAL ? HUDI_CMP_GE : op;
+}
+
 bool hudi_pq_chunk_may_match(const pq_stats_view *sv, const hudi_pq_predicate *p,
                              const pq_leaf *leaf, int64_t rows) {
+    if (hudi_pq_total_op(p->op)) {
+        /* Bounds leave NaN out, and a NaN row passes a number bound: the IEEE comparison
+         * decides only when the chunk is known to hold no NaN (and the constant is none). */
+        hudi_pq_predicate q = *p;
+        q.op = hudi_pq_ieee_op(p->op);
+        if (hudi_pq_is_float(leaf->field->type) &&
+            (!(sv->has_nan_count && sv->nan_count == 0) || p->value.f64 != p->value.f64))
+            return !(sv->has_null_count && sv->null_count >= rows && rows > 0);
+        return hudi_pq_chunk_may_match(sv, &q, leaf, rows);
+    }
     if (p->op == HUDI_CMP_IS_NULL) return !(sv->has_null_count && sv->null_count == 0);
     if (sv->has_null_count && sv->null_count >= rows && rows > 0) return false; /* all null */
     if (p->op == HUDI_CMP_IS_NOT_NULL) return true;
@@ -131,8 +151,10 @@ static bool apply_op(hudi_cmp_op op, int c) {
     case HUDI_CMP_NE: return c != 0;
     case HUDI_CMP_LT: return c < 0;
     case HUDI_CMP_LE: return c <= 0;
-    case HUDI_CMP_GT: return c > 0;
-    case HUDI_CMP_GE: return c >= 0;
+    case HUDI_CMP_GT:
+    case HUDI_CMP_GT_TOTAL: return c > 0;
+    case HUDI_CMP_GE:
+    case HUDI_CMP_GE_TOTAL: return c >= 0;
     default: return false;
     }
 }
@@ -166,12 +188,23 @@ static bool apply_op(hudi_cmp_op op, int c) {
         }                                                                                          \
     } while (0)
 
+/* keep[i] &= (v[i] OP c) for GT_TOTAL and GE_TOTAL with a number c: NaN rows pass. */
+#define TOTAL_LOOP(T, C)                                                                           \
+    do {                                                                                           \
+        const T *v = (const T *)a->values;                                                         \
+        if (op == HUDI_CMP_GT_TOTAL)                                                               \
+            for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)((v[i] > (C)) | (v[i] != v[i]));   \
+        else                                                                                       \
+            for (int64_t i = 0; i < n; i++) keep[i] &= (uint8_t)((v[i] >= (C)) | (v[i] != v[i]));  \
+    } while (0)
+
 /* The common comparisons of a numeric column with a constant of its own range, without the
  * per-row type switch. Returns false when the general loop must do it. */
 static bool eval_fixed_fast(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
                             uint8_t *keep) {
     int64_t n = a->length;
     if (value->is_null || !a->values) return false;
+    if (!hudi_pq_is_float(a->field->type)) op = hudi_pq_ieee_op(op);
     switch (a->field->type) {
     case HUDI_TYPE_INT32:
     case HUDI_TYPE_DATE: {
@@ -188,12 +221,20 @@ static bool eval_fixed_fast(const hudi_array *a, hudi_cmp_op op, const hudi_valu
     }
     case HUDI_TYPE_DOUBLE: {
         double c = value->f64;
-        CMP_LOOP(double, c);
+        if (hudi_pq_total_op(op) && c != c) return false; /* NaN constant: the general loop */
+        if (hudi_pq_total_op(op))
+            TOTAL_LOOP(double, c);
+        else
+            CMP_LOOP(double, c);
         break;
     }
     case HUDI_TYPE_FLOAT: {
         double c = value->f64; /* each float widens exactly, as in the general loop */
-        CMP_LOOP(float, c);
+        if (hudi_pq_total_op(op) && c != c) return false;
+        if (hudi_pq_total_op(op))
+            TOTAL_LOOP(float, c);
+        else
+            CMP_LOOP(float, c);
         break;
     }
     default: return false;
@@ -203,6 +244,7 @@ static bool eval_fixed_fast(const hudi_array *a, hudi_cmp_op op, const hudi_valu
     return true;
 }
 #undef CMP_LOOP
+#undef TOTAL_LOOP
 
 int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value *value,
                            uint8_t *keep, hudi_error *err) {
@@ -260,8 +302,13 @@ int hudi_pq_eval_predicate(const hudi_array *a, hudi_cmp_op op, const hudi_value
                        : f->type == HUDI_TYPE_DOUBLE
                            ? ((const double *)a->values)[i]
                            : hudi_half_to_float(((const uint16_t *)a->values)[i]);
-            if (x != x || p->value.f64 != p->value.f64) { /* NaN compares false, except != */
-                if (p->op != HUDI_CMP_NE) keep[i] = 0;
+            bool nx = x != x, nc = p->value.f64 != p->value.f64;
+            if (nx || nc) {
+                if (hudi_pq_total_op(p->op)) { /* NaN above every number, equal to NaN */
+                    c = nx && nc ? 0 : nx ? 1 : -1;
+                    break;
+                }
+                if (p->op != HUDI_CMP_NE) keep[i] = 0; /* IEEE: NaN compares false, except != */
                 continue;
             }
             c = (x > p->value.f64) - (x < p->value.f64);
