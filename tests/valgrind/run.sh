@@ -6,6 +6,8 @@
 # there is an error) and any non-empty log fails the run. System programs the tests start
 # (sh, unzip, ...) are not traced, nor are children a test forks without exec (the stress tests'
 # writer processes, which exit holding Criterion's inherited state; ASan covers them).
+# Leaks whose every frame is inside Criterion's own runner are suppressed (criterion.supp);
+# nothing of hudic is.
 # ctest: label valgrind (`ctest --preset valgrind`).
 set -uo pipefail
 logs=$(mktemp -d "${TMPDIR:-/tmp}/hudic-valgrind.XXXXXX")
@@ -13,6 +15,7 @@ trap 'rm -rf "$logs"' EXIT
 valgrind -q --trace-children=yes --child-silent-after-fork=yes \
     --trace-children-skip='/bin/*,/usr/*,/sbin/*' \
     --leak-check=full --errors-for-leak-kinds=definite,possible \
+    --suppressions="$(dirname "$0")/criterion.supp" \
     --log-file="$logs/vg.%p.log" "$@"
 rc=$?
 bad=0
