@@ -101,9 +101,7 @@ static bool arg_bool(const args *a, int k) { return a->v[k] && strcasecmp(a->v[k
 /* True when writer settings `kv` (a table's properties, then the session's SET values, as a
  * write takes them: hudi_sql_write_props) have hoodie.index.type=BUCKET. */
 static bool bucket_index(const char *const *kv) {
-    const char *v = NULL;
-    for (size_t i = 0; kv && kv[i] && kv[i + 1]; i += 2)
-        if (strcmp(kv[i], "hoodie.index.type") == 0) v = kv[i + 1];
+    const char *v = hudi_props_setting(NULL, kv, "hoodie.index.type");
     return v && strcasecmp(v, "BUCKET") == 0;
 }
 

@@ -34,6 +34,13 @@ const char *hudi_props_get(const hudi_props *p, const char *key) {
     return e ? e->value : NULL;
 }
 
+const char *hudi_props_setting(const hudi_props *p, const char *const *kv, const char *key) {
+    const char *v = NULL;
+    for (size_t i = 0; kv && kv[i] && kv[i + 1]; i += 2)
+        if (strcmp(kv[i], key) == 0) v = kv[i + 1];
+    return v || !p ? v : hudi_props_get(p, key);
+}
+
 /* Takes ownership of key and value (frees them on failure). */
 static int put_owned(hudi_props *p, char *key, char *value, hudi_error *err) {
     hudi_prop *e = find_prop(p, key);

@@ -47,6 +47,10 @@ int hudi_props_parse(hudi_props *out, hudi_slice text, const char *path, hudi_er
 void hudi_props_dispose(hudi_props *p);
 /** The value of `key` (borrowed, lives until the key is set or unset), or NULL. */
 const char *hudi_props_get(const hudi_props *p, const char *key);
+/** A writer setting: the last value of `key` in `kv` (key/value pairs, NULL-terminated; SQL
+ *  passes a table's properties, then the session's SET values, so the last wins), else `p`'s
+ *  (`p` may be NULL). */
+const char *hudi_props_setting(const hudi_props *p, const char *const *kv, const char *key);
 /** Integer value, `dflt` when absent; ECORRUPT naming the key when not a decimal integer. */
 int hudi_props_get_int(const hudi_props *p, const char *key, int64_t dflt, int64_t *out,
                        hudi_error *err);

@@ -83,17 +83,9 @@ typedef struct bulk {
     hudi_heartbeat *hb;
 } bulk;
 
-/* A writer setting: the write's props (the last of a key wins), then hoodie.properties. */
-static const char *setting(const wctx *c, const char *key) {
-    const char *v = NULL;
-    for (size_t i = 0; c->o.props && c->o.props[i] && c->o.props[i + 1]; i += 2)
-        if (strcmp(c->o.props[i], key) == 0) v = c->o.props[i + 1];
-    return v ? v : hudi_props_get(&c->t->props, key);
-}
-
 static int int_setting(const wctx *c, const char *key, int64_t dflt, int64_t min, int64_t *out,
                        hudi_error *err) {
-    const char *v = setting(c, key);
+    const char *v = hudi_write_setting(c, key);
     *out = dflt;
     if (!v) return 0;
     char *end;
@@ -126,7 +118,7 @@ static int bulk_init(bulk *bk, wctx *c, hudi_error *err) {
     if (c->n_parts > 0)
         bk->block_bytes = HUDI_MIN(bk->block_bytes, HUDI_MAX(budget / c->n_parts, 1 << 20));
     double ratio = BULK_DEFAULT_COMPRESSION_RATIO;
-    const char *v = setting(c, "hoodie.parquet.compression.ratio");
+    const char *v = hudi_write_setting(c, "hoodie.parquet.compression.ratio");
     if (v) {
         char *end;
         ratio = strtod(v, &end);

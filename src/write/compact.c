@@ -677,25 +677,18 @@ static bool oldest_pending(const hudi_table *t, char out[HUDI_INSTANT_TIME_MAX])
 
 typedef enum { DO_SCHEDULE, DO_RUN, DO_BOTH } compact_what;
 
-/* The settings of a compaction (docs/CLI.md "Threads"): each key from `settings` (key/value
+/* The settings of a compaction (docs/CLI.md "Threads"), hudi_props_setting: `settings` (key/value
  * pairs, NULL-terminated; the last of a key wins, as a write's props), else hoodie.properties:
  * hoodie.hudic.parallelism (hudi_pool_parse_threads; absent = the default) and
  * hoodie.parquet.compression.codec (absent = gzip, Hudi 0.14/0.15's default). */
-static const char *compact_setting(const hudi_table *t, const char *const *settings,
-                                   const char *key) {
-    const char *v = NULL;
-    for (size_t i = 0; settings && settings[i] && settings[i + 1]; i += 2)
-        if (strcmp(settings[i], key) == 0) v = settings[i + 1];
-    return v ? v : hudi_props_get(&t->props, key);
-}
-
 static int compact_settings(const hudi_table *t, const char *const *settings, hudi_compact_cfg *out,
                             hudi_error *err) {
-    const char *v = compact_setting(t, settings, "hoodie.hudic.parallelism");
+    const char *v = hudi_props_setting(&t->props, settings, "hoodie.hudic.parallelism");
     out->threads = hudi_pool_default_threads();
     out->codec = HUDI_PQ_CODEC_GZIP;
     int rc = v ? hudi_pool_parse_threads("hoodie.hudic.parallelism", v, &out->threads, err) : 0;
-    if (rc == 0 && (v = compact_setting(t, settings, "hoodie.parquet.compression.codec")))
+    if (rc == 0 &&
+        (v = hudi_props_setting(&t->props, settings, "hoodie.parquet.compression.codec")))
         rc = hudi_write_codec_parse(v, &out->codec, err);
     if (rc < 0) hudi_error_wrap(err, "%s", t->base_path); /* (returns 0 when err is NULL) */
     return rc;

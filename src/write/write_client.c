@@ -182,10 +182,7 @@ static int plan(wctx *c, hudi_error *err) {
 /* A writer setting: the write's props (the last of a key wins: SQL passes table properties,
  * then the session's SET values), then hoodie.properties. */
 const char *hudi_write_setting(const wctx *c, const char *key) {
-    const char *v = NULL;
-    for (size_t i = 0; c->o.props && c->o.props[i] && c->o.props[i + 1]; i += 2)
-        if (strcmp(c->o.props[i], key) == 0) v = c->o.props[i + 1];
-    return v ? v : hudi_props_get(&c->t->props, key);
+    return hudi_props_setting(&c->t->props, c->o.props, key);
 }
 
 /* Inline compaction (hoodie.compact.inline), Hudi's NUM_COMMITS trigger: compact once the

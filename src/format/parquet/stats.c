@@ -593,13 +593,8 @@ int hudi_pq_stats_update_fixed(pq_stats_acc *acc, const uint8_t *v, size_t width
 /* bytes_cmp, settled by the first 8 bytes when they differ (random keys nearly always) without
  * a call to memcmp. */
 static inline int bytes_cmp_fast(const uint8_t *a, size_t la, const uint8_t *b, size_t lb) {
-    if (la >= 8 && lb >= 8) {
-        uint64_t x, y;
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
-    }
-    return bytes_cmp(a, la, b, lb);
+    uint64_t x = prefix8(a, la), y = prefix8(b, lb);
+    return x != y ? (x < y ? -1 : 1) : bytes_cmp(a, la, b, lb);
 }
 
 int hudi_pq_stats_update_dict_bytes(pq_stats_acc *acc, const uint32_t *ix, size_t n,
