@@ -646,11 +646,20 @@ int hudi_write_rollback_failed(hudi_table *t, const hudi_txn_config *tc, const h
     char(*times)[HUDI_INSTANT_TIME_MAX] = NULL;
     size_t n = 0;
     int rolled = 0;
-    /* Unfinished rollbacks and cleans are redone from scratch: drop their instants. (hudic runs
-     * them only under the table lock, which the caller holds.) */
+    /* Unfinished rollbacks and cleans are redone from scratch: their instants go. A single
+     * writer's are its own, dead. With several writers a recent one may be live: Hudi plans a
+     * clean or a rollback under the lock but runs it after releasing it, so one younger than
+     * the heartbeat expiry is another writer's work in progress, left alone. */
     unsigned redo = HUDI_ACTION_BIT(HUDI_ACTION_ROLLBACK) | HUDI_ACTION_BIT(HUDI_ACTION_CLEAN);
-    int rc = pending_times(t->timeline, redo, &times, &n, err);
+    char live_after[HUDI_INSTANT_TIME_MAX] = "";
+    int rc = 0;
+    if (tc->occ)
+        rc = hudi_instant_time_from_ms(
+            live_after, hudi_os_now_ms() - tc->heartbeat_interval_ms * tc->heartbeat_misses,
+            t->cfg.timeline_utc, err);
+    if (rc == 0) rc = pending_times(t->timeline, redo, &times, &n, err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (live_after[0] && hudi_instant_time_cmp(times[i], live_after) > 0) continue;
         const hudi_instant *in = find_pending(t->timeline, times[i]);
         if (in && in->action == HUDI_ACTION_ROLLBACK)
             rc = discard_rollback(t, times[i], err);

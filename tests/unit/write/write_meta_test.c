@@ -276,6 +276,48 @@ Test(write_meta, pending_clean_dropped_by_a_single_writer_kept_under_occ) {
     cr_assert_eq(clean_with_pending(true), 1, "another writer's pending clean was deleted");
 }
 
+/* Before it writes, a writer redoes unfinished cleans and rollbacks (their instants go). Under
+ * optimistic concurrency control a recent one may be another writer's in progress - Hudi plans
+ * them under the lock and runs them after releasing it - so only those older than the heartbeat
+ * expiry go (the compat test saw Spark's clean fail on a clean.requested a hudic write had
+ * deleted). */
+Test(write_meta, occ_writer_leaves_recent_pending_cleans_and_rollbacks) {
+    char base[512], meta[600], now_t[HUDI_INSTANT_TIME_MAX], path[800];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_table *t = wt_create(fs, base, NULL, NULL, false, true, &s);
+    hudi_batch *b = wt_batch_range(&s, 0, 2, 1, P1, 1);
+    wt_write(t, b, HUDI_WRITE_UPSERT);
+    hudi_error err = HUDI_ERROR_INIT;
+    snprintf(meta, sizeof(meta), "%s/.hoodie", base);
+    cr_assert_eq(hudi_instant_time_from_ms(now_t, hudi_os_now_ms(), t->cfg.timeline_utc, &err), 0);
+    static const char *const OLD[] = {"20000101000000000.clean.requested",
+                                      "20000101000000001.rollback.requested"};
+    const char *recent[] = {"clean.requested", "rollback.requested"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/%s", meta, OLD[i]);
+        cr_assert_eq(hudi_fs_write_all(fs, path, HUDI_CREATE_EXCLUSIVE, "", 0, &err), 0);
+        snprintf(path, sizeof(path), "%s/%s%d.%s", meta, now_t, i, recent[i]);
+        cr_assert_eq(hudi_fs_write_all(fs, path, HUDI_CREATE_EXCLUSIVE, "", 0, &err), 0);
+    }
+    cr_assert_eq(hudi_props_set(&t->props, "hoodie.write.concurrency.mode",
+                                "optimistic_concurrency_control", &err),
+                 0, "%s", err.message);
+    cr_assert_eq(hudi_tbl_reload(t, &err), 0, "%s", err.message);
+    wt_write(t, b, HUDI_WRITE_UPSERT);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/%s", meta, OLD[i]);
+        cr_assert(!hudi_fs_exists(fs, path), "a dead writer's %s was left", OLD[i]);
+        snprintf(path, sizeof(path), "%s/%s%d.%s", meta, now_t, i, recent[i]);
+        cr_assert(hudi_fs_exists(fs, path), "a live writer's %s was deleted", path);
+    }
+    hudi_batch_free(b);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
+
 Test(write_meta, rollback_of_failed_write) {
     char base[512], meta[600];
     hudi_field s;
