@@ -11,9 +11,7 @@
 /* ---- settings ------------------------------------------------------------------------------ */
 
 static const char *prop(const hudi_table *t, const char *const *props, const char *key) {
-    for (size_t i = 0; props && props[i] && props[i + 1]; i += 2)
-        if (strcmp(props[i], key) == 0) return props[i + 1];
-    return hudi_props_get(&t->props, key);
+    return hudi_props_setting(&t->props, props, key);
 }
 
 static int prop_long(const hudi_table *t, const char *const *props, const char *key, int64_t dflt,

@@ -160,10 +160,7 @@ static int find_child(const hudi_field *st, const char *name) {
 
 /* A writer setting: the write's props first, then hoodie.properties. */
 static bool prop_true(const wctx *c, const char *key) {
-    const char *v = NULL;
-    for (size_t i = 0; c->o.props && c->o.props[i] && c->o.props[i + 1] && !v; i += 2)
-        if (strcmp(c->o.props[i], key) == 0) v = c->o.props[i + 1];
-    if (!v) v = hudi_props_get(&c->t->props, key);
+    const char *v = hudi_props_setting(&c->t->props, c->o.props, key);
     return v && strcasecmp(v, "true") == 0;
 }
 

@@ -126,9 +126,7 @@ typedef struct appender {
 
 /* A writer setting: the write's props first, then hoodie.properties. */
 static const char *setting(const wctx *c, const char *key) {
-    for (size_t i = 0; c->o.props && c->o.props[i] && c->o.props[i + 1]; i += 2)
-        if (strcmp(c->o.props[i], key) == 0) return c->o.props[i + 1];
-    return hudi_props_get(&c->t->props, key);
+    return hudi_props_setting(&c->t->props, c->o.props, key);
 }
 
 static int size_setting(const wctx *c, const char *key, int64_t dflt, int64_t *out,

@@ -12,6 +12,7 @@
 #include "format/parquet/meta.h"
 #include "format/parquet/parquet.h"
 #include "support.h"
+#include "table/txn.h"
 #include "wt_util.h"
 
 static const char *const P1[] = {"a"};
@@ -295,6 +296,51 @@ static int dir_entries(hudi_fs *fs, const char *dir) {
  * far larger than a 2000-byte bound reads exactly as without the bound: every batch equal,
  * meta columns included, in the same order - while the reader spilled its log records and
  * read its log files twice, and left no spill file behind. */
+/* A setting given twice takes its last value: SQL passes a table's TBLPROPERTIES before the
+ * session's SET values, and SET wins (docs/SQL.md). */
+Test(mor_logfmt, the_last_value_of_a_setting_wins) {
+    char base[512], in[HUDI_INSTANT_TIME_MAX];
+    hudi_field s;
+    hudi_error err = HUDI_ERROR_INIT;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_MEMORY, base, sizeof(base));
+    hudi_table *t = mor_create(fs, base, &s);
+    hudi_batch *b0 = wt_batch_range(&s, 0, 20, 1, P1, 1);
+    (void)wt_write(t, b0, HUDI_WRITE_INSERT);
+    const char *const twice[] = {"hoodie.logfile.data.block.format",
+                                 "hfile",
+                                 "hoodie.logfile.max.size",
+                                 "1GB",
+                                 "hoodie.logfile.data.block.format",
+                                 "parquet",
+                                 "hoodie.logfile.max.size",
+                                 "1048576",
+                                 "hoodie.write.concurrency.mode",
+                                 "optimistic_concurrency_control",
+                                 "hoodie.write.concurrency.mode",
+                                 "single_writer",
+                                 "hoodie.write.lock.wait_time_ms",
+                                 "x",
+                                 "hoodie.write.lock.wait_time_ms",
+                                 "100",
+                                 NULL};
+    hudi_batch *b1 = wt_batch_range(&s, 0, 20, 2, P1, 1);
+    cr_assert_eq(write_props(t, b1, HUDI_WRITE_UPSERT, twice, in, &err), 0, "%s", err.message);
+    log_census c = census(t, in, HUDI_LOG_PARQUET_DATA_BLOCK);
+    cr_assert_eq(c.files, 1);
+    cr_assert_eq(c.data_blocks, 1);
+    hudi_txn_config tc;
+    cr_assert_eq(hudi_txn_config_load(&tc, t, twice, &err), 0, "%s", err.message);
+    cr_assert(!tc.occ);
+    cr_assert_eq(tc.lock_wait_ms, 100);
+    hudi_txn_config_dispose(&tc);
+    hudi_batch_free(b0);
+    hudi_batch_free(b1);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    hudi_field_dispose(&s);
+}
+
 Test(mor_logfmt, bounded_merge_reads_the_unbounded_rows) {
     char base[512], spill[600];
     hudi_field s;
