@@ -35,7 +35,10 @@
  *
  * Environment: HUDI_BENCH_MALLOPT=1 tunes glibc's allocator as the hudic CLI does (src/cli/main.c);
  * HUDI_BENCH_TRIM=1 calls malloc_trim(0) before each write's rss_after_kb (the resident size
- * after the write with its batch freed: see BENCHMARKS.md on memory across upsert rounds).
+ * after the write with its batch freed: see BENCHMARKS.md on memory across upsert rounds);
+ * HUDI_BENCH_LIVE=1 counts the bytes hudic holds through allocation hooks (hudi_set_allocator)
+ * and adds live_after_kb, what is still allocated after each write, beside rss_after_kb, and
+ * reader_cache_kb, the part of it that is the Parquet reader's warm-buffer cache (bounded).
  *
  * Key invariant: every row comes from trips_row(), which must stay identical to trips_sql()
  * in gen_trips.py (and to parquet_bench.c), so both engines work on the same rows; only the
@@ -466,15 +469,44 @@ static void phase_end_print(const phase *p, const char *name, int round, int64_t
            name, round, rows, dt, dc, dtc, p->setup_kb, status_kb("VmHWM"));
 }
 
+/* HUDI_BENCH_LIVE: the bytes allocated through hudic's hooks and not yet freed (usable sizes,
+ * so glibc's rounding is included; its retained free memory is not). */
+static _Atomic long long g_live;
+
+static void *live_malloc(size_t n, void *payload) {
+    (void)payload;
+    void *p = malloc(n);
+    if (p) g_live += (long long)malloc_usable_size(p);
+    return p;
+}
+
+static void *live_realloc(void *p, size_t n, void *payload) {
+    (void)payload;
+    long long old = p ? (long long)malloc_usable_size(p) : 0;
+    void *q = realloc(p, n);
+    if (q) g_live += (long long)malloc_usable_size(q) - old;
+    return q;
+}
+
+static void live_free(void *p, void *payload) {
+    (void)payload;
+    if (p) g_live -= (long long)malloc_usable_size(p);
+    free(p);
+}
+
 /* Ends a write's JSON line; call after the input batch is freed: rss_after_kb is the resident
  * size the write left behind (the table handle, and what the allocator keeps). With
  * HUDI_BENCH_TRIM set, malloc_trim(0) runs first, so the two can be told apart. */
 static void print_write_result(const hudi_table_write_result *r) {
     if (getenv("HUDI_BENCH_TRIM")) malloc_trim(0);
     printf(",\"instant\":\"%s\",\"inserts\":%" PRId64 ",\"updates\":%" PRId64
-           ",\"files_written\":%" PRId64 ",\"bytes_written\":%" PRId64 ",\"rss_after_kb\":%ld}\n",
+           ",\"files_written\":%" PRId64 ",\"bytes_written\":%" PRId64 ",\"rss_after_kb\":%ld",
            r->instant, r->inserts, r->updates, r->files_written, r->bytes_written,
            status_kb("VmRSS"));
+    if (getenv("HUDI_BENCH_LIVE"))
+        printf(",\"live_after_kb\":%lld,\"reader_cache_kb\":%zu", (long long)g_live / 1024,
+               hudi_pq_buffer_cache_bytes() / 1024);
+    printf("}\n");
     fflush(stdout);
 }
 
@@ -715,6 +747,10 @@ int main(int argc, char **argv) {
         mallopt(M_TRIM_THRESHOLD, 256 << 20);
     }
 #endif
+    if (getenv("HUDI_BENCH_LIVE")) {
+        hudi_allocator live = {live_malloc, live_realloc, live_free, NULL};
+        hudi_set_allocator(&live);
+    }
     bench_args a = {.rows = 1000000,
                     .rounds = 5,
                     .small_rounds = 3,

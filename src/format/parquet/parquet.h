@@ -195,6 +195,8 @@ void hudi_pq_scan_free(hudi_pq_scan *s); /* NULL-safe */
  * not page-fault fresh buffers for every file. The cache holds at most 48 buffers and 128 MB of
  * capacity. This frees them all now (returns the bytes freed); thread-safe. */
 size_t hudi_pq_buffer_cache_clear(void);
+/* The bytes the warm-buffer cache holds now (at most 128 MiB). */
+size_t hudi_pq_buffer_cache_bytes(void);
 
 /* ================================ writing ================================================= */
 

@@ -120,6 +120,13 @@ static void cache_give(void *p, size_t cap) {
     hudi_free(p);
 }
 
+size_t hudi_pq_buffer_cache_bytes(void) {
+    pthread_mutex_lock(&cache_mu);
+    size_t n = cache_bytes;
+    pthread_mutex_unlock(&cache_mu);
+    return n;
+}
+
 size_t hudi_pq_buffer_cache_clear(void) {
     size_t n = 0;
     pthread_mutex_lock(&cache_mu);
