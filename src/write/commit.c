@@ -111,6 +111,58 @@ int hudi_write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *coun
     return 0;
 }
 
+/* Appends the marker names of one MARKERS<n> file (one per line) to v. */
+static int read_marker_file(hudi_fs *fs, const char *dir, const char *name, hudi_vec *v,
+                            hudi_error *err) {
+    hudi_buf path = HUDI_BUF_INIT, body = HUDI_BUF_INIT;
+    hudi_buf_printf(&path, "%s/%s", dir, name);
+    int rc =
+        hudi_buf_failed(&path) ? hudi_error_oom(err) : hudi_fs_read_all(fs, path.data, &body, err);
+    for (size_t i = 0; rc == 0 && i < body.len;) {
+        const char *line = (const char *)body.data + i;
+        const char *nl = memchr(line, '\n', body.len - i);
+        size_t n = nl ? (size_t)(nl - line) : body.len - i;
+        i += n + 1;
+        if (n && line[n - 1] == '\r') n--;
+        if (n == 0) continue;
+        char **slot = hudi_vec_push(v);
+        if (!slot || !(*slot = hudi_strndup(line, n))) rc = hudi_error_oom(err);
+    }
+    hudi_buf_dispose(&path);
+    hudi_buf_dispose(&body);
+    return rc;
+}
+
+int hudi_write_list_markers(hudi_fs *fs, const char *dir, char ***out, size_t *count,
+                            hudi_error *err) {
+    char **files = NULL;
+    size_t n = 0;
+    hudi_vec v = HUDI_VEC_INIT(char *);
+    int rc = hudi_write_list_tree(fs, dir, &files, &n, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const char *f = files[i];
+        if (strncmp(f, "MARKERS", 7) == 0 && !strchr(f, '/')) {
+            if (strcmp(f, "MARKERS.type") != 0) rc = read_marker_file(fs, dir, f, &v, err);
+            continue;
+        }
+        char **slot = hudi_vec_push(&v);
+        if (!slot) {
+            rc = hudi_error_oom(err);
+            break;
+        }
+        *slot = files[i];
+        files[i] = NULL;
+    }
+    hudi_write_free_strings(files, n);
+    if (rc < 0) {
+        hudi_write_free_strings(v.data, v.len);
+        return rc;
+    }
+    *out = v.data;
+    *count = v.len;
+    return 0;
+}
+
 void hudi_write_free_strings(char **v, size_t n) {
     for (size_t i = 0; v && i < n; i++) hudi_free(v[i]);
     hudi_free(v);

@@ -164,7 +164,7 @@ static int collect_files(rb_state *s, hudi_error *err) {
     hudi_vec all = HUDI_VEC_INIT(char *);
     hudi_buf_printf(&dir, "%s/%s/%s", s->t->base_path, WRITE_TEMP_DIR, s->f->time);
     int rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : 0;
-    if (rc == 0) rc = hudi_write_list_tree(s->t->fs, dir.data, &markers, &n_markers, err);
+    if (rc == 0) rc = hudi_write_list_markers(s->t->fs, dir.data, &markers, &n_markers, err);
     if (rc == 0 && n_markers > 1) qsort(markers, n_markers, sizeof(char *), cmp_str);
     for (size_t i = 0; rc == 0 && i < n_markers; i++) {
         char *m = strstr(markers[i], ".marker.");
@@ -570,7 +570,7 @@ static int discard_rollback(hudi_table *t, const char *time, hudi_error *err) {
     size_t n = 0;
     hudi_buf_printf(&dir, "%s/%s/%s", t->base_path, WRITE_TEMP_DIR, time);
     int rc = hudi_buf_failed(&dir) ? hudi_error_oom(err) : 0;
-    if (rc == 0) rc = hudi_write_list_tree(t->fs, dir.data, &markers, &n, err);
+    if (rc == 0) rc = hudi_write_list_markers(t->fs, dir.data, &markers, &n, err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         char *m = strstr(markers[i], ".marker.APPEND");
         if (!m || m[14] != '\0') continue;

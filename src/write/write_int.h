@@ -311,6 +311,13 @@ int hudi_commit_complete(wctx *c, hudi_error *err);
 int hudi_write_remove_tree(hudi_fs *fs, const char *dir, hudi_error *err);
 /* Lists every file below `dir` as paths relative to it. */
 int hudi_write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *count, hudi_error *err);
+/* The markers of a write (its folder .hoodie/.temp/<instant>), as paths relative to it
+ * ("<partition>/<file>.marker.<IOType>") in both of Hudi's layouts: DIRECT (one empty file per
+ * marker) and TIMELINE_SERVER_BASED (MARKERS.type, and MARKERS0, MARKERS1... with one marker per
+ * line, as a Spark writer's embedded timeline server leaves them); a folder holding both gives
+ * the union. */
+int hudi_write_list_markers(hudi_fs *fs, const char *dir, char ***out, size_t *count,
+                            hudi_error *err);
 void hudi_write_free_strings(char **v, size_t n);
 
 /* write_client.c: a table with a metadata table would have it go stale (properties.md §6); do

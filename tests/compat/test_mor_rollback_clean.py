@@ -7,7 +7,9 @@ Spark with Hudi 0.15 (table version 6):
   writes a deltacommit on top that both read alike;
 * Spark writes a MOR table, rolls back its latest deltacommit with CALL rollback_to_instant,
   writes on with inline compaction, and cleans with CALL run_clean; hudic reads it after the
-  rollback and after the clean with the rows Spark reads.
+  rollback and after the clean with the rows Spark reads;
+* a Spark deltacommit fails after appending to log files, its markers in the timeline server's
+  MARKERS files; hudic's next write rolls it back with command blocks, and both read alike.
 
 Needs `hudic table create --type mor`, `write`, `compact`, `clean`, `cat` and `hudic sql`;
 Spark runs live."""
@@ -205,3 +207,54 @@ def test_hudic_reads_spark_mor_after_rollback_and_clean(tmp_path, spark015):
     ro = spark.read(path, key_columns=KEYS, options={"hoodie.datasource.query.type":
                                                       "read_optimized"})
     assert _data(ro.rows) == _hudic_rows(path, read_optimized=True)
+
+
+def test_hudic_rolls_back_a_failed_spark_write_with_timeline_server_markers(tmp_path, spark015):
+    """A Spark deltacommit that fails after writing its log files (a pre-commit validator that
+    cannot pass), with Spark's default markers: the embedded timeline server's MARKERS.type and
+    MARKERS<n> files. hudic's next write rolls it back: the log files Spark appended to get
+    rollback command blocks (which hudic finds only through the MARKERS files), and Spark and
+    hudic then read the same rows."""
+    _need_hudic()
+    spark = spark015()
+    path = str(tmp_path / "spark_mor_tsm")
+    state = {}
+    spark.write(path, _rows(range(0, 10), "n", 1), SCHEMA, _spark_options(
+        {"hoodie.datasource.write.operation": "insert"}))
+    _apply(state, _rows(range(0, 10), "n", 1))
+    spark.write(path, _rows([1, 2, 4], "u", 2), SCHEMA, _spark_options())
+    _apply(state, _rows([1, 2, 4], "u", 2))
+    failing = _spark_options({
+        "hoodie.embed.timeline.server": "true",
+        "hoodie.write.markers.type": "TIMELINE_SERVER_BASED",
+        "hoodie.precommit.validators":
+            "org.apache.hudi.client.validator.SqlQuerySingleResultPreCommitValidator",
+        "hoodie.precommit.validators.single.value.sql.queries":
+            "select count(*) from <TABLE_NAME> where id < 0#1",
+    })
+    with pytest.raises(h.PeerError):
+        spark.write(path, _rows([2, 3, 5], "x", 3), SCHEMA, failing)
+    temp = os.path.join(path, ".hoodie", ".temp")
+    pending = [d for d in os.listdir(temp)] if os.path.isdir(temp) else []
+    assert len(pending) == 1, pending
+    folder = os.path.join(temp, pending[0])
+    names = sorted(os.listdir(folder))
+    with open(os.path.join(folder, "MARKERS.type")) as fh:
+        assert fh.read() == "TIMELINE_SERVER_BASED", names
+    lines = []
+    for n in names:
+        if n.startswith("MARKERS") and n != "MARKERS.type":
+            with open(os.path.join(folder, n)) as fh:
+                lines += [ln for ln in fh.read().splitlines() if ln]
+    assert any(ln.endswith(".marker.APPEND") for ln in lines), lines
+    before_cmds = set(_command_block_logs(path))
+
+    _hudic_write(path, tmp_path, "upsert", _rows([7], "z", 4))
+    _apply(state, _rows([7], "z", 4))
+    assert pending[0] not in [t for t, _ in h.completed_instants(path)]
+    assert not os.path.exists(folder)
+    cmds = set(_command_block_logs(path)) - before_cmds
+    appended = {os.path.dirname(ln) for ln in lines if ln.endswith(".marker.APPEND")}
+    assert {os.path.dirname(c) for c in cmds} == appended, (cmds, lines)
+    assert _hudic_rows(path) == _expected(state)
+    assert _data(spark.read(path, key_columns=KEYS).rows) == _expected(state)

@@ -12,6 +12,7 @@
 
 #include "format/log/log.h"
 #include "table/tbl.h"
+#include "write/write_int.h"
 #include "wt_util.h"
 
 static const char *const P2[] = {"a", "b"};
@@ -274,6 +275,58 @@ Test(mor_rollback, failed_deltacommit_gets_command_blocks) {
     free(v4);
     free(f_logs);
     free(still);
+    free(cmds);
+    hudi_fs_free(fs);
+    mstate_dispose(&m);
+}
+
+/* Rewrites the DIRECT markers of instant `time` as a Spark writer's embedded timeline server
+ * leaves them: MARKERS.type, and the marker names one per line in MARKERS0 and MARKERS1. */
+static void to_timeline_server_markers(hudi_fs *fs, const char *base, const char *time) {
+    char dir[700], path[900];
+    snprintf(dir, sizeof(dir), "%s/.hoodie/.temp/%s", base, time);
+    char **markers = NULL;
+    size_t n = 0;
+    cr_assert_eq(hudi_write_list_tree(fs, dir, &markers, &n, NULL), 0);
+    cr_assert_geq(n, 2, "%zu markers", n);
+    hudi_buf files[2] = {HUDI_BUF_INIT, HUDI_BUF_INIT};
+    for (size_t i = 0; i < n; i++) hudi_buf_printf(&files[i % 2], "%s\n", markers[i]);
+    cr_assert_eq(hudi_write_remove_tree(fs, dir, NULL), 0);
+    snprintf(path, sizeof(path), "%s/MARKERS.type", dir);
+    cr_assert_eq(
+        hudi_fs_write_all(fs, path, HUDI_CREATE_EXCLUSIVE, "TIMELINE_SERVER_BASED", 21, NULL), 0);
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof(path), "%s/MARKERS%d", dir, k);
+        cr_assert_eq(
+            hudi_fs_write_all(fs, path, HUDI_CREATE_EXCLUSIVE, files[k].data, files[k].len, NULL),
+            0);
+        hudi_buf_dispose(&files[k]);
+    }
+    hudi_write_free_strings(markers, n);
+}
+
+/* The same failed deltacommit with its markers in the timeline-server layout (Spark's default
+ * marker type): the rollback finds the log files F appended to through MARKERS<n> and writes
+ * their command blocks, as with direct markers. */
+Test(mor_rollback, timeline_server_markers) {
+    mstate m;
+    char base[512];
+    int64_t at = 0;
+    mstate_init(&m);
+    hudi_fs *fs = with_failed_upsert(&m, base, sizeof(base), &at);
+    char f_time[HUDI_INSTANT_TIME_MAX];
+    failed_instant(fs, base, f_time);
+    to_timeline_server_markers(fs, base, f_time);
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(rollback_pending(fs, base, &err), 1, "%s", err.message);
+    char *cmds = files_with(fs, base, ".log.3_1-0-1");
+    cr_assert_eq(count_lines(cmds), 2, "the APPEND markers were not read: %s", cmds);
+    char mk[700];
+    snprintf(mk, sizeof(mk), "%s/.hoodie/.temp/%s", base, f_time);
+    cr_assert(!hudi_fs_exists(fs, mk));
+    char *d = dump(fs, base);
+    cr_assert_str_eq(d, m.before);
+    free(d);
     free(cmds);
     hudi_fs_free(fs);
     mstate_dispose(&m);
