@@ -581,13 +581,15 @@ static int write_file(cexec *x, const hudi_field *schema, const char *json, cons
         goto done;
     }
     hudi_pq_write_options wo = HUDI_PQ_WRITE_OPTIONS_INIT;
+    hudi_bloom_cfg bc;
     wo.legacy_list_format = true;
     wo.decimal_as_fixed = true;
     wo.row_group_bytes = WRITE_DEFAULT_TARGET_BYTES;
-    if ((rc = hudi_pq_writer_open(&w, x->t->fs, path.data, schema, &wo, err)) < 0 ||
+    if ((rc = hudi_write_bloom_cfg(x->t, &bc, err)) < 0 ||
+        (rc = hudi_pq_writer_open(&w, x->t->fs, path.data, schema, &wo, err)) < 0 ||
         (rc = hudi_pq_writer_add_kv(w, "parquet.avro.schema", json, err)) < 0 ||
         (rc = hudi_pq_writer_add_kv(w, "writer.model.name", "avro", err)) < 0 ||
-        (rc = hudi_key_footer_init(&kf, err)) < 0)
+        (rc = hudi_key_footer_init(&kf, &bc, err)) < 0)
         goto done;
     for (int64_t at = 0; at < n && rc == 0; at += WRITE_CHUNK_ROWS) {
         int64_t m = HUDI_MIN(WRITE_CHUNK_ROWS, n - at);

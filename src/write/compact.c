@@ -18,9 +18,8 @@
 
 /* ---- the record-key footer of a rewritten base file (compaction, clustering) ---------------- */
 
-int hudi_key_footer_init(hudi_key_footer *f, hudi_error *err) {
-    return hudi_bloom_new(&f->bloom, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
-                          HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES, err);
+int hudi_key_footer_init(hudi_key_footer *f, const hudi_bloom_cfg *cfg, hudi_error *err) {
+    return hudi_write_bloom_new(cfg, &f->bloom, err);
 }
 
 int hudi_key_footer_add(hudi_key_footer *f, const hudi_array *keys, int64_t n, hudi_error *err) {
@@ -219,22 +218,20 @@ static int bloom_add_from(hudi_bloom *bf, const hudi_array *keys, int64_t from, 
  * every unchanged key. Anything else (rows dropped, null keys, no or another filter in the base
  * file `pf`, no base file or one whose footer did not open: pf NULL) hashes every key. */
 static int compact_bloom(hudi_pq_file *pf, const hudi_read_stats *st, const hudi_array *keys,
-                         hudi_key_footer *kf, hudi_error *err) {
+                         const hudi_bloom_cfg *bc, hudi_key_footer *kf, hudi_error *err) {
     int64_t base_keys = keys->length - st->merge_rows_inserted;
     if (pf && st->merge_rows_dropped == 0 && keys->null_count == 0 && base_keys >= 0) {
         hudi_error e = HUDI_ERROR_INIT;
         hudi_bloom *bf = NULL;
         if (hudi_pq_num_rows(pf) == base_keys && hudi_bloom_from_footer(&bf, pf, &e) == 0 &&
-            hudi_bloom_continues(bf, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
-                                 HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES,
-                                 base_keys)) {
+            hudi_bloom_continues(bf, bc->type, bc->entries, bc->fpp, bc->max_entries, base_keys)) {
             kf->bloom = bf;
             bf = NULL;
         }
         hudi_bloom_free(bf);
         if (kf->bloom) return bloom_add_from(kf->bloom, keys, base_keys, err);
     }
-    int rc = hudi_key_footer_init(kf, err);
+    int rc = hudi_key_footer_init(kf, bc, err);
     return rc < 0 ? rc : bloom_add_from(kf->bloom, keys, 0, err);
 }
 
@@ -341,7 +338,9 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
             (rc = hudi_pq_writer_write(w, &view, err)) < 0)
             goto done;
     }
-    rc = compact_bloom(base, hudi_reader_stats(r), keys, &kf, err);
+    hudi_bloom_cfg bc;
+    rc = hudi_write_bloom_cfg(t, &bc, err);
+    if (rc == 0) rc = compact_bloom(base, hudi_reader_stats(r), keys, &bc, &kf, err);
     if (rc == 0) rc = hudi_key_footer_put(&kf, w, err);
     if (rc < 0) goto done;
     hudi_pq_writer *cw = w;

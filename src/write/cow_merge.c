@@ -643,14 +643,11 @@ static int name_group(wctx *c, wgroup *g, hudi_error *err) {
     return hudi_wgroup_take_name(c, g, &name, rc, err);
 }
 
-/* Hudi's bloom settings (hoodie.index.bloom.num_entries, hoodie.index.bloom.fpp,
- * hoodie.bloom.index.filter.type, hoodie.bloom.index.filter.dynamic.max.entries), read from
- * the table properties when present, else Hudi's defaults. */
-static int new_bloom(wctx *c, hudi_bloom **out, hudi_error *err) {
-    const hudi_props *p = &c->t->props;
+int hudi_write_bloom_cfg(const hudi_table *t, hudi_bloom_cfg *out, hudi_error *err) {
+    const hudi_props *p = &t->props;
     int64_t entries, max_entries;
-    hudi_bloom_type type = HUDI_BLOOM_DYNAMIC_V0;
-    double fpp = HUDI_BLOOM_DEFAULT_FPP;
+    out->type = HUDI_BLOOM_DYNAMIC_V0;
+    out->fpp = HUDI_BLOOM_DEFAULT_FPP;
     int rc = hudi_props_get_int(p, "hoodie.index.bloom.num_entries", HUDI_BLOOM_DEFAULT_ENTRIES,
                                 &entries, err);
     if (rc == 0)
@@ -658,12 +655,17 @@ static int new_bloom(wctx *c, hudi_bloom **out, hudi_error *err) {
                                 HUDI_BLOOM_DEFAULT_MAX_ENTRIES, &max_entries, err);
     if (rc < 0) return rc;
     const char *v = hudi_props_get(p, "hoodie.bloom.index.filter.type");
-    if (v && (rc = hudi_bloom_type_parse(&type, v, strlen(v), err)) < 0) return rc;
-    if ((v = hudi_props_get(p, "hoodie.index.bloom.fpp"))) fpp = strtod(v, NULL);
+    if (v && (rc = hudi_bloom_type_parse(&out->type, v, strlen(v), err)) < 0) return rc;
+    if ((v = hudi_props_get(p, "hoodie.index.bloom.fpp"))) out->fpp = strtod(v, NULL);
     if (entries < 1 || entries > INT32_MAX || max_entries < 1 || max_entries > INT32_MAX)
-        return hudi_error_set(err, HUDI_EINVAL, "%s: bad bloom filter entry counts",
-                              c->t->base_path);
-    return hudi_bloom_new(out, type, (int32_t)entries, fpp, (int32_t)max_entries, err);
+        return hudi_error_set(err, HUDI_EINVAL, "%s: bad bloom filter entry counts", t->base_path);
+    out->entries = (int32_t)entries;
+    out->max_entries = (int32_t)max_entries;
+    return 0;
+}
+
+int hudi_write_bloom_new(const hudi_bloom_cfg *cfg, hudi_bloom **out, hudi_error *err) {
+    return hudi_bloom_new(out, cfg->type, cfg->entries, cfg->fpp, cfg->max_entries, err);
 }
 
 static int open_file(fwriter *fw, hudi_error *err) {
@@ -685,7 +687,10 @@ static int open_file(fwriter *fw, hudi_error *err) {
             0 ||
         (rc = hudi_pq_writer_add_kv(fw->w, "writer.model.name", "avro", err)) < 0)
         return rc;
-    if (c->t->cfg.populate_meta_fields && (rc = new_bloom(c, &fw->bf, err)) < 0) return rc;
+    hudi_bloom_cfg bc;
+    if (c->t->cfg.populate_meta_fields && ((rc = hudi_write_bloom_cfg(c->t, &bc, err)) < 0 ||
+                                           (rc = hudi_write_bloom_new(&bc, &fw->bf, err)) < 0))
+        return rc;
     fw->instant_len = strlen(c->instant);
     fw->part_len = strlen(c->parts[fw->g->part].path);
     fw->name_len = strlen(fw->g->name);

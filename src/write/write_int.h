@@ -377,8 +377,21 @@ int hudi_write_uncommit_and_rollback(hudi_table *t, const hudi_instant *f, const
  * values are (void *)1). */
 int hudi_write_savepointed_files(const hudi_table *t, hudi_map *out, hudi_error *err);
 
+/* The sizing of the bloom filters a table's base files get (cow_merge.c): Hudi's
+ * hoodie.index.bloom.num_entries, hoodie.index.bloom.fpp, hoodie.bloom.index.filter.type and
+ * hoodie.bloom.index.filter.dynamic.max.entries from the table properties, else Hudi's
+ * defaults. Every writer of base files (writes, compaction, clustering) uses it. */
+typedef struct hudi_bloom_cfg {
+    hudi_bloom_type type;
+    int32_t entries, max_entries;
+    double fpp;
+} hudi_bloom_cfg;
+int hudi_write_bloom_cfg(const hudi_table *t, hudi_bloom_cfg *out, hudi_error *err);
+int hudi_write_bloom_new(const hudi_bloom_cfg *cfg, hudi_bloom **out, hudi_error *err);
+
 /* The record-key footer of a base file rewritten from merged or clustered records (compact.c):
- * Hudi's bloom filter of the keys and the key range (hoodie_min/max_record_key). */
+ * Hudi's bloom filter of the keys (sized by the table's hudi_bloom_cfg) and the key range
+ * (hoodie_min/max_record_key). */
 typedef struct hudi_key_footer {
     hudi_bloom *bloom;
     hudi_buf min, max;
@@ -386,7 +399,7 @@ typedef struct hudi_key_footer {
 } hudi_key_footer;
 #define HUDI_KEY_FOOTER_INIT                                                                       \
     { NULL, HUDI_BUF_INIT, HUDI_BUF_INIT, false }
-int hudi_key_footer_init(hudi_key_footer *f, hudi_error *err);
+int hudi_key_footer_init(hudi_key_footer *f, const hudi_bloom_cfg *cfg, hudi_error *err);
 /* Adds the non-null keys among the first `n` of `keys` (a string column). */
 int hudi_key_footer_add(hudi_key_footer *f, const hudi_array *keys, int64_t n, hudi_error *err);
 /* Writes the footer's key-value pairs into `w` (before closing it). */

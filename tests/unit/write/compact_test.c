@@ -14,6 +14,7 @@
 #include "support.h"
 #include "table/bloom.h"
 #include "write/write.h"
+#include "write/write_int.h"
 #include "write_fixtures.h"
 #include "wt_util.h"
 
@@ -312,9 +313,12 @@ Test(compact, parallelism_checked) {
 }
 
 /* The bloom filter of every base file that compaction `instant` wrote under `root` is, byte for
- * byte, a new filter of Hudi's default sizing fed the file's keys in row order; returns how many
- * files were checked. */
-static int check_compacted_blooms(const char *root, const char *instant) {
+ * byte, a new filter of the sizing `bc` (NULL: Hudi's default) fed the file's keys in row order;
+ * returns how many files were checked. */
+static int check_compacted_blooms(const char *root, const char *instant, const hudi_bloom_cfg *bc) {
+    static const hudi_bloom_cfg dflt = {HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
+                                        HUDI_BLOOM_DEFAULT_MAX_ENTRIES, HUDI_BLOOM_DEFAULT_FPP};
+    if (!bc) bc = &dflt;
     hudi_fs *fs = NULL;
     cr_assert_eq(hudi_fs_local_new(&fs, NULL), 0);
     char **paths = NULL;
@@ -325,9 +329,7 @@ static int check_compacted_blooms(const char *root, const char *instant) {
         file_batch fb;
         cr_assert_eq(file_batch_read(&fb, fs, paths[i], &err), 0, "%s", err.message);
         hudi_bloom *fresh = NULL;
-        cr_assert_eq(hudi_bloom_new(&fresh, HUDI_BLOOM_DYNAMIC_V0, HUDI_BLOOM_DEFAULT_ENTRIES,
-                                    HUDI_BLOOM_DEFAULT_FPP, HUDI_BLOOM_DEFAULT_MAX_ENTRIES, NULL),
-                     0);
+        cr_assert_eq(hudi_write_bloom_new(bc, &fresh, NULL), 0);
         int col = batch_column(fb.batch, "_hoodie_record_key");
         cr_assert_geq(col, 0);
         cr_assert_eq(hudi_bloom_add_array(fresh, fb.batch->columns[col], &err), 0, "%s",
@@ -378,7 +380,7 @@ Test(compact, bloom_filter_as_if_rebuilt, .timeout = 240) {
     hudi_batch_free(b);
     char before[64], *dump_before = wt_dump(t, NULL);
     cr_assert_gt(hudi_tbl_compact(t, NULL, before, &err), 0, "%s", err.message);
-    cr_assert_geq(check_compacted_blooms(base, before), 2);
+    cr_assert_geq(check_compacted_blooms(base, before, NULL), 2);
     wt_row del[] = {{0, NULL, 0, "a", false}, {299999, NULL, 0, "b", false}};
     b = wt_batch(&s, del, 2);
     (void)wt_write(t, b, HUDI_WRITE_DELETE);
@@ -388,12 +390,65 @@ Test(compact, bloom_filter_as_if_rebuilt, .timeout = 240) {
     hudi_batch_free(b);
     char after[64];
     cr_assert_gt(hudi_tbl_compact(t, NULL, after, &err), 0, "%s", err.message);
-    cr_assert_geq(check_compacted_blooms(base, after), 2);
+    cr_assert_geq(check_compacted_blooms(base, after, NULL), 2);
     char *dump_after = wt_dump(t, NULL);
     cr_expect_eq(wt_lines(dump_before), 300000);
     cr_expect_eq(wt_lines(dump_after), 299998);
     free(dump_before);
     free(dump_after);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    wt_fs_cleanup(WT_LOCAL, base);
+    hudi_field_dispose(&s);
+}
+
+/* Compaction sizes the new base files' filters as the table's writers do (its bloom
+ * properties), not by Hudi's defaults, both when it reuses the base file's filter (updates
+ * only) and when it hashes every key (a delete). */
+Test(compact, bloom_filter_of_the_table_sizing) {
+    static const char *const parts[] = {"a", "b"};
+    static const char *const props[] = {"hoodie.bloom.index.filter.type",
+                                        "SIMPLE",
+                                        "hoodie.index.bloom.num_entries",
+                                        "3000",
+                                        "hoodie.index.bloom.fpp",
+                                        "0.01",
+                                        NULL};
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_LOCAL, base, sizeof(base));
+    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    o.table_name = "bs";
+    o.record_key_fields = "id";
+    o.partition_fields = "part";
+    o.precombine_field = "ts";
+    o.populate_meta_fields = true;
+    o.schema = &s;
+    o.type = HUDI_MERGE_ON_READ;
+    o.extra_props = props;
+    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "%s", err.message);
+    hudi_bloom_cfg bc;
+    cr_assert_eq(hudi_write_bloom_cfg(t, &bc, &err), 0, "%s", err.message);
+    cr_assert_eq(bc.type, HUDI_BLOOM_SIMPLE);
+    cr_assert_eq(bc.entries, 3000);
+    hudi_batch *b = wt_batch_range(&s, 0, 4000, 1, parts, 2);
+    (void)wt_write(t, b, HUDI_WRITE_INSERT);
+    hudi_batch_free(b);
+    b = wt_batch_range(&s, 100, 500, 2, parts, 2); /* updates only: the filter is reused */
+    (void)wt_write(t, b, HUDI_WRITE_UPSERT);
+    hudi_batch_free(b);
+    char first[64], second[64];
+    cr_assert_gt(hudi_tbl_compact(t, NULL, first, &err), 0, "%s", err.message);
+    cr_assert_geq(check_compacted_blooms(base, first, &bc), 2);
+    wt_row del[] = {{0, NULL, 0, "a", false}};
+    b = wt_batch(&s, del, 1);
+    (void)wt_write(t, b, HUDI_WRITE_DELETE);
+    hudi_batch_free(b);
+    cr_assert_gt(hudi_tbl_compact(t, NULL, second, &err), 0, "%s", err.message);
+    cr_assert_geq(check_compacted_blooms(base, second, &bc), 1);
     hudi_tbl_free(t);
     hudi_fs_free(fs);
     wt_fs_cleanup(WT_LOCAL, base);
