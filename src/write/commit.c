@@ -111,6 +111,22 @@ int hudi_write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *coun
     return 0;
 }
 
+/* Whether a marker name from a MARKERS file stays below the marker folder (and so its data file
+ * below the table): relative, no "." or ".." component, no empty component. A rollback deletes
+ * what markers name, so a crafted line must not reach outside the table. */
+static bool marker_name_ok(const char *s, size_t n) {
+    if (n == 0 || s[0] == '/') return false;
+    for (size_t i = 0; i < n;) {
+        const char *slash = memchr(s + i, '/', n - i);
+        size_t len = slash ? (size_t)(slash - (s + i)) : n - i;
+        if (len == 0 || (len == 1 && s[i] == '.') || (len == 2 && s[i] == '.' && s[i + 1] == '.') ||
+            memchr(s + i, '\0', len))
+            return false;
+        i += len + 1;
+    }
+    return s[n - 1] != '/';
+}
+
 /* Appends the marker names of one MARKERS<n> file (one per line) to v. */
 static int read_marker_file(hudi_fs *fs, const char *dir, const char *name, hudi_vec *v,
                             hudi_error *err) {
@@ -125,6 +141,13 @@ static int read_marker_file(hudi_fs *fs, const char *dir, const char *name, hudi
         i += n + 1;
         if (n && line[n - 1] == '\r') n--;
         if (n == 0) continue;
+        if (!marker_name_ok(line, n)) {
+            rc = hudi_error_set(err, HUDI_ECORRUPT,
+                                "%s: a line is not a marker path below the "
+                                "marker folder: '%.*s'",
+                                path.data, (int)(n > 200 ? 200 : n), line);
+            break;
+        }
         char **slot = hudi_vec_push(v);
         if (!slot || !(*slot = hudi_strndup(line, n))) rc = hudi_error_oom(err);
     }

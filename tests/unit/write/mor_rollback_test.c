@@ -318,6 +318,22 @@ Test(mor_rollback, timeline_server_markers) {
     failed_instant(fs, base, f_time);
     to_timeline_server_markers(fs, base, f_time);
     hudi_error err = HUDI_ERROR_INIT;
+    /* a line reaching outside the marker folder is refused, naming the file; nothing changes */
+    char bad[700];
+    static const char *const lines[] = {"../../x.parquet.marker.CREATE", "/x.marker.CREATE",
+                                        "a/./x.marker.CREATE", "a//x.marker.CREATE"};
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+        snprintf(bad, sizeof(bad), "%s/.hoodie/.temp/%s/MARKERS7", base, f_time);
+        cr_assert_eq(
+            hudi_fs_write_all(fs, bad, HUDI_CREATE_EXCLUSIVE, lines[i], strlen(lines[i]), NULL), 0);
+        cr_assert_eq(rollback_pending(fs, base, &err), HUDI_ECORRUPT, "%s", lines[i]);
+        cr_assert(strstr(err.message, "MARKERS7") && strstr(err.message, lines[i]), "%s",
+                  err.message);
+        cr_assert_eq(hudi_fs_remove(fs, bad, NULL), 0);
+        char *d = dump(fs, base);
+        cr_assert_str_eq(d, m.before);
+        free(d);
+    }
     cr_assert_eq(rollback_pending(fs, base, &err), 1, "%s", err.message);
     char *cmds = files_with(fs, base, ".log.3_1-0-1");
     cr_assert_eq(count_lines(cmds), 2, "the APPEND markers were not read: %s", cmds);
