@@ -3,12 +3,12 @@
  *
  *   hudi_bench run TABLE [--rows N] [--rounds R] [--small-rounds S] [--codec snappy]
  *                        [--simple-index] [--phases bulk,upsert,small,scan] [--threads T]
- *                        [--buckets N]
+ *                        [--buckets N] [--markers DIRECT|TIMELINE_SERVER_BASED]
  *   hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]
  *   hudi_bench scan TABLE [--keys k1,k2,...]
  *   hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B] [--scan-at K,...]
  *                        [--scan-now K] [--compact] [--threads N] [--codec snappy]
- *                        [--buckets N]
+ *                        [--buckets N] [--markers DIRECT|TIMELINE_SERVER_BASED]
  *   hudi_bench gen-mor DIR [--rows N] [--deltacommits D]
  *
  * `run` creates TABLE (COW, table version 6, no metadata table, key uuid, precombine ts,
@@ -30,8 +30,8 @@
  * (labelled K), --compact compacts every file group with logs and scans the result; --buckets N
  * (with --create) gives the table Hudi's simple bucket index with N buckets per partition
  * (hoodie.properties), so the upserts find their file groups by hash, reading no base file.
- * `gen-mor`
- * writes the same batches as base.parquet and dc<k>.parquet for Spark and `hudic table write`.
+ * --markers TYPE (run and mor) writes with hoodie.write.markers.type=TYPE. `gen-mor` writes the
+ * same batches as base.parquet and dc<k>.parquet for Spark and `hudic table write`.
  *
  * Environment: HUDI_BENCH_MALLOPT=1 tunes glibc's allocator as the hudic CLI does (src/cli/main.c);
  * HUDI_BENCH_TRIM=1 calls malloc_trim(0) before each write's rss_after_kb (the resident size
@@ -75,9 +75,10 @@ typedef struct bench_args {
     bool create, compact;
     int dc_from, dc_to, deltacommits, scan_now;
     const char *scan_at;
-    const char *threads; /* --threads: hoodie.hudic.parallelism of the writes and the compaction
-                            (NULL: default) */
-    const char *props[3];
+    const char *threads;  /* --threads: hoodie.hudic.parallelism of the writes and the compaction
+                             (NULL: default) */
+    const char *props[5]; /* --threads and --markers as writer settings, NULL-terminated */
+    const char *markers;
     const char *buckets; /* --buckets N: tables created with the simple bucket index, N buckets */
 } bench_args;
 
@@ -533,7 +534,7 @@ static void timed_write(const bench_args *a, hudi_table *t, const hudi_field *sc
     o.use_bloom_index = !a->simple_index;
     o.target_file_bytes = 120ll << 20;
     o.small_file_bytes = 100ll << 20;
-    o.props = a->threads ? a->props : NULL;
+    o.props = a->props[0] ? a->props : NULL;
     hudi_batch *b = make_batch(schema, sp);
     phase p;
     phase_begin(&p);
@@ -573,7 +574,7 @@ static void run_run(const bench_args *a) {
         o.use_bloom_index = !a->simple_index;
         o.target_file_bytes = 120ll << 20;
         o.small_file_bytes = 100ll << 20;
-        o.props = a->threads ? a->props : NULL;
+        o.props = a->props[0] ? a->props : NULL;
         phase p;
         phase_begin(&p);
         if (hudi_tbl_create(&t, fs, a->path, &co, &err) < 0) die("create", &err);
@@ -726,12 +727,13 @@ static int parse_codec(const char *s) {
 static void usage(void) {
     fputs("usage: hudi_bench run TABLE [--rows N] [--rounds R] [--small-rounds S] [--codec C]\n"
           "                            [--simple-index] [--phases bulk,upsert,small,scan]\n"
-          "                            [--threads T] [--buckets N]\n"
+          "                            [--threads T] [--buckets N] [--markers TYPE]\n"
           "       hudi_bench gen DIR [--rows N] [--rounds R] [--small-rounds S]\n"
           "       hudi_bench scan TABLE [--keys k1,k2,...]\n"
           "       hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B]\n"
           "                            [--scan-at K,...] [--scan-now K] [--compact] [--threads N] "
           "[--codec C]\n"
+          "                            [--buckets N] [--markers TYPE]\n"
           "       hudi_bench gen-mor DIR [--rows N] [--deltacommits D]\n",
           stderr);
     exit(2);
@@ -760,7 +762,6 @@ int main(int argc, char **argv) {
     if (argc < 3) usage();
     a.mode = argv[1];
     a.path = argv[2];
-    a.props[0] = "hoodie.hudic.parallelism";
     for (int i = 3; i < argc; i++) {
         const char *k = argv[i];
         if (strcmp(k, "--simple-index") == 0 || strcmp(k, "--create") == 0 ||
@@ -799,10 +800,20 @@ int main(int argc, char **argv) {
             a.threads = v;
         else if (strcmp(k, "--buckets") == 0)
             a.buckets = v;
+        else if (strcmp(k, "--markers") == 0)
+            a.markers = v;
         else
             usage();
     }
-    a.props[1] = a.threads;
+    int np = 0;
+    if (a.threads) {
+        a.props[np++] = "hoodie.hudic.parallelism";
+        a.props[np++] = a.threads;
+    }
+    if (a.markers) {
+        a.props[np++] = "hoodie.write.markers.type";
+        a.props[np++] = a.markers;
+    }
     /* Rows up to 2^31 - 2 keep every uuid distinct (the LCG step is a bijection below P). */
     if (a.rows < 10000 || a.rows > 1000000000 || a.rounds < 1 || a.rounds > 100 ||
         a.small_rounds < 0 || a.small_rounds > 100 || a.deltacommits < 1 || a.deltacommits > 97)

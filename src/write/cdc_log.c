@@ -192,7 +192,7 @@ int hudi_cdc_logger_close(hudi_cdc_logger *lg, hudi_error *err) {
     wctx *c = lg->c;
     wgroup *g = lg->g;
     if (g->num_writes == 0 || g->num_writes == g->num_inserts) return 0;
-    hudi_buf name = HUDI_BUF_INIT, rel = HUDI_BUF_INIT, path = HUDI_BUF_INIT, dir = HUDI_BUF_INIT;
+    hudi_buf name = HUDI_BUF_INIT, rel = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
     const char *part = c->parts[g->part].path;
     int rc = flush_block(lg, err);
     if (rc == 0) rc = hudi_log_file_name_format(&name, g->file_id, c->instant, 1, g->token, err);
@@ -200,20 +200,11 @@ int hudi_cdc_logger_close(hudi_cdc_logger *lg, hudi_error *err) {
         hudi_buf_puts(&name, ".cdc");
         hudi_buf_printf(&rel, "%s%s%s", part, *part ? "/" : "", name.data);
         hudi_buf_printf(&path, "%s/%s", c->t->base_path, rel.data);
-        /* the marker first, so a rollback finds the file */
-        hudi_buf_printf(&dir, "%s/%s/%s%s%s", c->t->base_path, WRITE_TEMP_DIR, c->instant,
-                        *part ? "/" : "", part);
-        if (hudi_buf_failed(&name) || hudi_buf_failed(&rel) || hudi_buf_failed(&path) ||
-            hudi_buf_failed(&dir))
+        if (hudi_buf_failed(&name) || hudi_buf_failed(&rel) || hudi_buf_failed(&path))
             rc = hudi_error_oom(err);
     }
-    if (rc == 0) rc = hudi_fs_mkdirs(c->t->fs, dir.data, err);
-    if (rc == 0) {
-        hudi_buf_printf(&dir, "/%s.marker.APPEND", name.data);
-        rc = hudi_buf_failed(&dir)
-                 ? hudi_error_oom(err)
-                 : hudi_fs_write_all(c->t->fs, dir.data, HUDI_CREATE_OVERWRITE, "", 0, err);
-    }
+    /* the marker first, so a rollback finds the file */
+    if (rc == 0) rc = hudi_commit_write_marker_named(c, part, name.data, "APPEND", err);
     if (rc == 0)
         rc = hudi_fs_write_all(c->t->fs, path.data, HUDI_CREATE_EXCLUSIVE, lg->file.data,
                                lg->file.len, err);
@@ -224,6 +215,5 @@ int hudi_cdc_logger_close(hudi_cdc_logger *lg, hudi_error *err) {
     hudi_buf_dispose(&name);
     hudi_buf_dispose(&rel);
     hudi_buf_dispose(&path);
-    hudi_buf_dispose(&dir);
     return rc;
 }

@@ -4,6 +4,7 @@
  * profile), DIRECT markers, and the completed instant with the commit metadata - the atomic
  * commit point, published whole by the storage writer. Also the Avro value helpers used for
  * the rollback, replace and clean instant files. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <strings.h>
 
@@ -485,27 +486,58 @@ int hudi_commit_write_inflight(wctx *c, hudi_error *err) {
     return rc;
 }
 
-/* DIRECT marker (timeline.md §7):
- * .hoodie/.temp/<instant>/<partition>/<file>.marker.<CREATE|MERGE>. */
+int hudi_commit_start_markers(wctx *c, hudi_error *err) {
+    if (!c->markers_flat) return 0;
+    hudi_buf dir = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
+    hudi_buf_printf(&dir, "%s/%s/%s", c->t->base_path, WRITE_TEMP_DIR, c->instant);
+    hudi_buf_printf(&path, "%s/MARKERS.type", dir.data);
+    int rc = hudi_buf_failed(&dir) || hudi_buf_failed(&path) ? hudi_error_oom(err) : 0;
+    if (rc == 0) rc = hudi_fs_mkdirs(c->t->fs, dir.data, err);
+    if (rc == 0)
+        rc = hudi_fs_write_all(c->t->fs, path.data, HUDI_CREATE_OVERWRITE, "TIMELINE_SERVER_BASED",
+                               21, err);
+    hudi_buf_dispose(&dir);
+    hudi_buf_dispose(&path);
+    return rc;
+}
+
+int hudi_commit_write_marker_named(wctx *c, const char *part, const char *name, const char *type,
+                                   hudi_error *err) {
+    hudi_buf dir = HUDI_BUF_INIT, path = HUDI_BUF_INIT, line = HUDI_BUF_INIT;
+    int rc;
+    if (c->markers_flat) {
+        int32_t n = atomic_fetch_add(&c->marker_seq, 1);
+        hudi_buf_printf(&path, "%s/%s/%s/MARKERS%d", c->t->base_path, WRITE_TEMP_DIR, c->instant,
+                        (int)n);
+        hudi_buf_printf(&line, "%s%s%s.marker.%s\n", part, *part ? "/" : "", name, type);
+        rc = hudi_buf_failed(&path) || hudi_buf_failed(&line) ? hudi_error_oom(err) : 0;
+        if (rc == 0)
+            rc = hudi_fs_write_all(c->t->fs, path.data, HUDI_CREATE_OVERWRITE, line.data, line.len,
+                                   err);
+    } else {
+        hudi_buf_printf(&dir, "%s/%s/%s%s%s", c->t->base_path, WRITE_TEMP_DIR, c->instant,
+                        *part ? "/" : "", part);
+        hudi_buf_printf(&path, "%s/%s.marker.%s", dir.data, name, type);
+        rc = hudi_buf_failed(&dir) || hudi_buf_failed(&path) ? hudi_error_oom(err) : 0;
+        if (rc == 0) rc = hudi_fs_mkdirs(c->t->fs, dir.data, err);
+        if (rc == 0) rc = hudi_fs_write_all(c->t->fs, path.data, HUDI_CREATE_OVERWRITE, "", 0, err);
+    }
+    hudi_buf_dispose(&dir);
+    hudi_buf_dispose(&path);
+    hudi_buf_dispose(&line);
+    return rc;
+}
+
 int hudi_commit_write_marker(wctx *c, const wgroup *g, hudi_error *err) {
     return hudi_commit_write_log_marker(c, g, g->name, err);
 }
 
 int hudi_commit_write_log_marker(wctx *c, const wgroup *g, const char *name, hudi_error *err) {
-    hudi_buf dir = HUDI_BUF_INIT, path = HUDI_BUF_INIT;
-    const char *part = c->parts[g->part].path;
-    hudi_buf_printf(&dir, "%s/%s/%s%s%s", c->t->base_path, WRITE_TEMP_DIR, c->instant,
-                    *part ? "/" : "", part);
-    hudi_buf_printf(&path, "%s/%s.marker.%s", dir.data, name,
-                    g->append ? "APPEND"
-                    : g->old  ? "MERGE"
-                              : "CREATE");
-    int rc = hudi_buf_failed(&dir) || hudi_buf_failed(&path) ? hudi_error_oom(err) : 0;
-    if (rc == 0) rc = hudi_fs_mkdirs(c->t->fs, dir.data, err);
-    if (rc == 0) rc = hudi_fs_write_all(c->t->fs, path.data, HUDI_CREATE_OVERWRITE, "", 0, err);
-    hudi_buf_dispose(&dir);
-    hudi_buf_dispose(&path);
-    return rc;
+    return hudi_commit_write_marker_named(c, c->parts[g->part].path, name,
+                                          g->append ? "APPEND"
+                                          : g->old  ? "MERGE"
+                                                    : "CREATE",
+                                          err);
 }
 
 static int add_stat(hudi_commit_metadata *md, const wctx *c, const wgroup *g, hudi_error *err) {

@@ -248,7 +248,9 @@ static void finish(wctx *c, bool multi_writer) {
  * lookups) and of the inline compaction it triggers (hudi_pool_parse_threads's rule: absent or
  * 0 = the default, 1 = everything in the calling thread); hoodie.parquet.compression.codec, the
  * codec of base files and Parquet log blocks (absent: the options' codec, else gzip, Hudi
- * 0.14/0.15's default). */
+ * 0.14/0.15's default); hoodie.write.markers.type, DIRECT (the default: what Hudi writes without
+ * a timeline server) or TIMELINE_SERVER_BASED (the MARKERS<n> files such a server leaves, written
+ * directly: one folder for the write instead of one per partition level). */
 static int read_settings(wctx *c, hudi_error *err) {
     const char *v = hudi_write_setting(c, "hoodie.hudic.parallelism");
     c->threads = hudi_pool_default_threads();
@@ -256,6 +258,14 @@ static int read_settings(wctx *c, hudi_error *err) {
     if (rc == 0 && (v = hudi_write_setting(c, "hoodie.parquet.compression.codec")) && *v)
         rc = hudi_write_codec_parse(v, &c->o.codec, err);
     if (c->o.codec == 0) c->o.codec = HUDI_PQ_CODEC_GZIP;
+    if (rc == 0 && (v = hudi_write_setting(c, "hoodie.write.markers.type")) && *v) {
+        if (strcasecmp(v, "TIMELINE_SERVER_BASED") == 0)
+            c->markers_flat = true;
+        else if (strcasecmp(v, "DIRECT") != 0)
+            rc = hudi_error_set(err, HUDI_EINVAL,
+                                "hoodie.write.markers.type=%s: not DIRECT or TIMELINE_SERVER_BASED",
+                                v);
+    }
     if (rc < 0) hudi_error_wrap(err, "%s", c->t->base_path);
     return rc;
 }
@@ -469,6 +479,7 @@ int hudi_tbl_write(hudi_table *t, const hudi_batch *batch, const hudi_write_opti
         lock = NULL;
     }
     if ((rc = hudi_commit_write_inflight(&c, err)) < 0) goto done;
+    if ((rc = hudi_commit_start_markers(&c, err)) < 0) goto done;
     if (c.in && c.o.op == HUDI_WRITE_BULK_INSERT && !c.bucket.on)
         rc = hudi_bulk_write(&c, hb, err);
     else

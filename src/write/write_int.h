@@ -171,6 +171,10 @@ typedef struct wctx {
     hudi_pool *pool;
     wbucket bucket;
     hudi_pq_block_pool *blocks; /* the Parquet writers' column chunk memory, shared by files */
+    /* hoodie.write.markers.type=TIMELINE_SERVER_BASED: markers as lines of MARKERS<n> files in
+     * the instant's marker folder (hudi_commit_write_marker_named), numbered by marker_seq */
+    bool markers_flat;
+    _Atomic int32_t marker_seq;
 } wctx;
 
 /* write_client.c: the pool for a step of `n_tasks` independent tasks: NULL (run in the caller)
@@ -303,6 +307,15 @@ int hudi_write_project_column(const hudi_projection *p, int32_t i, const hudi_ar
 int hudi_commit_estimate_record_size(wctx *c, hudi_error *err);
 int hudi_commit_write_requested(wctx *c, hudi_error *err);
 int hudi_commit_write_inflight(wctx *c, hudi_error *err);
+/* Starts the write's marker folder .hoodie/.temp/<instant>: with markers_flat, the folder and
+ * its MARKERS.type file, before any marker (Hudi takes a folder without it for DIRECT markers). */
+int hudi_commit_start_markers(wctx *c, hudi_error *err);
+/* The marker of data file `name` in partition `part` (IOType CREATE, MERGE or APPEND), written
+ * before the file (timeline.md §7): DIRECT, an empty file <part>/<name>.marker.<type> below the
+ * marker folder, or with markers_flat a file MARKERS<n> of its own holding that path as a line
+ * (Hudi's TIMELINE_SERVER_BASED layout, which needs no folder per partition). Thread-safe. */
+int hudi_commit_write_marker_named(wctx *c, const char *part, const char *name, const char *type,
+                                   hudi_error *err);
 int hudi_commit_write_marker(wctx *c, const wgroup *g, hudi_error *err);
 /* The APPEND marker of log file `name` of group g (a write that rolled over has several). */
 int hudi_commit_write_log_marker(wctx *c, const wgroup *g, const char *name, hudi_error *err);

@@ -258,6 +258,9 @@ Test(mor_logfmt, parquet_default_limits_and_bad_settings) {
     cr_assert_eq(write_props(t, b1, HUDI_WRITE_UPSERT, bad_codec, NULL, &err), HUDI_EUNSUPPORTED);
     cr_assert(strstr(err.message, "hoodie.parquet.compression.codec=lzo") != NULL, "%s",
               err.message);
+    const char *const bad_markers[] = {"hoodie.write.markers.type", "EMBEDDED", NULL};
+    cr_assert_eq(write_props(t, b1, HUDI_WRITE_UPSERT, bad_markers, NULL, &err), HUDI_EINVAL);
+    cr_assert(strstr(err.message, "hoodie.write.markers.type=EMBEDDED") != NULL, "%s", err.message);
     /* the refused writes left the table as it was */
     got = wt_dump(t, NULL);
     want = expected_dump(50, 2, 50, 0);

@@ -90,11 +90,13 @@ typedef struct mstate {
 
 /* On one thread: the tests find the storage call after which a failed upsert has left its
  * log files and fail that call again, which needs the calls in the same order every time. */
+static const char *const ONE_THREAD[] = {"hoodie.hudic.parallelism", "1", NULL};
+static const char *const *g_props = ONE_THREAD; /* the upserts' settings */
+
 static int upsert(hudi_fs *fs, const char *base, const hudi_batch *b, hudi_error *err) {
-    static const char *const one_thread[] = {"hoodie.hudic.parallelism", "1", NULL};
     hudi_table *t = NULL;
     hudi_write_options o = HUDI_WRITE_OPTIONS_INIT;
-    o.props = one_thread;
+    o.props = g_props;
     int rc = hudi_tbl_open(&t, fs, base, err);
     if (rc == 0) rc = hudi_tbl_write(t, b, &o, NULL, err);
     hudi_tbl_free(t);
@@ -346,6 +348,59 @@ Test(mor_rollback, timeline_server_markers) {
     free(cmds);
     hudi_fs_free(fs);
     mstate_dispose(&m);
+}
+
+/* hudic writing markers in the timeline-server layout (hoodie.write.markers.type =
+ * TIMELINE_SERVER_BASED): a failed deltacommit leaves one flat folder with MARKERS.type and a
+ * MARKERS<n> file per marker, no folder per partition; its rollback gives the slices their
+ * command blocks, and the next write commits. */
+Test(mor_rollback, hudic_writes_timeline_server_markers) {
+    static const char *const FLAT[] = {"hoodie.hudic.parallelism", "1", "hoodie.write.markers.type",
+                                       "TIMELINE_SERVER_BASED", NULL};
+    g_props = FLAT;
+    mstate m;
+    char base[512];
+    int64_t at = 0;
+    mstate_init(&m);
+    hudi_fs *fs = with_failed_upsert(&m, base, sizeof(base), &at);
+    char f_time[HUDI_INSTANT_TIME_MAX], dir[700], path[900];
+    failed_instant(fs, base, f_time);
+    snprintf(dir, sizeof(dir), "%s/.hoodie/.temp/%s", base, f_time);
+    hudi_dir_listing l = {0};
+    cr_assert_eq(hudi_fs_list(fs, dir, &l, NULL), 0);
+    int markers = 0, type = 0;
+    for (size_t i = 0; i < l.count; i++) {
+        cr_assert(!l.entries[i].is_dir, "a folder in the flat layout: %s", l.entries[i].name);
+        if (strcmp(l.entries[i].name, "MARKERS.type") == 0)
+            type++;
+        else if (strncmp(l.entries[i].name, "MARKERS", 7) == 0)
+            markers++;
+    }
+    hudi_dir_listing_dispose(&l);
+    cr_assert_eq(type, 1);
+    cr_assert_geq(markers, 2);
+    hudi_buf body = HUDI_BUF_INIT;
+    snprintf(path, sizeof(path), "%s/MARKERS.type", dir);
+    cr_assert_eq(hudi_fs_read_all(fs, path, &body, NULL), 0);
+    cr_assert_eq(body.len, 21);
+    cr_assert(memcmp(body.data, "TIMELINE_SERVER_BASED", 21) == 0);
+    hudi_buf_dispose(&body);
+    hudi_error err = HUDI_ERROR_INIT;
+    cr_assert_eq(rollback_pending(fs, base, &err), 1, "%s", err.message);
+    char *cmds = files_with(fs, base, ".log.3_1-0-1");
+    cr_assert_eq(count_lines(cmds), 2, "%s", cmds);
+    cr_assert(!hudi_fs_exists(fs, dir));
+    char *d = dump(fs, base);
+    cr_assert_str_eq(d, m.before);
+    free(d);
+    cr_assert_eq(upsert(fs, base, m.up, &err), 0, "%s", err.message);
+    d = dump(fs, base);
+    cr_assert_str_eq(d, m.after);
+    free(d);
+    free(cmds);
+    hudi_fs_free(fs);
+    mstate_dispose(&m);
+    g_props = ONE_THREAD;
 }
 
 /* A crash at every storage call of the rollback: the table reads as before it, and the next

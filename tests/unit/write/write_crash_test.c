@@ -158,6 +158,19 @@ Test(write_crash, parallel_upsert_fails_at_every_call_local, .timeout = 120) {
     crash_loop(WT_LOCAL);
 }
 
+/* Markers in the timeline-server layout (MARKERS<n> files in one folder), on 4 threads: the
+ * rollback finds a failed write's files through them. */
+static const char *const FLAT4[] = {"hoodie.hudic.parallelism", "4", "hoodie.write.markers.type",
+                                    "TIMELINE_SERVER_BASED", NULL};
+Test(write_crash, flat_markers_upsert_fails_at_every_call_memory, .timeout = 120) {
+    g_props = FLAT4;
+    crash_loop(WT_MEMORY);
+}
+Test(write_crash, flat_markers_upsert_fails_at_every_call_local, .timeout = 120) {
+    g_props = FLAT4;
+    crash_loop(WT_LOCAL);
+}
+
 /* bulk_insert with its chunks' partitions on 4 threads (slices of 30 rows), and on 1: chunks of
  * 100 rows, files that roll over every 100 rows (a 1 KiB target), so a failing call lands in one
  * partition's task while the other's writes, between runs (new groups, metafiles) or in the last
