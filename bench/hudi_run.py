@@ -276,6 +276,22 @@ def emit(obj):
 
 # ------------------------------------------------------------------ orchestration
 
+def require_fresh(binary):
+    """Stops when `binary` is older than a source it is built from (src/, include/, bench/*.c):
+    with --no-build a stale binary would measure old code."""
+    newest, which = 0.0, None
+    for pattern in ("src/**/*.[ch]", "include/**/*.h", "bench/*.c", "CMakeLists.txt"):
+        for f in glob.glob(os.path.join(ROOT, pattern), recursive=True):
+            m = os.path.getmtime(f)
+            if m > newest:
+                newest, which = m, f
+    if not os.path.exists(binary):
+        sys.exit("%s: not built (drop --no-build)" % binary)
+    if os.path.getmtime(binary) < newest:
+        sys.exit("%s is older than %s: rebuild it or drop --no-build" %
+                 (binary, os.path.relpath(which, ROOT)))
+
+
 def build(build_dir):
     if not os.path.exists(os.path.join(build_dir, "build.ninja")):
         subprocess.run(["cmake", "-S", ROOT, "-B", build_dir, "-G", "Ninja",
@@ -498,6 +514,7 @@ def main():
     bench = os.path.join(args.build_dir, "bench", "hudi_bench")
     if not args.no_build:
         build(args.build_dir)
+    require_fresh(bench)
     data_dir = os.path.join(args.work_dir, "rows%d" % args.rows)
     gen_inputs(bench, data_dir, args.rows, args.rounds, args.small_rounds)
     tables = os.path.join(args.work_dir, "tables")

@@ -581,6 +581,8 @@ def main():
     hudic = os.path.join(args.build_dir, "hudic")
     if not args.no_build:
         build(args.build_dir)
+    hr.require_fresh(bench)
+    hr.require_fresh(hudic)
     data_dir = os.path.join(args.work_dir, "rows%d" % args.rows)
     gen_inputs(bench, data_dir, args.rows, args.deltacommits)
     tables = os.path.join(args.work_dir, "tables")

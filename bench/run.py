@@ -405,6 +405,9 @@ def main():
     if not args.no_build:
         build(args.build_dir)
     bench = os.path.join(args.build_dir, "bench", "parquet_bench")
+    sys.path.insert(0, HERE)
+    from hudi_run import require_fresh  # noqa: E402
+    require_fresh(bench)
     files = gen_trips.generate(rows, data_dir, rg, codecs)
     tmpdir = os.path.join(HERE, "data", "tmp")
     os.makedirs(tmpdir, exist_ok=True)

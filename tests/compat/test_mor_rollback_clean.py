@@ -10,6 +10,8 @@ Spark with Hudi 0.15 (table version 6):
   rollback and after the clean with the rows Spark reads;
 * a Spark deltacommit fails after appending to log files, its markers in the timeline server's
   MARKERS files; hudic's next write rolls it back with command blocks, and both read alike.
+* hudic writes its markers in that layout (hoodie.write.markers.type=TIMELINE_SERVER_BASED) and
+  is killed after appending a log file; Spark's next write rolls it back by them.
 
 Needs `hudic table create --type mor`, `write`, `compact`, `clean`, `cat` and `hudic sql`;
 Spark runs live."""
@@ -258,3 +260,85 @@ def test_hudic_rolls_back_a_failed_spark_write_with_timeline_server_markers(tmp_
     assert {os.path.dirname(c) for c in cmds} == appended, (cmds, lines)
     assert _hudic_rows(path) == _expected(state)
     assert _data(spark.read(path, key_columns=KEYS).rows) == _expected(state)
+
+
+def _kill_once_a_log_file_is_written(path, inp):
+    """Runs a `hudic table write` upsert with hoodie.write.markers.type=TIMELINE_SERVER_BASED and
+    SIGKILLs it as soon as one of its MARKERS<n> files names an APPEND marker whose log file
+    exists: (the killed write's instant, the marker lines) or None when it committed first."""
+    import signal
+    import subprocess
+    import time
+    p = subprocess.Popen([hudic_peer.HUDIC, "table", "write", "--op", "upsert", "--input", inp,
+                          "--latest-wins", "--props",
+                          "hoodie.write.markers.type=TIMELINE_SERVER_BASED,"
+                          "hoodie.hudic.parallelism=1", path],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    temp = os.path.join(path, ".hoodie", ".temp")
+    deadline = time.time() + 60
+    try:
+        while p.poll() is None and time.time() < deadline:
+            for inst in os.listdir(temp) if os.path.isdir(temp) else []:
+                folder = os.path.join(temp, inst)
+                lines = []
+                for n in os.listdir(folder) if os.path.isdir(folder) else []:
+                    if n.startswith("MARKERS") and n != "MARKERS.type":
+                        try:
+                            with open(os.path.join(folder, n)) as fh:
+                                lines += [ln for ln in fh.read().splitlines() if ln]
+                        except FileNotFoundError:
+                            pass
+                for ln in lines:
+                    f = ln[:-len(".marker.APPEND")]
+                    if ln.endswith(".marker.APPEND") and os.path.exists(os.path.join(path, f)):
+                        p.send_signal(signal.SIGKILL)
+                        p.wait()
+                        return inst, lines
+            time.sleep(0.002)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return None
+
+
+def test_spark_rolls_back_a_killed_hudic_write_with_timeline_server_markers(tmp_path, spark015):
+    """hudic writes its markers in the timeline server's layout (hoodie.write.markers.type =
+    TIMELINE_SERVER_BASED) and is killed after appending a log file; Spark's next write rolls
+    the failed deltacommit back by those markers (Spark reads MARKERS.type, then the MARKERS<n>
+    files): the log file's slice gets a rollback command block, and both read the rows of the
+    committed writes only."""
+    _need_hudic()
+    spark = spark015()
+    path = str(tmp_path / "hudic_mor_tsm")
+    state = {}
+    ids = range(0, 200000)
+    _hudic_write(path, tmp_path, "insert", _rows(ids, "n", 1))
+    _apply(state, _rows(ids, "n", 1))
+    killed = None
+    for attempt in range(4):
+        inp = str(tmp_path / ("kill-%d.parquet" % attempt))
+        pq.write_table(h.arrow_rows(_rows(ids, "k%d" % attempt, 2 + attempt),
+                                    h.arrow_schema(SCHEMA)), inp)
+        killed = _kill_once_a_log_file_is_written(path, inp)
+        if killed:
+            break
+        _apply(state, _rows(ids, "k%d" % attempt, 2 + attempt))  # it committed first
+    assert killed, "every write committed before a log file of it was seen"
+    instant, lines = killed
+    folder = os.path.join(path, ".hoodie", ".temp", instant)
+    with open(os.path.join(folder, "MARKERS.type")) as fh:
+        assert fh.read() == "TIMELINE_SERVER_BASED"
+    assert not [d for d in os.listdir(folder) if os.path.isdir(os.path.join(folder, d))]
+    assert instant not in [t for t, _ in h.completed_instants(path)]
+    before_cmds = set(_command_block_logs(path))
+
+    spark.write(path, _rows([1, 3], "s", 10), SCHEMA, _spark_options())
+    _apply(state, _rows([1, 3], "s", 10))
+    assert instant not in [t for t, _ in h.completed_instants(path)]
+    assert not os.path.exists(os.path.join(path, ".hoodie", instant + ".deltacommit.inflight"))
+    cmds = set(_command_block_logs(path)) - before_cmds
+    appended = {os.path.dirname(ln) for ln in lines if ln.endswith(".marker.APPEND")}
+    assert cmds and {os.path.dirname(c) for c in cmds} <= appended, (cmds, lines)
+    assert _data(spark.read(path, key_columns=KEYS).rows) == _expected(state)
+    assert _hudic_rows(path) == _expected(state)
