@@ -172,16 +172,22 @@ def test_spark_reads_hudic_mor_after_rollback_and_clean(tmp_path, spark015):
     assert _hudic_rows(path) == _expected(state)
 
 
-def test_hudic_reads_spark_mor_after_rollback_and_clean(tmp_path, spark015):
-    _need_hudic()
-    spark = spark015()
-    path = str(tmp_path / "spark_mor_rb")
+def _spark_seeded(spark, path):
+    """A Spark MOR table at `path`: 10 inserted rows, then a deltacommit updating 3; its rows."""
     state = {}
     spark.write(path, _rows(range(0, 10), "n", 1), SCHEMA, _spark_options(
         {"hoodie.datasource.write.operation": "insert"}))
     _apply(state, _rows(range(0, 10), "n", 1))
     spark.write(path, _rows([1, 2, 4], "u", 2), SCHEMA, _spark_options())
     _apply(state, _rows([1, 2, 4], "u", 2))
+    return state
+
+
+def test_hudic_reads_spark_mor_after_rollback_and_clean(tmp_path, spark015):
+    _need_hudic()
+    spark = spark015()
+    path = str(tmp_path / "spark_mor_rb")
+    state = _spark_seeded(spark, path)
     before = _expected(state)
     d2 = spark.write(path, _rows([2, 3, 5], "x", 3), SCHEMA, _spark_options())
     assert h.completed_instants(path)[-1] == (d2, "deltacommit")
@@ -220,12 +226,7 @@ def test_hudic_rolls_back_a_failed_spark_write_with_timeline_server_markers(tmp_
     _need_hudic()
     spark = spark015()
     path = str(tmp_path / "spark_mor_tsm")
-    state = {}
-    spark.write(path, _rows(range(0, 10), "n", 1), SCHEMA, _spark_options(
-        {"hoodie.datasource.write.operation": "insert"}))
-    _apply(state, _rows(range(0, 10), "n", 1))
-    spark.write(path, _rows([1, 2, 4], "u", 2), SCHEMA, _spark_options())
-    _apply(state, _rows([1, 2, 4], "u", 2))
+    state = _spark_seeded(spark, path)
     failing = _spark_options({
         "hoodie.embed.timeline.server": "true",
         "hoodie.write.markers.type": "TIMELINE_SERVER_BASED",
