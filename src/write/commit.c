@@ -128,30 +128,34 @@ static bool marker_name_ok(const char *s, size_t n) {
     return s[n - 1] != '/';
 }
 
-/* Appends the marker names of one MARKERS<n> file (one per line) to v. */
+int hudi_write_parse_markers(hudi_slice body, const char *path, hudi_vec *out, hudi_error *err) {
+    const char *p = (const char *)body.data;
+    for (size_t i = 0; i < body.len;) {
+        const char *line = p + i;
+        const char *nl = memchr(line, '\n', body.len - i);
+        size_t n = nl ? (size_t)(nl - line) : body.len - i;
+        i += n + 1;
+        if (n && line[n - 1] == '\r') n--;
+        if (n == 0) continue;
+        if (!marker_name_ok(line, n))
+            return hudi_error_set(err, HUDI_ECORRUPT,
+                                  "%s: a line is not a marker path below the marker folder: "
+                                  "'%.*s'",
+                                  path, (int)(n > 200 ? 200 : n), line);
+        char **slot = hudi_vec_push(out);
+        if (!slot || !(*slot = hudi_strndup(line, n))) return hudi_error_oom(err);
+    }
+    return 0;
+}
+
+/* Appends the marker names of one MARKERS<n> file to v. */
 static int read_marker_file(hudi_fs *fs, const char *dir, const char *name, hudi_vec *v,
                             hudi_error *err) {
     hudi_buf path = HUDI_BUF_INIT, body = HUDI_BUF_INIT;
     hudi_buf_printf(&path, "%s/%s", dir, name);
     int rc =
         hudi_buf_failed(&path) ? hudi_error_oom(err) : hudi_fs_read_all(fs, path.data, &body, err);
-    for (size_t i = 0; rc == 0 && i < body.len;) {
-        const char *line = (const char *)body.data + i;
-        const char *nl = memchr(line, '\n', body.len - i);
-        size_t n = nl ? (size_t)(nl - line) : body.len - i;
-        i += n + 1;
-        if (n && line[n - 1] == '\r') n--;
-        if (n == 0) continue;
-        if (!marker_name_ok(line, n)) {
-            rc = hudi_error_set(err, HUDI_ECORRUPT,
-                                "%s: a line is not a marker path below the "
-                                "marker folder: '%.*s'",
-                                path.data, (int)(n > 200 ? 200 : n), line);
-            break;
-        }
-        char **slot = hudi_vec_push(v);
-        if (!slot || !(*slot = hudi_strndup(line, n))) rc = hudi_error_oom(err);
-    }
+    if (rc == 0) rc = hudi_write_parse_markers(HUDI_SLICE(body.data, body.len), path.data, v, err);
     hudi_buf_dispose(&path);
     hudi_buf_dispose(&body);
     return rc;

@@ -331,6 +331,11 @@ int hudi_write_list_tree(hudi_fs *fs, const char *dir, char ***out, size_t *coun
  * the union. */
 int hudi_write_list_markers(hudi_fs *fs, const char *dir, char ***out, size_t *count,
                             hudi_error *err);
+/* The marker names of one MARKERS<n> file's text `body` (named `path` in errors), appended to
+ * `out` (char *, owned): one per line, empty lines and a trailing \r skipped; ECORRUPT for a line
+ * that is absolute or has an empty, "." or ".." component (a rollback deletes what markers
+ * name). On error `out` keeps what was appended before. */
+int hudi_write_parse_markers(hudi_slice body, const char *path, hudi_vec *out, hudi_error *err);
 void hudi_write_free_strings(char **v, size_t n);
 
 /* write_client.c: a table with a metadata table would have it go stale (properties.md §6); do
