@@ -10,13 +10,9 @@
 
 /* ---- settings ------------------------------------------------------------------------------ */
 
-static const char *prop(const hudi_table *t, const char *const *props, const char *key) {
-    return hudi_props_setting(&t->props, props, key);
-}
-
 static int prop_long(const hudi_table *t, const char *const *props, const char *key, int64_t dflt,
                      int64_t min, int64_t *out, hudi_error *err) {
-    const char *v = prop(t, props, key);
+    const char *v = hudi_props_setting(&t->props, props, key);
     *out = dflt;
     if (!v || !*v) return 0;
     char *end;
@@ -31,7 +27,7 @@ static int prop_long(const hudi_table *t, const char *const *props, const char *
 int hudi_txn_config_load(hudi_txn_config *out, const hudi_table *t, const char *const *props,
                          hudi_error *err) {
     memset(out, 0, sizeof(*out));
-    const char *mode = prop(t, props, "hoodie.write.concurrency.mode");
+    const char *mode = hudi_props_setting(&t->props, props, "hoodie.write.concurrency.mode");
     if (mode && *mode) {
         if (strcasecmp(mode, "optimistic_concurrency_control") == 0)
             out->occ = true;
@@ -41,12 +37,13 @@ int hudi_txn_config_load(hudi_txn_config *out, const hudi_table *t, const char *
                                   "(single_writer or optimistic_concurrency_control)",
                                   t->base_path, mode);
     }
-    const char *provider = prop(t, props, "hoodie.write.lock.provider");
+    const char *provider = hudi_props_setting(&t->props, props, "hoodie.write.lock.provider");
     if (provider && *provider && strcmp(provider, HUDI_LOCK_PROVIDER_FS) != 0)
         return hudi_error_set(err, HUDI_EUNSUPPORTED,
                               "%s: hoodie.write.lock.provider=%s is not supported (only %s)",
                               t->base_path, provider, HUDI_LOCK_PROVIDER_FS);
-    const char *policy = prop(t, props, "hoodie.cleaner.policy.failed.writes");
+    const char *policy =
+        hudi_props_setting(&t->props, props, "hoodie.cleaner.policy.failed.writes");
     if (policy && *policy && strcasecmp(policy, "LAZY") != 0 && strcasecmp(policy, "EAGER") != 0 &&
         strcasecmp(policy, "NEVER") != 0)
         return hudi_error_set(err, HUDI_EINVAL, "%s: hoodie.cleaner.policy.failed.writes=%s",
@@ -64,7 +61,7 @@ int hudi_txn_config_load(hudi_txn_config *out, const hudi_table *t, const char *
                        &out->heartbeat_misses, err);
     if (rc < 0) return rc;
     out->lock_expire_ms = expire_min * 60000;
-    const char *dir = prop(t, props, "hoodie.write.lock.filesystem.path");
+    const char *dir = hudi_props_setting(&t->props, props, "hoodie.write.lock.filesystem.path");
     hudi_buf p = HUDI_BUF_INIT;
     if (dir && *dir)
         hudi_buf_printf(&p, "%s/lock", dir);

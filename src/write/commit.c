@@ -1,9 +1,9 @@
 /* commit.c - the timeline side of a write (docs/formats/timeline.md §4, §6,
  * §7; commit-metadata.md; avro-schema.md §5):
  * the write schema, the average record size, the requested and inflight instants (workload
- * profile), DIRECT markers, and the completed instant with the commit metadata - the atomic
- * commit point, published whole by the storage writer. Also the Avro value helpers used for
- * the rollback, replace and clean instant files. */
+ * profile), markers (DIRECT, or Hudi's timeline-server layout), and the completed instant with
+ * the commit metadata - the atomic commit point, published whole by the storage writer. Also the
+ * Avro value helpers used for the rollback, replace and clean instant files. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <strings.h>
@@ -238,9 +238,9 @@ static int find_child(const hudi_field *st, const char *name) {
     return -1;
 }
 
-/* A writer setting: the write's props first, then hoodie.properties. */
+/* A boolean writer setting (hudi_write_setting) that is "true". */
 static bool prop_true(const wctx *c, const char *key) {
-    const char *v = hudi_props_setting(&c->t->props, c->o.props, key);
+    const char *v = hudi_write_setting(c, key);
     return v && strcasecmp(v, "true") == 0;
 }
 

@@ -124,14 +124,9 @@ typedef struct appender {
     int64_t f_writes, f_upd, f_ins; /* its records */
 } appender;
 
-/* A writer setting: the write's props first, then hoodie.properties. */
-static const char *setting(const wctx *c, const char *key) {
-    return hudi_props_setting(&c->t->props, c->o.props, key);
-}
-
 static int size_setting(const wctx *c, const char *key, int64_t dflt, int64_t *out,
                         hudi_error *err) {
-    const char *v = setting(c, key);
+    const char *v = hudi_write_setting(c, key);
     char *end = NULL;
     *out = dflt;
     if (!v) return 0;
@@ -145,7 +140,7 @@ static int size_setting(const wctx *c, const char *key, int64_t dflt, int64_t *o
 
 static int read_settings(appender *ap, hudi_error *err) {
     const wctx *c = ap->c;
-    const char *fmt = setting(c, "hoodie.logfile.data.block.format");
+    const char *fmt = hudi_write_setting(c, "hoodie.logfile.data.block.format");
     if (fmt && strcasecmp(fmt, "parquet") == 0)
         ap->parquet = true;
     else if (fmt && *fmt && strcasecmp(fmt, "avro") != 0)

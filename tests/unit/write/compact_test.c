@@ -350,24 +350,6 @@ static int check_compacted_blooms(const char *root, const char *instant, const h
     return checked;
 }
 
-/* A merge-on-read table keyed by id, partitioned by part, with `props` in hoodie.properties. */
-static hudi_table *bloom_table(hudi_fs *fs, const char *base, const hudi_field *s, const char *name,
-                               const char *const *props) {
-    hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
-    hudi_error err = HUDI_ERROR_INIT;
-    hudi_table *t = NULL;
-    o.table_name = name;
-    o.record_key_fields = "id";
-    o.partition_fields = "part";
-    o.precombine_field = "ts";
-    o.populate_meta_fields = true;
-    o.schema = s;
-    o.type = HUDI_MERGE_ON_READ;
-    o.extra_props = props;
-    cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "%s", err.message);
-    return t;
-}
-
 /* Compaction takes the base file's filter when the merge keeps the base file's keys (updates
  * only) and hashes every key otherwise (deletes): either way the filter is the one a writer of
  * the compacted file's keys would build. Base files with Hudi's default sizing (the filter is
@@ -380,7 +362,7 @@ Test(compact, bloom_filter_as_if_rebuilt, .timeout = 240) {
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_LOCAL, base, sizeof(base));
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_table *t = bloom_table(fs, base, &s, "bl", NULL);
+    hudi_table *t = wt_mor_create_props(fs, base, &s, "bl", NULL);
     hudi_batch *b = wt_batch_range(&s, 0, 300000, 1, parts, 2);
     (void)wt_write(t, b, HUDI_WRITE_BULK_INSERT);
     hudi_batch_free(b);
@@ -428,7 +410,7 @@ Test(compact, bloom_filter_of_the_table_sizing) {
     wt_schema(&s, false);
     hudi_fs *fs = wt_fs(WT_LOCAL, base, sizeof(base));
     hudi_error err = HUDI_ERROR_INIT;
-    hudi_table *t = bloom_table(fs, base, &s, "bs", props);
+    hudi_table *t = wt_mor_create_props(fs, base, &s, "bs", props);
     hudi_bloom_cfg bc;
     cr_assert_eq(hudi_write_bloom_cfg(t, &bc, &err), 0, "%s", err.message);
     cr_assert_eq(bc.type, HUDI_BLOOM_SIMPLE);

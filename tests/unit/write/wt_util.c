@@ -189,6 +189,12 @@ int wt_lines(const char *dump) {
 
 hudi_table *wt_mor_create(hudi_fs *fs, const char *base, const hudi_field *schema,
                           const char *name) {
+    static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
+    return wt_mor_create_props(fs, base, schema, name, props);
+}
+
+hudi_table *wt_mor_create_props(hudi_fs *fs, const char *base, const hudi_field *schema,
+                                const char *name, const char *const *props) {
     hudi_create_options o = HUDI_CREATE_OPTIONS_INIT;
     hudi_table *t = NULL;
     hudi_error err = HUDI_ERROR_INIT;
@@ -199,7 +205,6 @@ hudi_table *wt_mor_create(hudi_fs *fs, const char *base, const hudi_field *schem
     o.populate_meta_fields = true;
     o.schema = schema;
     o.type = HUDI_MERGE_ON_READ;
-    static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};
     o.extra_props = props;
     cr_assert_eq(hudi_tbl_create(&t, fs, base, &o, &err), 0, "create: %s", err.message);
     return t;

@@ -43,6 +43,9 @@ const char *wt_write(hudi_table *t, const hudi_batch *b, hudi_write_operation op
  * small bloom filters) of `schema`. */
 hudi_table *wt_mor_create(hudi_fs *fs, const char *base, const hudi_field *schema,
                           const char *name);
+/* The same with `props` (NULL: none; Hudi's default bloom sizing) in hoodie.properties. */
+hudi_table *wt_mor_create_props(hudi_fs *fs, const char *base, const hudi_field *schema,
+                                const char *name, const char *const *props);
 char *wt_dump(hudi_table *t, const char *as_of);
 /* The same with the name column read under another name (after a RENAME COLUMN). */
 char *wt_dump_named(hudi_table *t, const char *as_of, const char *name_col);
