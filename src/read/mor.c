@@ -237,9 +237,10 @@ static bool no_ordering(const hudi_log_ordering *d) {
 /* ---- the key index ------------------------------------------------------------------------ */
 
 /* A 64-bit hash of a record key, 8 bytes at a time (keys are mostly 20-40 byte uuids or
- * composite keys): each word is mixed in with a multiply and a shift, the tail word is zero
- * padded and the length is mixed in first, then a final avalanche. Computed once per log key
- * (kept in its entry) and once per base row. */
+ * composite keys): the length is mixed in first, then each word with a multiply and a shift;
+ * the tail is the key's last 8 bytes (overlapping the last whole word; zero padded in a key
+ * shorter than 8), then a final avalanche. Computed once per log key (kept in its entry) and
+ * once per base row. */
 static uint64_t hash_key(hudi_slice k) {
     const uint8_t *p = k.data;
     size_t n = k.len, i = 0;
@@ -249,7 +250,10 @@ static uint64_t hash_key(hudi_slice k) {
         h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
         h ^= h >> 29;
     }
-    if (i < n) {
+    if (i < n && n >= 8) { /* the tail as the key's last 8 bytes: one fixed-size load */
+        memcpy(&w, p + n - 8, 8);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    } else if (i < n) {
         w = 0;
         memcpy(&w, p + i, n - i);
         h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
