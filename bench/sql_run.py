@@ -4,6 +4,7 @@
     python3 bench/sql_run.py --rows 1000000           # ~15 min on the loaded 2-core box
     python3 bench/sql_run.py --rows 1000000 --no-spark
     python3 bench/sql_run.py --rows 10000000 --reps 3
+    python3 bench/sql_run.py --rows 1000000 --only latency --table-type mor
 
 One run, three blocks, each repetition of each measurement 3 times (--reps) and the median
 reported; the load average (/proc/loadavg) is recorded before and after each block:
@@ -13,7 +14,9 @@ reported; the load average (/proc/loadavg) is recorded before and after each blo
    registered in Spark with CREATE TABLE ... USING hudi LOCATION):
    (a) a point query by key, (b) a 1,000-row INSERT INTO (500 updates of existing keys and
    500 new keys; the table has primaryKey and preCombineField, so both engines upsert). Each
-   insert goes into a fresh copy of the table, one copy per engine.
+   insert goes into a fresh copy of the table, one copy per engine. The table is
+   copy-on-write unless --table-type mor: then the CTAS writes the same base files and the
+   INSERT is a deltacommit on both engines.
 2. Analytics on the same table: group-by aggregates (by partition, by rider), a selective
    filter, a top-N and a join with a 100-row VALUES dimension table. hudic: one process per
    query (wall time, and the query's own "Time taken"); an empty query (SELECT 1) gives the
@@ -233,8 +236,9 @@ def setup(args, hudic):
         log("CTAS %d rows into %s" % (args.rows, table))
         wall, taken, _ = hudic.run(
             "CREATE TABLE trips USING hudi PARTITIONED BY (partition_path) "
-            "TBLPROPERTIES (primaryKey = 'uuid', preCombineField = 'ts') "
-            "AS SELECT * FROM parquet.`%s`" % os.path.abspath(src))
+            "TBLPROPERTIES (type = '%s', primaryKey = 'uuid', preCombineField = 'ts'%s) "
+            "AS SELECT * FROM parquet.`%s`" % (args.table_type, bucket_props(args),
+                                              os.path.abspath(src)))
         log("  CTAS took %.1f s" % wall)
     smalls = []
     for r in range(args.reps):
@@ -246,8 +250,41 @@ def setup(args, hudic):
 
 # ------------------------------------------------------------------ block 1: latency
 
+def bucket_props(args):
+    """The simple bucket index's table properties (--buckets N), as a TBLPROPERTIES tail."""
+    if not args.buckets:
+        return ""
+    return (", hoodie.index.type = 'BUCKET', hoodie.index.bucket.engine = 'SIMPLE', "
+            "hoodie.bucket.index.num.buckets = '%d', hoodie.bucket.index.hash.field = 'uuid'"
+            % args.buckets)
+
+
+def bucket_settings(args):
+    """The bucket index's options as SET statements, for the INSERT into a copy: both engines
+    register the copy by LOCATION, and the index type is a write option, not one of
+    hoodie.properties."""
+    if not args.buckets:
+        return ""
+    return ("SET hoodie.index.type=BUCKET; SET hoodie.index.bucket.engine=SIMPLE; "
+            "SET hoodie.bucket.index.num.buckets=%d; SET hoodie.bucket.index.hash.field=uuid; "
+            % args.buckets)
+
+
+def spark_insert_settings(args):
+    """spark-sql's SETs before its INSERT: no metadata table and no catalog sync (hudic
+    writes neither), and the bucket index's options."""
+    return SPARK_INSERT_SETTINGS + bucket_settings(args)
+
+
+def suffix(args):
+    """Folder names of a run: the row count, _mor for a MERGE_ON_READ table, _b<N> for the
+    bucket index."""
+    return "%d%s%s" % (args.rows, "_mor" if args.table_type == "mor" else "",
+                       "_b%d" % args.buckets if args.buckets else "")
+
+
 def insert_dir(args):
-    return os.path.abspath(os.path.join(args.work_dir, "ins%d" % args.rows))
+    return os.path.abspath(os.path.join(args.work_dir, "ins" + suffix(args)))
 
 
 def block_latency(args, hudic, spark, table, smalls, out):
@@ -277,7 +314,7 @@ def block_latency(args, hudic, spark, table, smalls, out):
         w, t, rows = hudic.run(point)
         res["hudic"]["point"].append(w)
         res["hudic"]["point_taken"].append(t[-1])
-        w, t, _ = hins.run(ins)
+        w, t, _ = hins.run(bucket_settings(args) + ins)
         res["hudic"]["insert"].append(w)
         res["hudic"]["insert_taken"].append(t[-1])
         if spark:
@@ -287,7 +324,7 @@ def block_latency(args, hudic, spark, table, smalls, out):
             if r == 0 and parse_tsv(srows) != parse_tsv(rows):
                 res.setdefault("problems", []).append(
                     "point query: spark %r, hudic %r" % (srows, rows))
-            w, t, _ = spark.run(SPARK_INSERT_SETTINGS + ins)
+            w, t, _ = spark.run(spark_insert_settings(args) + ins)
             res["spark"]["insert"].append(w)
             res["spark"]["insert_taken"].append(t[-1][0])
         log("  latency rep %d: hudic point %.2f s, insert %.2f s; spark point %s, insert %s"
@@ -445,6 +482,10 @@ def main():
     ap.add_argument("--heap", default="4g", help="spark-sql driver memory")
     ap.add_argument("--no-spark", action="store_true")
     ap.add_argument("--only", choices=["latency", "analytics"])
+    ap.add_argument("--table-type", choices=["cow", "mor"], default="cow",
+                    help="the table's type (mor: the INSERT is a deltacommit on both engines)")
+    ap.add_argument("--buckets", type=int, default=0,
+                    help="Hudi's simple bucket index with N buckets per partition (both engines)")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "sql_latest.json"))
     args = ap.parse_args()
     if not os.access(args.hudic, os.X_OK):
@@ -457,9 +498,11 @@ def main():
         if why:
             ap.error("Spark: %s (or --no-spark)" % why)
         spark = SparkSql(os.path.join(args.work_dir, "spark%d" % args.rows), args.heap)
-    wh = os.path.join(args.work_dir, "warehouse%d" % args.rows)
+    wh = os.path.join(args.work_dir, "warehouse" + suffix(args))
     hudic = Hudic(os.path.abspath(args.hudic), os.path.abspath(wh))
-    out = {"rows": args.rows, "reps": args.reps, "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+    out = {"rows": args.rows, "reps": args.reps, "table_type": args.table_type,
+           "buckets": args.buckets,
+           "started": time.strftime("%Y-%m-%d %H:%M:%S"),
            "machine": {"platform": platform.platform(), "cpus": os.cpu_count()}}
     src, table, smalls = setup(args, hudic)
     if spark:
