@@ -889,9 +889,10 @@ Test(mor_write, incremental_reads_blocks_of_range) {
 /* The columnar merge (read/mor.c patches the replaced rows of a base batch in place, rebuilds
  * string columns whose new values change length, compacts deleted rows out): updates of the
  * first and last rows of both base files, names that keep their length (patched in place),
- * change it or become null (and back), ts patched, deletes then re-inserts of the same keys,
- * a row deleted and one updated in the same batch. Checked after every round against the log
- * layer's own decoding (dump_merged), with the merge in memory and spilled. */
+ * change it, shrink on neighbouring rows or become null (and back), ts patched, deletes then
+ * re-inserts of the same keys, a row deleted and one updated in the same batch. Checked after
+ * every round against the log layer's own decoding (dump_merged), with the merge in memory and
+ * spilled. */
 static void merge_patch_rounds(bool spill) {
     char base[512];
     hudi_field s;
@@ -919,6 +920,10 @@ static void merge_patch_rounds(bool spill) {
                    {101, NULL, 4, "b", false},
                    {150, "n150-longer", 4, "a", false},
                    {3, "z", 4, "b", false}};
+    /* round 2b: shorter names, an empty one and a null on rows next to each other in both
+     * files */
+    wt_row r2b[] = {{10, "s", 5, "a", false}, {12, "", 5, "a", false},  {14, NULL, 5, "a", false},
+                    {11, "t", 5, "b", false}, {13, "u", 5, "b", false}, {197, "v", 5, "b", false}};
     /* round 3: deletes of first, last and middle rows */
     wt_row r3[] = {{0, NULL, 0, "a", true},
                    {199, NULL, 0, "b", true},
@@ -935,9 +940,10 @@ static void merge_patch_rounds(bool spill) {
         const wt_row *rows;
         size_t n;
         hudi_write_operation op;
-    } rounds[] = {{r1, 6, HUDI_WRITE_UPSERT}, {r2, 6, HUDI_WRITE_UPSERT},
-                  {r3, 4, HUDI_WRITE_DELETE}, {r4, 4, HUDI_WRITE_UPSERT},
-                  {r5, 1, HUDI_WRITE_DELETE}, {r5 + 1, 2, HUDI_WRITE_UPSERT}};
+    } rounds[] = {{r1, 6, HUDI_WRITE_UPSERT},    {r2, 6, HUDI_WRITE_UPSERT},
+                  {r2b, 6, HUDI_WRITE_UPSERT},   {r3, 4, HUDI_WRITE_DELETE},
+                  {r4, 4, HUDI_WRITE_UPSERT},    {r5, 1, HUDI_WRITE_DELETE},
+                  {r5 + 1, 2, HUDI_WRITE_UPSERT}};
     for (size_t k = 0; k < HUDI_ARRAY_LEN(rounds); k++) {
         b = wt_batch(&s, rounds[k].rows, rounds[k].n);
         (void)wt_write(t, b, rounds[k].op);
@@ -953,6 +959,9 @@ static void merge_patch_rounds(bool spill) {
     cr_assert(strstr(got, "000101|n101|6|b\n") != NULL);
     cr_assert(strstr(got, "000001|null|6|b\n") != NULL);
     cr_assert(strstr(got, "000002||4|a\n") != NULL);
+    cr_assert(strstr(got, "000012||5|a\n") != NULL && strstr(got, "000014|null|5|a\n") != NULL,
+              "%s", got);
+    cr_assert(strstr(got, "000013|u|5|b\n") != NULL && strstr(got, "000197|v|5|b\n") != NULL);
     cr_assert(strstr(got, "000004|") == NULL && strstr(got, "000198|") == NULL);
     cr_assert_eq(wt_lines(got), 200 - 3);
     free(got);
