@@ -4,7 +4,7 @@
     python3 bench/sql_run.py --rows 1000000           # ~15 min on the loaded 2-core box
     python3 bench/sql_run.py --rows 1000000 --no-spark
     python3 bench/sql_run.py --rows 10000000 --reps 3
-    python3 bench/sql_run.py --rows 1000000 --only latency --table-type mor
+    python3 bench/sql_run.py --rows 1000000 --only latency --table-type mor --buckets 4
 
 One run, three blocks, each repetition of each measurement 3 times (--reps) and the median
 reported; the load average (/proc/loadavg) is recorded before and after each block:
@@ -437,8 +437,12 @@ def markdown(out, spark):
     lines = []
     lat = out.get("latency")
     if lat:
-        lines += ["### 1. Latency, process start to result (%s rows; load %s -> %s)"
-                  % ("{:,}".format(out["rows"]), lat["load_before"], lat["load_after"]), "",
+        kind = "merge-on-read" if out.get("table_type") == "mor" else "copy-on-write"
+        if out.get("buckets"):
+            kind += ", bucket index (%d buckets)" % out["buckets"]
+        lines += ["### 1. Latency, process start to result (%s rows, %s; load %s -> %s)"
+                  % ("{:,}".format(out["rows"]), kind, lat["load_before"], lat["load_after"]),
+                  "",
                   "| statement | hudic sql -e s (query's own) | spark-sql -e s (query's own) "
                   "| speed-up |", "|---|---:|---:|---:|"]
         for k, label in (("point", "point query by key"),
