@@ -505,8 +505,9 @@ static void print_write_result(const hudi_table_write_result *r) {
            r->instant, r->inserts, r->updates, r->files_written, r->bytes_written,
            status_kb("VmRSS"));
     if (getenv("HUDI_BENCH_LIVE"))
-        printf(",\"live_after_kb\":%lld,\"reader_cache_kb\":%zu", (long long)g_live / 1024,
-               hudi_pq_buffer_cache_bytes() / 1024);
+        printf(",\"live_after_kb\":%lld,\"reader_cache_kb\":%zu,\"warm_cache_kb\":%zu",
+               (long long)g_live / 1024, hudi_pq_buffer_cache_bytes() / 1024,
+               hudi_alloc_warm_bytes() / 1024);
     printf("}\n");
     fflush(stdout);
 }

@@ -66,6 +66,11 @@ char *hudi_strndup(const char *s, size_t n);
 /* 64-byte aligned allocation for column buffers (Arrow recommends 64). */
 void *hudi_aligned_alloc(size_t size);
 void hudi_aligned_free(void *ptr);
+/* Freed aligned blocks of 256 KB or more wait in a bounded cache (256 MiB) for the next
+ * allocation of a similar size, so that batch after batch reuses memory already faulted in.
+ * The bytes waiting there now, and freeing them all (returns the bytes freed). */
+size_t hudi_alloc_warm_bytes(void);
+size_t hudi_alloc_warm_clear(void);
 
 /** Sets `err` to HUDI_ENOMEM ("out of memory") and returns HUDI_ENOMEM. */
 int hudi_error_oom(hudi_error *err);

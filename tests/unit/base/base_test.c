@@ -1,4 +1,5 @@
-/* base_test.c - errors, buffers, vectors, arenas, the hash map and allocation failure. */
+/* base_test.c - errors, buffers, vectors, arenas, the hash map, allocation failure and the
+ * warm-block cache. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,4 +168,69 @@ Test(misc, crc32_vectors) {
 Test(misc, crc32_and_hash) {
     cr_assert_eq(hudi_crc32(0, "123456789", 9), 0xCBF43926u);
     cr_assert_eq(hudi_hash64("", 0), 0xEF46DB3751D8E999ull);
+}
+
+/* ---- warm blocks: freed column-sized blocks wait for the next allocation of a similar size */
+
+Test(warm, a_freed_big_block_serves_the_next_similar_allocation) {
+    hudi_alloc_warm_clear();
+    uint8_t *p = hudi_aligned_alloc(1 << 20);
+    cr_assert_not_null(p);
+    memset(p, 7, 1 << 20);
+    hudi_aligned_free(p);
+    cr_assert_eq(hudi_alloc_warm_bytes(), (size_t)1 << 20);
+
+    uint8_t *q = hudi_aligned_alloc(600 << 10); /* half the block or more: reused */
+    cr_assert_eq(q, p);
+    cr_assert_eq((uintptr_t)q % 64, 0);
+    cr_assert_eq(hudi_alloc_warm_bytes(), 0);
+    uint8_t *r = hudi_aligned_alloc(400 << 10); /* less than half: a block of its own */
+    cr_assert_neq(r, p);
+    hudi_aligned_free(q); /* goes back with its full size */
+    hudi_aligned_free(r);
+    cr_assert_eq(hudi_alloc_warm_bytes(), ((size_t)1 << 20) + (400 << 10));
+
+    void *small = hudi_aligned_alloc(1000); /* small blocks go back to the C library */
+    hudi_aligned_free(small);
+    cr_assert_eq(hudi_alloc_warm_bytes(), ((size_t)1 << 20) + (400 << 10));
+    uint8_t *big = hudi_aligned_alloc(3 << 20); /* nothing waiting is big enough */
+    cr_assert(big != p && big != r);
+    hudi_aligned_free(big);
+
+    cr_assert_eq(hudi_alloc_warm_clear(), ((size_t)1 << 20) + (400 << 10) + (3 << 20));
+    cr_assert_eq(hudi_alloc_warm_bytes(), 0);
+}
+
+Test(warm, the_cache_is_bounded) {
+    hudi_alloc_warm_clear();
+    enum { N = 20 };
+    void *blocks[N];
+    for (int i = 0; i < N; i++) cr_assert_not_null(blocks[i] = hudi_aligned_alloc(20 << 20));
+    for (int i = 0; i < N; i++) hudi_aligned_free(blocks[i]);
+    /* 400 MiB freed; 256 MiB at most wait, the rest went back to the C library */
+    cr_assert_eq(hudi_alloc_warm_bytes(), (size_t)12 * (20 << 20));
+    hudi_alloc_warm_clear();
+    for (int i = 0; i < 100; i++) {
+        void *b = hudi_aligned_alloc(300 << 10);
+        cr_assert_not_null(b);
+        hudi_aligned_free(b);
+    }
+    cr_assert_eq(hudi_alloc_warm_bytes(), (size_t)300 << 10); /* one block, reused 99 times */
+    void *many[80];
+    for (int i = 0; i < 80; i++) cr_assert_not_null(many[i] = hudi_aligned_alloc(300 << 10));
+    for (int i = 0; i < 80; i++) hudi_aligned_free(many[i]);
+    cr_assert_eq(hudi_alloc_warm_bytes(), (size_t)64 * (300 << 10)); /* 64 slots */
+    hudi_alloc_warm_clear();
+}
+
+Test(warm, new_allocation_hooks_empty_the_cache) {
+    hudi_alloc_warm_clear();
+    hudi_aligned_free(hudi_aligned_alloc(1 << 20));
+    cr_assert_eq(hudi_alloc_warm_bytes(), (size_t)1 << 20);
+    test_alloc_faults faults = {.fail_at = 1}; /* the first allocation through the hooks fails */
+    hudi_allocator a = test_failing_allocator(&faults);
+    hudi_set_allocator(&a);
+    cr_assert_eq(hudi_alloc_warm_bytes(), 0); /* freed through the hooks that made it */
+    cr_assert_null(hudi_aligned_alloc(1 << 20), "a block made before must not be handed out");
+    hudi_set_allocator(NULL);
 }
