@@ -476,6 +476,32 @@ def markdown(summary, rows, args):
     return "\n".join(out)
 
 
+def cpu_busy(interval=1.0):
+    """The share of CPU time not idle (idle and iowait) over `interval` seconds, all cores."""
+    def sample():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + v[4]
+    t0, i0 = sample()
+    time.sleep(interval)
+    t1, i1 = sample()
+    return 1.0 - (i1 - i0) / max(1, t1 - t0)
+
+
+def settle(max_wait=60.0, busy=0.10):
+    """Waits for a quiet machine before a timed side: the page cache written back (sync), then
+    one second with at most `busy` of the CPU in use (a JVM winding down, the kernel flushing
+    the previous side's table), or `max_wait` seconds. Returns the seconds waited."""
+    t0 = time.time()
+    os.sync()
+    try:
+        while cpu_busy() > busy and time.time() - t0 < max_wait:
+            pass
+    except OSError:
+        pass
+    return time.time() - t0
+
+
 def loadavg():
     try:
         with open("/proc/loadavg") as f:

@@ -33,6 +33,10 @@ steps through df.write.format("hudi") (MERGE_ON_READ, payload OverwriteWithLates
 no inline or async compaction), input files cached before the clock; the compaction is
 CALL run_compaction(op => 'schedule') then (op => 'run'), timed together.
 
+Before each side of each repetition the script waits for a quiet machine (hudi_run.settle:
+sync, then a second with under 10% of the CPU busy, at most 60 s), so that a side is not
+measured while the other's JVM winds down or its table is written back.
+
 Per step: wall, CPU (hudic: CLOCK_PROCESS_CPUTIME_ID or the child's rusage; Spark: utime+stime
 of the JVM), peak RSS (VmHWM reset before the step), and the load average before and after each
 block. Results: bench/results/mor_latest.json (every step of every rep), markdown on stdout.
@@ -605,13 +609,16 @@ def main():
                 continue
             if side == "spark" and r >= args.spark_reps:
                 continue
-            log("rep %d/%d: %s (load %s)" % (r + 1, args.reps, side, hr.loadavg()))
+            waited = hr.settle()
+            log("rep %d/%d: %s (load %s, waited %.0f s for a quiet machine)"
+                % (r + 1, args.reps, side, hr.loadavg(), waited))
             t0 = time.time()
             if side == "hudic":
                 rep[side] = run_hudic(bench, hudic, tables, data_dir, args)
             else:
                 rep[side] = run_spark(tables, data_dir, args, log_path)
             rep[side]["total_s"] = time.time() - t0
+            rep[side]["settle_s"] = waited
             last[side] = rep[side]
             log("  %s done in %.0f s" % (side, rep[side]["total_s"]))
         result["reps"].append(rep)
