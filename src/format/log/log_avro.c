@@ -288,6 +288,137 @@ static int decode(dec *d, const hudi_avro_node *n, hudi_array *a, int depth) {
     }
 }
 
+/* ---- flat records: the fast path ------------------------------------------------------------ */
+
+/* Hudi's log records are mostly flat: every field a primitive, alone or in a union with null
+ * (a nullable column). A block of such records is decoded by one loop over a plan of its
+ * fields that writes straight into the column buffers, with one capacity check per record
+ * instead of a call per value; the bytes are checked as decode() checks them. Any other
+ * schema (nested fields, unions of several types, promotions, decimals, enums, fixed) goes
+ * through decode(). */
+enum { FLAT_BOOL, FLAT_I32, FLAT_I64, FLAT_F32, FLAT_F64, FLAT_BYTES };
+
+typedef struct flat_field {
+    uint8_t kind;
+    int8_t null_branch; /* the union branch that is null (0 or 1), or -1: not a union */
+} flat_field;
+
+/* The plan of root record `root` into the columns of `fields` (which agree() accepted); false
+ * when a field does not fit the fast path. */
+static bool flat_plan(const hudi_avro_node *root, const hudi_field *fields, flat_field *plan) {
+    for (size_t i = 0; i < root->n; i++) {
+        const hudi_avro_node *n = root->kids[i];
+        const hudi_field *f = &fields->children[i];
+        plan[i].null_branch = -1;
+        if (n->type == HUDI_AVRO_UNION) {
+            if (n->n != 2 ||
+                (n->kids[0]->type == HUDI_AVRO_NULL) == (n->kids[1]->type == HUDI_AVRO_NULL))
+                return false;
+            plan[i].null_branch = n->kids[0]->type == HUDI_AVRO_NULL ? 0 : 1;
+            n = n->kids[1 - plan[i].null_branch];
+        }
+        bool fits;
+        switch (n->type) {
+        case HUDI_AVRO_BOOLEAN:
+            fits = f->type == HUDI_TYPE_BOOL;
+            plan[i].kind = FLAT_BOOL;
+            break;
+        case HUDI_AVRO_INT:
+            fits = is_int_like(f);
+            plan[i].kind = FLAT_I32;
+            break;
+        case HUDI_AVRO_LONG:
+            fits = is_long_like(f);
+            plan[i].kind = FLAT_I64;
+            break;
+        case HUDI_AVRO_FLOAT:
+            fits = f->type == HUDI_TYPE_FLOAT;
+            plan[i].kind = FLAT_F32;
+            break;
+        case HUDI_AVRO_DOUBLE:
+            fits = f->type == HUDI_TYPE_DOUBLE;
+            plan[i].kind = FLAT_F64;
+            break;
+        case HUDI_AVRO_STRING:
+        case HUDI_AVRO_BYTES:
+            fits = f->type == HUDI_TYPE_STRING || f->type == HUDI_TYPE_BINARY;
+            plan[i].kind = FLAT_BYTES;
+            break;
+        default: fits = false;
+        }
+        if (!fits) return false;
+    }
+    return true;
+}
+
+/* Appends one record to the n columns, each of which has room for one more row. */
+static int flat_record(dec *d, const flat_field *plan, size_t n, hudi_array *const *cols) {
+    int64_t v;
+    size_t len;
+    int rc;
+    for (size_t i = 0; i < n; i++) {
+        hudi_array *a = cols[i];
+        if (plan[i].null_branch >= 0) {
+            if ((rc = rd_long(d, &v)) < 0) return rc;
+            if (v != 0 && v != 1) return CORRUPT(d, "union branch out of range");
+            if (v == plan[i].null_branch) {
+                if ((rc = hudi_array_append_null(a, d->err)) < 0) return rc;
+                continue;
+            }
+        }
+        int64_t row = a->length;
+        switch (plan[i].kind) {
+        case FLAT_BOOL:
+            if (d->p >= d->end) return CORRUPT(d, "truncated boolean");
+            if (*d->p > 1) return CORRUPT(d, "boolean byte not 0 or 1");
+            if (*d->p++)
+                hudi_bit_set(a->values, row);
+            else
+                hudi_bit_clear(a->values, row);
+            break;
+        case FLAT_I32:
+            if ((rc = rd_long(d, &v)) < 0) return rc;
+            if (v < INT32_MIN || v > INT32_MAX) return CORRUPT(d, "int out of range");
+            ((int32_t *)a->values)[row] = (int32_t)v;
+            break;
+        case FLAT_I64:
+            if ((rc = rd_long(d, &v)) < 0) return rc;
+            ((int64_t *)a->values)[row] = v;
+            break;
+        case FLAT_F32:
+            if (d->end - d->p < 4) return CORRUPT(d, "truncated float");
+            memcpy((float *)a->values + row, d->p, 4);
+            d->p += 4;
+            break;
+        case FLAT_F64:
+            if (d->end - d->p < 8) return CORRUPT(d, "truncated double");
+            memcpy((double *)a->values + row, d->p, 8);
+            d->p += 8;
+            break;
+        default: /* FLAT_BYTES */
+            if ((rc = rd_len(d, &len)) < 0 ||
+                (rc = hudi_array_grow_data(a, (int64_t)len, d->err)) < 0)
+                return rc;
+            if (len) memcpy(a->data + a->data_len, d->p, len);
+            d->p += len;
+            a->data_len += (int64_t)len;
+            a->offsets[row + 1] = (int32_t)a->data_len;
+        }
+        if (a->validity) hudi_bit_set(a->validity, row);
+        a->length = row + 1;
+    }
+    return 0;
+}
+
+/* Room for one more row in every column of the batch. */
+static int flat_room(hudi_batch *batch, hudi_error *err) {
+    for (int32_t c = 0; c < batch->n_columns; c++) {
+        int rc = hudi_array_grow(batch->columns[c], 1, err);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
 int hudi_log_avro_block_read(hudi_batch **out, const hudi_log_block *b,
                              const hudi_avro_schema *writer, const hudi_field *fields,
                              const char *name, hudi_error *err) {
@@ -335,6 +466,11 @@ int hudi_log_avro_block_read(hudi_batch **out, const hudi_log_block *b,
         rc = hudi_array_reserve(batch->columns[c], HUDI_MIN(count, 1 << 16), err);
     dec d = {NULL, NULL, 0, NULL, err};
     d.budget = (1u << 20) + b->content.len * 16;
+    flat_field plan_buf[64];
+    flat_field *plan = root->n <= 64 ? plan_buf : hudi_malloc(root->n * sizeof(*plan));
+    if (!plan) rc = hudi_error_oom(err);
+    bool flat = plan && flat_plan(root, fields, plan);
+    int64_t room = 0; /* rows every column has room for */
     int32_t r = 0;
     for (; r < count && rc == 0; r++) {
         if (end - p < 4) {
@@ -349,8 +485,18 @@ int hudi_log_avro_block_read(hudi_batch **out, const hudi_log_block *b,
         }
         d.p = p;
         d.end = p + len;
-        for (size_t i = 0; i < root->n && rc == 0; i++)
-            rc = decode(&d, root->kids[i], batch->columns[i], 1);
+        if (flat) {
+            if (batch->num_rows == room) {
+                if ((rc = flat_room(batch, err)) < 0) break;
+                room = INT64_MAX;
+                for (int32_t c = 0; c < batch->n_columns; c++)
+                    room = HUDI_MIN(room, batch->columns[c]->capacity);
+            }
+            rc = flat_record(&d, plan, root->n, batch->columns);
+        } else {
+            for (size_t i = 0; i < root->n && rc == 0; i++)
+                rc = decode(&d, root->kids[i], batch->columns[i], 1);
+        }
         if (rc == 0 && d.p != d.end) rc = CORRUPT(&d, "record shorter than its length");
         if (rc < 0) break;
         p += len;
@@ -363,6 +509,7 @@ int hudi_log_avro_block_read(hudi_batch **out, const hudi_log_block *b,
         rc = hudi_error_set(err, HUDI_ECORRUPT,
                             "%s: log block at offset %zu: %zu bytes after the last record", name,
                             off, (size_t)(end - p));
+    if (plan != plan_buf) hudi_free(plan);
     if (rc < 0) {
         hudi_batch_free(batch);
         return rc;
