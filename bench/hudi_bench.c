@@ -8,7 +8,7 @@
  *   hudi_bench scan TABLE [--keys k1,k2,...]
  *   hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B] [--scan-at K,...]
  *                        [--scan-now K] [--compact] [--threads N] [--codec snappy]
- *                        [--buckets N] [--markers DIRECT|TIMELINE_SERVER_BASED]
+ *                        [--buckets N] [--markers DIRECT|TIMELINE_SERVER_BASED] [--scan-reps R]
  *   hudi_bench gen-mor DIR [--rows N] [--deltacommits D]
  *
  * `run` creates TABLE (COW, table version 6, no metadata table, key uuid, precombine ts,
@@ -26,7 +26,8 @@
  * `mor` times the merge-on-read workload of bench/mor_run.py on TABLE (mor_dc_spec below):
  * --create makes TABLE a MERGE_ON_READ table and bulk-inserts the N base rows; then
  * deltacommits A..B (upserts of updates only: 1%, 10%, then 1,000 rows each), a snapshot scan
- * (twice: cold, warm) after each deltacommit listed in --scan-at, --scan-now K scans first
+ * (R times, default 2: the first cold, the others warm, "rep" 0..R-1) after each deltacommit
+ * listed in --scan-at, --scan-now K scans first
  * (labelled K), --compact compacts every file group with logs and scans the result; --buckets N
  * (with --create) gives the table Hudi's simple bucket index with N buckets per partition
  * (hoodie.properties), so the upserts find their file groups by hash, reading no base file.
@@ -626,8 +627,10 @@ static bool in_list(const char *list, int k) {
     return false;
 }
 
+static int g_scan_reps = 2; /* --scan-reps */
+
 static void timed_scans(hudi_table *t, const char *name, int label) {
-    for (int r = 0; r < 2; r++) { /* first: cold process caches; second: warm */
+    for (int r = 0; r < g_scan_reps; r++) { /* first: cold process caches; then warm */
         scan_result res;
         phase p;
         phase_begin(&p);
@@ -734,7 +737,7 @@ static void usage(void) {
           "       hudi_bench mor TABLE [--rows N] [--create] [--dc-from A --dc-to B]\n"
           "                            [--scan-at K,...] [--scan-now K] [--compact] [--threads N] "
           "[--codec C]\n"
-          "                            [--buckets N] [--markers TYPE]\n"
+          "                            [--buckets N] [--markers TYPE] [--scan-reps R]\n"
           "       hudi_bench gen-mor DIR [--rows N] [--deltacommits D]\n",
           stderr);
     exit(2);
@@ -803,6 +806,8 @@ int main(int argc, char **argv) {
             a.buckets = v;
         else if (strcmp(k, "--markers") == 0)
             a.markers = v;
+        else if (strcmp(k, "--scan-reps") == 0 && atoi(v) >= 1 && atoi(v) <= 20)
+            g_scan_reps = atoi(v);
         else
             usage();
     }

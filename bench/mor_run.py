@@ -21,7 +21,8 @@ with the values computed here from the generator.
 
 hudic (release build, build/bench-rel):
   * `hudi_bench mor` (C API, one process): bulk_insert, dc 1..10 (write call timed alone,
-    batch built before the clock), the scans (twice per point: cold, warm);
+    batch built before the clock), the scans (--scan-reps times per point, default 4: the first
+    cold, the others warm; the tables show the median of the warm ones, Spark's likewise);
   * dc 11..D: `hudic table write --op upsert --latest-wins --input dc<k>.parquet`, timed from
     process start to end (wall, CPU and peak RSS of the child from wait4);
   * `hudi_bench mor --scan-now D --compact`: the read after D, the compaction, the compacted read.
@@ -152,7 +153,7 @@ def spark_child(spec):
         df.unpersist(blocking=True)
 
     def scans(name, label):
-        for r in range(2):
+        for r in range(spec.get("scan_reps", 2)):
             timed(name, label, lambda: dict(hr.spark_scan(spark, F, table, None), rep=r))
 
     def compact():
@@ -236,8 +237,10 @@ def instant_stats(table):
     return out
 
 
-def run_bench(bench, args_, block):
+def run_bench(bench, args_, block, scan_reps=None):
     """One hudi_bench process; its JSON lines tagged with the load before and after."""
+    if scan_reps:
+        args_ = args_ + ["--scan-reps", str(scan_reps)]
     la0 = hr.loadavg()
     t0 = time.time()
     p = subprocess.run([bench] + args_, capture_output=True, text=True)
@@ -283,7 +286,8 @@ def run_hudic(bench, hudic, tables, data_dir, args):
     scan_at = sorted({1, 10, ks} & set(range(1, first + 1)))
     phases = run_bench(bench, ["mor", t_main, "--rows", str(args.rows), "--create",
                                "--dc-from", "1", "--dc-to", str(first),
-                               "--scan-at", ",".join(map(str, scan_at))], "capi")
+                               "--scan-at", ",".join(map(str, scan_at))], "capi",
+                       scan_reps=args.scan_reps)
     copy = None
     for k in range(first + 1, d + 1):
         if k - 1 == ks:
@@ -293,7 +297,7 @@ def run_hudic(bench, hudic, tables, data_dir, args):
                                          k), block="cli"))
         if k in (ks, d) and k != d:
             phases += run_bench(bench, ["mor", t_main, "--rows", str(args.rows), "--scan-now",
-                                        str(k)], "scan")
+                                        str(k)], "scan", scan_reps=args.scan_reps)
     if d > first:
         log("  cli writes: dc %d..%d done" % (first + 1, d))
     if d == ks:
@@ -305,16 +309,17 @@ def run_hudic(bench, hudic, tables, data_dir, args):
         shutil.rmtree(t_th, ignore_errors=True)
         shutil.copytree(t_main, t_th, symlinks=True)
         more = run_bench(bench, ["mor", t_th, "--rows", str(args.rows), "--compact",
-                                 "--threads", str(th)], "compact_threads_%d" % th)
+                                 "--threads", str(th)], "compact_threads_%d" % th,
+                         scan_reps=args.scan_reps)
         for x in more:
             x["phase"] += "_threads_%d" % th
         phases += more
         shutil.rmtree(t_th, ignore_errors=True)
     phases += run_bench(bench, ["mor", t_main, "--rows", str(args.rows), "--compact"] + extra,
-                        "compact")
+                        "compact", scan_reps=args.scan_reps)
     if copy:
         more = run_bench(bench, ["mor", copy, "--rows", str(args.rows), "--compact"],
-                         "compact_at_%d" % ks)
+                         "compact_at_%d" % ks, scan_reps=args.scan_reps)
         for x in more:
             x["phase"] += "_at_%d" % ks
         phases += more
@@ -327,6 +332,7 @@ def run_spark(tables, data_dir, args, log_path):
     shutil.rmtree(table, ignore_errors=True)
     ks = args.spark_deltacommits
     spec = {"mode": "run", "table": table, "inputs": data_dir, "deltacommits": ks,
+            "scan_reps": args.scan_reps,
             "scan_at": sorted({1, 10, ks} & set(range(1, ks + 1))), "heap": args.heap}
     la0 = hr.loadavg()
     lines, total = spark_run_child(spec, log_path)
@@ -441,7 +447,7 @@ def collect(result, side, phase, label=None, warm=True):
         for x in (rep.get(side) or {}).get("phases", []):
             if x.get("phase") != phase or (label is not None and x.get("round") != label):
                 continue
-            if phase.startswith("scan") and warm and x.get("rep", 1) != 1:
+            if phase.startswith("scan") and warm and x.get("rep", 1) < 1:
                 continue
             out.append(x)
     return out
@@ -534,6 +540,9 @@ def main():
     ap.add_argument("--rows", type=int)
     ap.add_argument("--reps", type=int, help="hudic repetitions (default 3; --quick 1)")
     ap.add_argument("--spark-reps", type=int, default=1)
+    ap.add_argument("--scan-reps", type=int, default=4,
+                    help="scans per read point and engine, the first cold (default 4); "
+                         "the tables show the median of the warm ones")
     ap.add_argument("--deltacommits", type=int, default=50, help="hudic's deltacommits (>= 10)")
     ap.add_argument("--spark-deltacommits", type=int, default=10,
                     help="Spark's deltacommits; hudic's table is also compacted at this point")
@@ -682,8 +691,10 @@ def print_tables(result, args):
         ph = (rep.get("hudic") or {}).get("phases", [])
         warm = {}
         for x in ph:
-            if x["phase"].startswith("scan") and x.get("rep") == 1:
-                warm[(x["phase"], x["round"])] = x
+            if x["phase"].startswith("scan") and x.get("rep", 0) >= 1:
+                warm.setdefault((x["phase"], x["round"]), []).append(x)
+        warm = {k: {"time_s": med([x["time_s"] for x in v]), "cpu_s": med([x["cpu_s"] for x in v])}
+                for k, v in warm.items()}
         ks = args.spark_deltacommits
         base = warm.get(("scan_compacted_at_%d" % ks, 0)) or warm.get(("scan_compacted", 0))
         if not base:
