@@ -122,7 +122,10 @@ struct hudi_mor_slice {
      * dropped (deletes), in row order */
     int64_t *p_row, *p_srow;
     int32_t *p_src;
+    hudi_array ***p_cols; /* each patch's source columns (filled once the plan is made) */
     size_t n_patch, cap_patch;
+    int32_t *srcs; /* the distinct sources of the patches, whose shapes each column checks */
+    size_t n_srcs, cap_srcs;
     int64_t *drops;
     size_t n_drops, cap_drops;
 };
@@ -954,6 +957,8 @@ void hudi_mor_slice_free(hudi_mor_slice *m) {
     hudi_free(m->p_row);
     hudi_free(m->p_srow);
     hudi_free(m->p_src);
+    hudi_free(m->p_cols);
+    hudi_free(m->srcs);
     hudi_free(m->drops);
     hudi_free(m);
 }
@@ -1036,6 +1041,23 @@ static const hudi_array *source_col(const hudi_mor_slice *m, int32_t src, int32_
                              : hudi_vec_at(&m->batches, log_batch, src).cols[c];
 }
 
+/* Notes `src` among the patches' distinct sources (the last one is checked first: patches come
+ * in runs from one log batch more often than not). */
+static int note_source(hudi_mor_slice *m, int32_t src, hudi_error *err) {
+    if (m->n_srcs > 0 && m->srcs[m->n_srcs - 1] == src) return 0;
+    for (size_t i = 0; i < m->n_srcs; i++)
+        if (m->srcs[i] == src) return 0;
+    if (m->n_srcs == m->cap_srcs) {
+        size_t cap = m->cap_srcs ? m->cap_srcs * 2 : 16;
+        int32_t *v = hudi_realloc(m->srcs, cap * sizeof(int32_t));
+        if (!v) return hudi_error_oom(err);
+        m->srcs = v;
+        m->cap_srcs = cap;
+    }
+    m->srcs[m->n_srcs++] = src;
+    return 0;
+}
+
 static int push_patch(hudi_mor_slice *m, int64_t row, int32_t src, int64_t srow, hudi_error *err) {
     if (m->n_patch == m->cap_patch) {
         size_t cap = m->cap_patch ? m->cap_patch * 2 : 256;
@@ -1044,10 +1066,14 @@ static int push_patch(hudi_mor_slice *m, int64_t row, int32_t src, int64_t srow,
         int64_t *sr = r ? hudi_realloc(m->p_srow, cap * sizeof(int64_t)) : NULL;
         if (sr) m->p_srow = sr;
         int32_t *s = sr ? hudi_realloc(m->p_src, cap * sizeof(int32_t)) : NULL;
-        if (!s) return hudi_error_oom(err);
-        m->p_src = s;
+        if (s) m->p_src = s;
+        hudi_array ***pc = s ? hudi_realloc(m->p_cols, cap * sizeof(*pc)) : NULL;
+        if (!pc) return hudi_error_oom(err);
+        m->p_cols = pc;
         m->cap_patch = cap;
     }
+    int rc = note_source(m, src, err);
+    if (rc < 0) return rc;
     m->p_row[m->n_patch] = row;
     m->p_src[m->n_patch] = src;
     m->p_srow[m->n_patch] = srow;
@@ -1103,12 +1129,9 @@ static int patch_fixed(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_error *
     bool is_bool = a->field->type == HUDI_TYPE_BOOL;
     size_t w = is_bool ? 0 : (size_t)hudi_type_width(a->field);
     uint8_t *vals = a->values;
-    const hudi_array *last = NULL;
     for (size_t k = 0; k < m->n_patch; k++) {
-        const hudi_array *s = source_col(m, m->p_src[k], c);
+        const hudi_array *s = m->p_cols[k][c];
         int64_t r = m->p_row[k], sr = m->p_srow[k];
-        if (s != last && !same_shape(a, s)) return shape_error(a, s, err);
-        last = s;
         bool v = hudi_array_is_valid(s, sr);
         if (is_bool) {
             if (v && hudi_bit_get(s->values, sr))
@@ -1126,27 +1149,25 @@ static int patch_fixed(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_error *
     return 0;
 }
 
-/* String/binary column c whose patched values all have the length of the values they replace
- * (a null as length 0): the bytes are overwritten in place. */
-static bool strings_fit(const hudi_mor_slice *m, const hudi_array *a, int32_t c) {
-    for (size_t k = 0; k < m->n_patch; k++) {
-        const hudi_array *s = source_col(m, m->p_src[k], c);
-        int64_t sl = hudi_array_is_valid(s, m->p_srow[k]) ? str_len(s, m->p_srow[k]) : 0;
-        if (sl != str_len(a, m->p_row[k])) return false;
-    }
-    return true;
-}
-
-static int patch_strings_in_place(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_error *err) {
-    for (size_t k = 0; k < m->n_patch; k++) {
-        const hudi_array *s = source_col(m, m->p_src[k], c);
+/* String/binary column c: the patched values that have the length of the values they replace
+ * (a null as length 0) overwrite their bytes in place, in patch order, until one does not;
+ * *fitted is the number that did. A rebuild (below) then takes every patched value from its
+ * source, so the rows already overwritten are written again with the same values, and the
+ * null count, kept up to date here, stays right. */
+static int patch_strings_in_place(hudi_mor_slice *m, hudi_array *a, int32_t c, size_t *fitted,
+                                  hudi_error *err) {
+    size_t k = 0;
+    for (; k < m->n_patch; k++) {
+        const hudi_array *s = m->p_cols[k][c];
         int64_t r = m->p_row[k], sr = m->p_srow[k];
         bool v = hudi_array_is_valid(s, sr);
         int64_t len = str_len(a, r);
+        if ((v ? str_len(s, sr) : 0) != len) break;
         if (v && len) memcpy(a->data + a->offsets[r], s->data + s->offsets[sr], (size_t)len);
         int rc = set_valid(a, r, v, err);
         if (rc < 0) return rc;
     }
+    *fitted = k;
     return 0;
 }
 
@@ -1157,7 +1178,7 @@ static int patch_strings_rebuild(hudi_mor_slice *m, const hudi_array *a, int32_t
     int64_t rows = a->length, total = a->offsets[rows] - a->offsets[0], nulls = a->null_count;
     bool need_validity = a->validity != NULL;
     for (size_t k = 0; k < m->n_patch; k++) {
-        const hudi_array *s = source_col(m, m->p_src[k], c);
+        const hudi_array *s = m->p_cols[k][c];
         bool v = hudi_array_is_valid(s, m->p_srow[k]);
         total += (v ? str_len(s, m->p_srow[k]) : 0) - str_len(a, m->p_row[k]);
         need_validity |= !v;
@@ -1192,7 +1213,7 @@ static int patch_strings_rebuild(hudi_mor_slice *m, const hudi_array *a, int32_t
         for (int64_t i = prev; i < r; i++) oo[i + 1] = off[i + 1] + shift;
         pos += bytes;
         if (k == m->n_patch) break;
-        const hudi_array *s = source_col(m, m->p_src[k], c);
+        const hudi_array *s = m->p_cols[k][c];
         int64_t sr = m->p_srow[k];
         bool v = hudi_array_is_valid(s, sr), was = hudi_array_is_valid(a, r);
         if (v) {
@@ -1223,7 +1244,7 @@ static int patch_generic(hudi_mor_slice *m, const hudi_array *a, int32_t c, hudi
         int64_t r = k < m->n_patch ? m->p_row[k] : a->length;
         if (r > prev) rc = hudi_array_append_range(o, a, prev, r - prev, err);
         if (rc == 0 && k < m->n_patch)
-            rc = hudi_array_append_range(o, source_col(m, m->p_src[k], c), m->p_srow[k], 1, err);
+            rc = hudi_array_append_range(o, m->p_cols[k][c], m->p_srow[k], 1, err);
         prev = r + 1;
     }
     if (rc < 0) {
@@ -1263,19 +1284,18 @@ static int merge_column(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_array 
     int rc = 0;
     if (m->n_patch > 0) {
         a->uniform = false; /* rows are overwritten in place below: one value no more */
-        if (t != HUDI_TYPE_NULL && hudi_type_is_fixed(t) && a->n_children == 0) {
+        bool fixed = t != HUDI_TYPE_NULL && hudi_type_is_fixed(t) && a->n_children == 0;
+        if (fixed || t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY)
+            for (size_t i = 0; i < m->n_srcs; i++) {
+                const hudi_array *s = source_col(m, m->srcs[i], c);
+                if (!same_shape(a, s)) return shape_error(a, s, err);
+            }
+        if (fixed) {
             rc = patch_fixed(m, a, c, err);
         } else if (t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY) {
-            const hudi_array *last = NULL;
-            for (size_t k = 0; k < m->n_patch; k++) {
-                const hudi_array *s = source_col(m, m->p_src[k], c);
-                if (s != last && !same_shape(a, s)) return shape_error(a, s, err);
-                last = s;
-            }
-            if (strings_fit(m, a, c))
-                rc = patch_strings_in_place(m, a, c, err);
-            else
-                rc = patch_strings_rebuild(m, a, c, &x, err);
+            size_t fitted = 0;
+            rc = patch_strings_in_place(m, a, c, &fitted, err);
+            if (rc == 0 && fitted < m->n_patch) rc = patch_strings_rebuild(m, a, c, &x, err);
         } else {
             rc = patch_generic(m, a, c, &x, err);
         }
@@ -1326,6 +1346,7 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array 
     m->n_runs = 0;
     m->n_gather = 0;
     m->n_patch = 0;
+    m->n_srcs = 0;
     m->n_drops = 0;
     /* Keys are hashed a block of rows ahead and their index slots prefetched, so the probes
      * (mostly misses: most base rows have no log version) do not wait on memory one by one. */
@@ -1353,6 +1374,10 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array 
     }
     int rc = gather_load(m, err);
     if (rc < 0) return rc;
+    for (size_t k = 0; k < m->n_patch; k++)
+        m->p_cols[k] = m->p_src[k] == RUN_GATHER
+                           ? m->gathered->columns
+                           : hudi_vec_at(&m->batches, log_batch, m->p_src[k]).cols;
     for (int32_t c = 0; c < m->n_cols; c++) out[c] = NULL;
     for (int32_t c = 0; c < m->n_cols; c++) {
         hudi_array *x = in[c];
