@@ -67,9 +67,14 @@ char *hudi_strdup(const char *s) { return s ? hudi_strndup(s, strlen(s)) : NULL;
  * per-thread heap), and the next batch pays a page fault and a cleared page per 4 KB again:
  * 18% of a compaction's CPU before this cache. So freed blocks of WARM_MIN or more wait here
  * for the next allocation of a similar size (at most twice smaller, so that a small array
- * never pins a huge block). The cache is bounded (WARM_SLOTS blocks, WARM_MAX_BYTES in all),
- * is emptied when the allocation hooks change, and under ASan or valgrind a waiting block is
- * marked unusable, so that a use after free is still reported. */
+ * never pins a huge block). The cache is bounded (WARM_SLOTS blocks, WARM_MAX_BYTES in all)
+ * and is emptied when the allocation hooks change.
+ *
+ * Under ASan and valgrind the cache is off unless a test turns it on (hudi_alloc_warm_enable):
+ * a block handed straight to the next allocation would skip ASan's quarantine and hide a use
+ * after free, and blocks still waiting at exit would be valgrind's "possibly lost". When it is
+ * on there, a waiting block is marked unusable and a reused one usable only up to the size
+ * asked for. */
 #define WARM_SLOTS 64
 #define WARM_MIN ((size_t)256 << 10)
 #define WARM_MAX_BYTES ((size_t)256 << 20)
@@ -101,6 +106,7 @@ char *hudi_strdup(const char *s) { return s ? hudi_strndup(s, strlen(s)) : NULL;
 #endif
 
 static pthread_mutex_t warm_mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int warm_state; /* 0: not decided yet, 1: on, 2: off */
 static struct {
     uint8_t *p;
     size_t cap;
@@ -108,6 +114,26 @@ static struct {
 static size_t warm_bytes;
 
 static size_t block_cap(const void *a) { return ((const size_t *)a)[-2]; }
+
+static bool warm_on(void) {
+    int st = warm_state;
+    if (st == 0) {
+#if defined(HUDI_ASAN)
+        st = 2;
+#elif defined(HUDI_MEMCHECK)
+        st = RUNNING_ON_VALGRIND ? 2 : 1;
+#else
+        st = 1;
+#endif
+        warm_state = st;
+    }
+    return st == 1;
+}
+
+void hudi_alloc_warm_enable(bool on) {
+    if (!on) hudi_alloc_warm_clear();
+    warm_state = on ? 1 : 2;
+}
 
 /* The smallest waiting block of `need` to 2 * need bytes, or NULL. */
 static void *warm_take(size_t need) {
@@ -122,7 +148,7 @@ static void *warm_take(size_t need) {
         p = warm[best].p;
         warm_bytes -= warm[best].cap;
         warm[best].p = NULL;
-        WARM_SHOW(p, warm[best].cap);
+        WARM_SHOW(p, need);
     }
     pthread_mutex_unlock(&warm_mu);
     return p;
@@ -170,7 +196,7 @@ size_t hudi_alloc_warm_bytes(void) {
 }
 
 void *hudi_aligned_alloc(size_t size) {
-    if (size >= WARM_MIN) {
+    if (size >= WARM_MIN && warm_on()) {
         void *p = warm_take(size);
         if (p) return p;
     }
@@ -187,6 +213,6 @@ void *hudi_aligned_alloc(size_t size) {
 void hudi_aligned_free(void *ptr) {
     if (!ptr) return;
     size_t cap = block_cap(ptr);
-    if (cap >= WARM_MIN && warm_give(ptr, cap)) return;
+    if (cap >= WARM_MIN && warm_on() && warm_give(ptr, cap)) return;
     raw_free(ptr);
 }

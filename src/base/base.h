@@ -71,6 +71,8 @@ void hudi_aligned_free(void *ptr);
  * The bytes waiting there now, and freeing them all (returns the bytes freed). */
 size_t hudi_alloc_warm_bytes(void);
 size_t hudi_alloc_warm_clear(void);
+/* The cache is on, except under ASan and valgrind (see alloc.c); tests turn it on or off. */
+void hudi_alloc_warm_enable(bool on);
 
 /** Sets `err` to HUDI_ENOMEM ("out of memory") and returns HUDI_ENOMEM. */
 int hudi_error_oom(hudi_error *err);

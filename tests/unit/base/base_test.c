@@ -172,7 +172,10 @@ Test(misc, crc32_and_hash) {
 
 /* ---- warm blocks: freed column-sized blocks wait for the next allocation of a similar size */
 
+/* Each test turns the cache on: ASan and valgrind runs have it off by default. */
+
 Test(warm, a_freed_big_block_serves_the_next_similar_allocation) {
+    hudi_alloc_warm_enable(true);
     hudi_alloc_warm_clear();
     uint8_t *p = hudi_aligned_alloc(1 << 20);
     cr_assert_not_null(p);
@@ -202,6 +205,7 @@ Test(warm, a_freed_big_block_serves_the_next_similar_allocation) {
 }
 
 Test(warm, the_cache_is_bounded) {
+    hudi_alloc_warm_enable(true);
     hudi_alloc_warm_clear();
     enum { N = 20 };
     void *blocks[N];
@@ -224,6 +228,7 @@ Test(warm, the_cache_is_bounded) {
 }
 
 Test(warm, new_allocation_hooks_empty_the_cache) {
+    hudi_alloc_warm_enable(true);
     hudi_alloc_warm_clear();
     hudi_aligned_free(hudi_aligned_alloc(1 << 20));
     cr_assert_eq(hudi_alloc_warm_bytes(), (size_t)1 << 20);
@@ -233,4 +238,14 @@ Test(warm, new_allocation_hooks_empty_the_cache) {
     cr_assert_eq(hudi_alloc_warm_bytes(), 0); /* freed through the hooks that made it */
     cr_assert_null(hudi_aligned_alloc(1 << 20), "a block made before must not be handed out");
     hudi_set_allocator(NULL);
+}
+
+Test(warm, turned_off_it_keeps_nothing) {
+    hudi_alloc_warm_enable(true);
+    hudi_aligned_free(hudi_aligned_alloc(1 << 20));
+    cr_assert_eq(hudi_alloc_warm_bytes(), (size_t)1 << 20);
+    hudi_alloc_warm_enable(false); /* empties it */
+    cr_assert_eq(hudi_alloc_warm_bytes(), 0);
+    hudi_aligned_free(hudi_aligned_alloc(1 << 20));
+    cr_assert_eq(hudi_alloc_warm_bytes(), 0);
 }
