@@ -857,6 +857,47 @@ static hudi_log_block block_of(hudi_log_block_type type, const void *content, si
     return b;
 }
 
+/* A flat writer schema read into a wider column (Avro's promotion int -> long) is not the
+ * fast path's: the values arrive promoted, 8 bytes each. */
+Test(log, flat_records_promoted_to_a_wider_column) {
+    hudi_error err = HUDI_ERROR_INIT;
+    const char *writer_json = "{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+                              "{\"name\":\"x\",\"type\":[\"null\",\"int\"]},"
+                              "{\"name\":\"y\",\"type\":\"long\"}]}";
+    const char *wide_json = "{\"type\":\"record\",\"name\":\"R\",\"fields\":["
+                            "{\"name\":\"x\",\"type\":[\"null\",\"long\"]},"
+                            "{\"name\":\"y\",\"type\":\"long\"}]}";
+    hudi_avro_schema *writer = NULL;
+    hudi_field wide;
+    cr_assert_eq(hudi_avro_schema_parse(&writer, hudi_slice_cstr(writer_json), &err), 0);
+    cr_assert_eq(hudi_schema_parse_avro(&wide, wide_json, strlen(wide_json), &err), 0);
+    /* x = -3, y = 7; x = null, y = 1 */
+    static const uint8_t r1[] = {0x02, 0x05, 0x0E}, r2[] = {0x00, 0x02};
+    hudi_buf c = HUDI_BUF_INIT;
+    put_be32(&c, 3);
+    put_be32(&c, 2);
+    put_be32(&c, sizeof(r1));
+    hudi_buf_append(&c, r1, sizeof(r1));
+    put_be32(&c, sizeof(r2));
+    hudi_buf_append(&c, r2, sizeof(r2));
+    hudi_log_block b = block_of(HUDI_LOG_AVRO_DATA_BLOCK, c.data, c.len);
+    hudi_batch *x = NULL;
+    cr_assert_eq(hudi_log_avro_block_read(&x, &b, writer, &wide, "p.log", &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(x->num_rows, 2);
+    const hudi_array *xs = column(x, "x"), *ys = column(x, "y");
+    cr_assert_eq(hudi_type_width(xs->field), 8);
+    cr_assert_eq(((const int64_t *)xs->values)[0], -3);
+    cr_assert(!hudi_array_is_valid(xs, 1));
+    cr_assert_eq(((const int64_t *)ys->values)[0], 7);
+    cr_assert_eq(((const int64_t *)ys->values)[1], 1);
+    cr_assert_eq(hudi_batch_validate(x, &err), 0, "%s", err.message);
+    hudi_batch_free(x);
+    hudi_buf_dispose(&c);
+    hudi_field_dispose(&wide);
+    hudi_avro_schema_free(writer);
+}
+
 /* The fast path checks the bytes as the general decoder does. */
 Test(log, flat_record_errors) {
     decoded d;
