@@ -1041,11 +1041,10 @@ static const hudi_array *source_col(const hudi_mor_slice *m, int32_t src, int32_
                              : hudi_vec_at(&m->batches, log_batch, src).cols[c];
 }
 
-/* Notes `src` among the patches' distinct sources (the last one is checked first: patches come
- * in runs from one log batch more often than not). */
+/* Notes `src` among the patches' distinct sources (searched from the newest: patches come in
+ * runs from one log batch more often than not). */
 static int note_source(hudi_mor_slice *m, int32_t src, hudi_error *err) {
-    if (m->n_srcs > 0 && m->srcs[m->n_srcs - 1] == src) return 0;
-    for (size_t i = 0; i < m->n_srcs; i++)
+    for (size_t i = m->n_srcs; i-- > 0;)
         if (m->srcs[i] == src) return 0;
     if (m->n_srcs == m->cap_srcs) {
         size_t cap = m->cap_srcs ? m->cap_srcs * 2 : 16;
@@ -1285,14 +1284,15 @@ static int merge_column(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_array 
     if (m->n_patch > 0) {
         a->uniform = false; /* rows are overwritten in place below: one value no more */
         bool fixed = t != HUDI_TYPE_NULL && hudi_type_is_fixed(t) && a->n_children == 0;
-        if (fixed || t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY)
+        bool strings = t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY;
+        if (fixed || strings)
             for (size_t i = 0; i < m->n_srcs; i++) {
                 const hudi_array *s = source_col(m, m->srcs[i], c);
                 if (!same_shape(a, s)) return shape_error(a, s, err);
             }
         if (fixed) {
             rc = patch_fixed(m, a, c, err);
-        } else if (t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY) {
+        } else if (strings) {
             size_t fitted = 0;
             rc = patch_strings_in_place(m, a, c, &fitted, err);
             if (rc == 0 && fitted < m->n_patch) rc = patch_strings_rebuild(m, a, c, &x, err);
