@@ -58,6 +58,10 @@ int64_t hudi_pq_num_rows(const hudi_pq_file *f);
 int64_t hudi_pq_file_size(const hudi_pq_file *f);
 /** Number of row groups in the footer. */
 int32_t hudi_pq_num_row_groups(const hudi_pq_file *f);
+/** Rows of row group `rg`, and its uncompressed size (the footer's total_byte_size, as its
+ *  writer counted it); -1 for a row group the file does not have. */
+int64_t hudi_pq_row_group_rows(const hudi_pq_file *f, int32_t rg);
+int64_t hudi_pq_row_group_bytes(const hudi_pq_file *f, int32_t rg);
 const char *hudi_pq_path(const hudi_pq_file *f);
 /** Value of a footer key/value entry, or NULL. The slice is borrowed from the footer. */
 bool hudi_pq_kv(const hudi_pq_file *f, const char *key, hudi_slice *value);
@@ -186,6 +190,10 @@ int hudi_pq_scan_open(hudi_pq_scan **out, hudi_pq_file *f, const hudi_pq_scan_op
 int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err);
 /** Moves the last batch out of the scan (the caller frees it); the scan builds a new one. */
 hudi_batch *hudi_pq_scan_take_batch(hudi_pq_scan *s);
+/** Where the last batch's rows are: rows [*first, *first + *rows) of row group *rg, all of
+ *  them in order. false when rows of it were filtered out (predicates, the dynamic filter,
+ *  late materialisation) or before the first batch. */
+bool hudi_pq_scan_last_rows(const hudi_pq_scan *s, int32_t *rg, int64_t *first, int64_t *rows);
 /** Schema of the batches (a STRUCT field owned by the scan). */
 const hudi_field *hudi_pq_scan_schema(const hudi_pq_scan *s);
 const hudi_pq_scan_stats *hudi_pq_scan_get_stats(const hudi_pq_scan *s);
@@ -271,6 +279,22 @@ struct hudi_pool;
  *  written are the same either way (each column is written by one task, in row order). The
  *  pool is borrowed: it must outlive the writes, and no other run may use it meanwhile. */
 int hudi_pq_writer_set_pool(hudi_pq_writer *w, struct hudi_pool *pool, hudi_error *err);
+/** Whether top-level column `col` of the writer's schema can be taken as stored from row group
+ *  `rg` of `src` (hudi_pq_writer_write_copying): a flat column that src stores under the same
+ *  name with the same Parquet type (physical type, length, repetition, converted and logical
+ *  type) and the writer's codec, in src itself, unencrypted, with no bloom filter wanted. */
+bool hudi_pq_writer_can_copy(const hudi_pq_writer *w, int32_t col, const hudi_pq_file *src,
+                             int32_t rg);
+/** Writes batch `b` as a row group of its own (an open row group is flushed first; the size
+ *  limits do not cut it), the columns with copy[col] set taken byte for byte from row group
+ *  `rg` of `src` instead of being encoded from b: pages, dictionary, statistics and page index
+ *  as stored (the index's page offsets moved; an index that does not decode or points
+ *  outside its chunk is left out). b's values of those columns must be the ones src stores
+ *  there, row for row: the caller's promise (a compaction's unchanged columns), not checked.
+ *  EINVAL when b has not row group rg's row count or a column with copy[col] set fails
+ *  hudi_pq_writer_can_copy. Used for what compaction leaves as it was (write/compact.c). */
+int hudi_pq_writer_write_copying(hudi_pq_writer *w, const hudi_batch *b, const hudi_pq_file *src,
+                                 int32_t rg, const bool *copy, hudi_error *err);
 /** The file's size so far as parquet-mr's ParquetWriter.getDataSize counts it: bytes of the
  *  finished row groups plus the current row group's buffered (compressed pages, and the open
  *  pages' estimated) bytes. Footer, indexes and bloom filters are not counted. */

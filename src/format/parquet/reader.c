@@ -126,6 +126,14 @@ int64_t hudi_pq_num_rows(const hudi_pq_file *f) { return f->num_rows; }
 int64_t hudi_pq_file_size(const hudi_pq_file *f) { return f->size_bytes; }
 int32_t hudi_pq_num_row_groups(const hudi_pq_file *f) { return f->meta.n_row_groups; }
 
+int64_t hudi_pq_row_group_rows(const hudi_pq_file *f, int32_t rg) {
+    return rg >= 0 && rg < f->meta.n_row_groups ? f->meta.row_groups[rg].num_rows : -1;
+}
+
+int64_t hudi_pq_row_group_bytes(const hudi_pq_file *f, int32_t rg) {
+    return rg >= 0 && rg < f->meta.n_row_groups ? f->meta.row_groups[rg].total_byte_size : -1;
+}
+
 /* parquet.h's codec ids are meta.h's, so options pass straight through. */
 #define SAME_CODEC(x) ((int)HUDI_PQ_CODEC_##x == (int)PQ_CODEC_##x)
 _Static_assert(SAME_CODEC(UNCOMPRESSED) && SAME_CODEC(SNAPPY) && SAME_CODEC(GZIP) &&
@@ -255,7 +263,7 @@ int hudi_pq_scan_open(hudi_pq_scan **out, hudi_pq_file *f, const hudi_pq_scan_op
     s->f = f;
     s->opts = opts ? *opts : (hudi_pq_scan_options)HUDI_PQ_SCAN_OPTIONS_INIT;
     if (s->opts.batch_rows <= 0) s->opts.batch_rows = 65536;
-    s->cur_rg = -1;
+    s->cur_rg = s->last_rg = -1;
     if ((rc = hudi_pq_codec_ctx_new(&s->codec, err)) < 0) goto fail;
     if ((rc = build_projection(s, err)) < 0) goto fail;
     if (s->opts.n_predicates > 0) {
@@ -412,6 +420,8 @@ int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
             s->row_pos = start;
         }
         int64_t n = HUDI_MIN(s->opts.batch_rows, end - s->row_pos);
+        int64_t first = s->row_pos;
+        s->last_rg = -1;
         hudi_batch_clear(s->batch);
         int64_t kept = n;
         rc = 0;
@@ -435,10 +445,23 @@ int hudi_pq_scan_next(hudi_pq_scan *s, hudi_batch **out, hudi_error *err) {
             if ((rc = hudi_pq_scan_filter_batch(s, s->batch, err)) < 0) return rc;
         }
         if (s->batch->num_rows == 0) continue;
+        if (s->batch->num_rows == n) {
+            s->last_rg = s->cur_rg;
+            s->last_first = first;
+            s->last_rows = n;
+        }
         s->stats.rows_returned += s->batch->num_rows;
         *out = s->batch;
         return 0;
     }
+}
+
+bool hudi_pq_scan_last_rows(const hudi_pq_scan *s, int32_t *rg, int64_t *first, int64_t *rows) {
+    if (s->last_rg < 0) return false;
+    *rg = s->last_rg;
+    *first = s->last_first;
+    *rows = s->last_rows;
+    return true;
 }
 
 hudi_batch *hudi_pq_scan_take_batch(hudi_pq_scan *s) {

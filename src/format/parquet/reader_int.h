@@ -130,6 +130,10 @@ struct hudi_pq_scan {
     uint8_t *keep;     /* selection flags of the current rows, reused */
     int64_t keep_cap;
     int32_t dyn_col; /* opts.dynamic: the batch column it filters (read first when late) */
+    /* the last batch: rows [last_first, last_first + last_rows) of row group last_rg, every
+     * one of them (last_rg -1: some were filtered out, or no batch yet) */
+    int32_t last_rg;
+    int64_t last_first, last_rows;
 };
 
 /* reader_skip.c: row-group skipping from statistics, and exact row filtering. */

@@ -12,9 +12,11 @@
  * storage writer, so a half-written file never appears under `path`. Columns hold at most
  * one row group of encoded pages (writer_column.c); the page indexes and blooms of finished
  * row groups are kept encoded until close (small: a few dozen bytes per page). */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "base/pool.h"
+#include "format/parquet/reader_int.h"
 #include "format/parquet/writer_int.h"
 
 #ifndef HUDI_GIT_SHA
@@ -57,6 +59,13 @@ struct hudi_pq_writer {
     pq_wctx **xcx;
     int32_t n_xcx;
     int32_t *task;
+
+    /* hudi_pq_writer_write_copying: the open row group's columns whose copy_leaf[] is not -1
+     * are that leaf's chunk in row group copy_rg of copy_src, taken as stored */
+    const hudi_pq_file *copy_src;
+    int32_t copy_rg;
+    int32_t *copy_leaf;
+    hudi_buf copy_buf; /* chunk bytes on their way through; the source's page index */
 };
 
 /* ---- output --------------------------------------------------------------------------------- */
@@ -233,6 +242,8 @@ static void writer_free(hudi_pq_writer *w) {
     }
     hudi_free(w->xcx);
     hudi_free(w->task);
+    hudi_free(w->copy_leaf);
+    hudi_buf_dispose(&w->copy_buf);
     for (int32_t i = 0; i < w->n_cols; i++) hudi_pq_wcol_dispose(&w->cols[i]);
     hudi_free(w->cols);
     hudi_pq_schema_dispose(&w->ps);
@@ -364,6 +375,11 @@ static int check_batch(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) 
     return 0;
 }
 
+/* Whether column i of the open row group is copied (hudi_pq_writer_write_copying). */
+static bool copied(const hudi_pq_writer *w, int32_t i) {
+    return w->copy_src && w->copy_leaf[i] >= 0;
+}
+
 static int64_t buffered_bytes(const hudi_pq_writer *w) {
     int64_t n = 0;
     for (int32_t i = 0; i < w->n_cols; i++) n += hudi_pq_wcol_buffered(&w->cols[i]);
@@ -437,6 +453,195 @@ static int chunk_meta(hudi_pq_writer *w, pq_wcol *c, pq_column_meta *m, int64_t 
     return 0;
 }
 
+/* ---- copied column chunks ------------------------------------------------------------------ */
+
+/* The leaf of `src` that the writer's top-level column `col` can be copied from in row group
+ * `rg` (hudi_pq_writer_can_copy), or -1. */
+static int32_t copy_source(const hudi_pq_writer *w, int32_t col, const hudi_pq_file *src,
+                           int32_t rg) {
+    if (!src || rg < 0 || rg >= src->meta.n_row_groups || col < 0 || col >= w->schema.n_children)
+        return -1;
+    int32_t wi = -1;
+    for (int32_t i = 0; i < w->n_cols; i++) {
+        if (w->cols[i].leaf->column != col) continue;
+        if (wi >= 0) return -1; /* nested: more than one leaf */
+        wi = i;
+    }
+    if (wi < 0) return -1;
+    const pq_wcol *c = &w->cols[wi];
+    const pq_schema_element *we = c->leaf->element;
+    if (c->leaf->path_len != 1 || c->leaf->depth != 1 || c->want_bloom) return -1;
+    const pq_row_group *g = &src->meta.row_groups[rg];
+    for (int32_t j = 0; j < src->schema.n_leaves && j < g->n_columns; j++) {
+        const pq_leaf *l = &src->schema.leaves[j];
+        if (l->path_len != 1 || l->depth != 1 || !hudi_slice_eq(l->path[0], c->leaf->path[0]))
+            continue;
+        const pq_schema_element *se = l->element;
+        const pq_column_chunk *cc = &g->columns[j];
+        const pq_column_meta *m = &cc->meta_data;
+        bool same_type =
+            se->has_type == we->has_type && se->type == we->type &&
+            se->has_type_length == we->has_type_length &&
+            (!we->has_type_length || se->type_length == we->type_length) &&
+            se->has_repetition == we->has_repetition && se->repetition == we->repetition &&
+            se->has_converted_type == we->has_converted_type &&
+            (!we->has_converted_type || se->converted_type == we->converted_type) &&
+            se->has_scale == we->has_scale && (!we->has_scale || se->scale == we->scale) &&
+            se->has_precision == we->has_precision &&
+            (!we->has_precision || se->precision == we->precision) &&
+            se->has_logical_type == we->has_logical_type &&
+            (!we->has_logical_type ||
+             memcmp(&se->logical_type, &we->logical_type, sizeof(pq_logical_type)) == 0);
+        bool plain_chunk = cc->has_meta_data && !cc->has_file_path && !cc->has_crypto_metadata &&
+                           !cc->has_encrypted_column_metadata && m->codec == w->cx.o.codec &&
+                           m->type == c->leaf->physical_type && m->total_compressed_size > 0;
+        return same_type && plain_chunk ? j : -1;
+    }
+    return -1;
+}
+
+bool hudi_pq_writer_can_copy(const hudi_pq_writer *w, int32_t col, const hudi_pq_file *src,
+                             int32_t rg) {
+    return w && copy_source(w, col, src, rg) >= 0;
+}
+
+/* Copies n bytes of the source file at `off` to the output. */
+static int copy_bytes(hudi_pq_writer *w, int64_t off, int64_t n, hudi_error *err) {
+    enum { PIECE = 4 << 20 };
+    while (n > 0) {
+        size_t len = (size_t)HUDI_MIN(n, (int64_t)PIECE);
+        hudi_buf_clear(&w->copy_buf);
+        if (hudi_buf_grow(&w->copy_buf, len) < 0) return hudi_error_oom(err);
+        int rc = hudi_file_read_at(w->copy_src->file, off, w->copy_buf.data, len, err);
+        if (rc == 0) rc = sink(w, w->copy_buf.data, len, err);
+        if (rc < 0) return rc;
+        off += (int64_t)len;
+        n -= (int64_t)len;
+    }
+    return 0;
+}
+
+/* The source chunk's page index, moved by `shift` bytes, appended to the writer's (cc's
+ * offsets relative until close, as flush_row_group leaves them). An index that does not read,
+ * does not decode, or points outside the chunk [start, end) is left out: a reader then reads
+ * every page, where a wrong index would skip rows. */
+static int copy_page_index(hudi_pq_writer *w, const pq_column_chunk *sc, int64_t start, int64_t end,
+                           int64_t shift, pq_column_chunk *cc, hudi_error *err) {
+    const hudi_pq_file *f = w->copy_src;
+    if (!w->cx.o.write_page_index || !sc->has_offset_index) return 0;
+    int64_t limit = f->footer_start;
+    if (sc->offset_index_offset < 4 || sc->offset_index_length <= 0 ||
+        sc->offset_index_offset > limit - sc->offset_index_length)
+        return 0;
+    hudi_arena a = HUDI_ARENA_INIT;
+    hudi_error e = HUDI_ERROR_INIT;
+    pq_offset_index oi;
+    size_t len = (size_t)sc->offset_index_length;
+    hudi_buf_clear(&w->copy_buf);
+    if (hudi_buf_grow(&w->copy_buf, len) < 0) return hudi_error_oom(err);
+    int rc = hudi_file_read_at(f->file, sc->offset_index_offset, w->copy_buf.data, len, err);
+    if (rc < 0) return rc;
+    if (hudi_pq_decode_offset_index(&oi, &a, HUDI_SLICE(w->copy_buf.data, len), &e) < 0) {
+        hudi_arena_dispose(&a);
+        return 0;
+    }
+    for (int32_t p = 0; p < oi.n_page_locations; p++) {
+        pq_page_location *pl = &oi.page_locations[p];
+        if (pl->offset < start || pl->compressed_page_size <= 0 ||
+            pl->offset > end - pl->compressed_page_size) {
+            hudi_arena_dispose(&a);
+            return 0;
+        }
+        pl->offset += shift;
+    }
+    size_t oi0 = w->oi_all.len, ci0 = w->ci_all.len;
+    rc = hudi_pq_encode_offset_index(&w->oi_all, &oi, err);
+    hudi_arena_dispose(&a);
+    if (rc < 0) return rc;
+    cc->has_offset_index = true;
+    cc->offset_index_offset = (int64_t)oi0;
+    cc->offset_index_length = (int32_t)(w->oi_all.len - oi0);
+    /* The ColumnIndex holds no offsets: its bytes as they are, when they decode. */
+    if (!w->cx.o.write_statistics || !sc->has_column_index || sc->column_index_length <= 0 ||
+        sc->column_index_offset < 4 || sc->column_index_offset > limit - sc->column_index_length)
+        return 0;
+    len = (size_t)sc->column_index_length;
+    hudi_buf_clear(&w->copy_buf);
+    if (hudi_buf_grow(&w->copy_buf, len) < 0) return hudi_error_oom(err);
+    if ((rc = hudi_file_read_at(f->file, sc->column_index_offset, w->copy_buf.data, len, err)) < 0)
+        return rc;
+    pq_column_index ci;
+    bool ok = hudi_pq_decode_column_index(&ci, &a, HUDI_SLICE(w->copy_buf.data, len), &e) == 0 &&
+              ci.n_pages == oi.n_page_locations;
+    hudi_arena_dispose(&a);
+    if (!ok) return 0;
+    hudi_buf_append(&w->ci_all, w->copy_buf.data, len);
+    if (hudi_buf_failed(&w->ci_all)) return hudi_error_oom(err);
+    cc->has_column_index = true;
+    cc->column_index_offset = (int64_t)ci0;
+    cc->column_index_length = (int32_t)len;
+    return 0;
+}
+
+/* Column i of the row group being flushed, copied from the source chunk into cc: its bytes
+ * (dictionary and data pages, headers and CRCs as they are), its metadata with the offsets
+ * moved, its page index. */
+static int copy_chunk(hudi_pq_writer *w, int32_t i, pq_column_chunk *cc, hudi_error *err) {
+    const hudi_pq_file *f = w->copy_src;
+    const pq_column_chunk *sc = &f->meta.row_groups[w->copy_rg].columns[w->copy_leaf[i]];
+    const pq_column_meta *sm = &sc->meta_data;
+    int64_t start = sm->data_page_offset;
+    bool dict = sm->has_dictionary_page_offset && sm->dictionary_page_offset >= 4 &&
+                sm->dictionary_page_offset < sm->data_page_offset;
+    if (dict) start = sm->dictionary_page_offset;
+    int64_t len = sm->total_compressed_size;
+    if (start < 4 || len <= 0 || start > f->footer_start - len ||
+        sm->data_page_offset >= start + len)
+        return hudi_error_set(err, HUDI_ECORRUPT, "%s: column %.*s: chunk outside the file",
+                              f->path, (int)w->cols[i].leaf->path[0].len,
+                              (const char *)w->cols[i].leaf->path[0].data);
+    int64_t shift = w->pos - start;
+    int rc = copy_bytes(w, start, len, err);
+    if (rc < 0) return rc;
+    memset(cc, 0, sizeof(*cc));
+    cc->has_meta_data = true;
+    pq_column_meta *m = &cc->meta_data;
+    m->type = sm->type;
+    m->n_encodings = sm->n_encodings;
+    m->encodings = hudi_arena_alloc(&w->arena, (size_t)(sm->n_encodings + 1) * sizeof(int32_t));
+    m->n_encoding_stats = sm->n_encoding_stats;
+    m->encoding_stats =
+        hudi_arena_alloc(&w->arena, (size_t)(sm->n_encoding_stats > 0 ? sm->n_encoding_stats : 1) *
+                                        sizeof(pq_page_encoding_stats));
+    if (!m->encodings || !m->encoding_stats) return hudi_error_oom(err);
+    if (sm->n_encodings > 0)
+        memcpy(m->encodings, sm->encodings, (size_t)sm->n_encodings * sizeof(int32_t));
+    if (sm->n_encoding_stats > 0)
+        memcpy(m->encoding_stats, sm->encoding_stats,
+               (size_t)sm->n_encoding_stats * sizeof(pq_page_encoding_stats));
+    m->n_path = w->cols[i].leaf->path_len;
+    m->path_in_schema = w->cols[i].leaf->path;
+    m->codec = sm->codec;
+    m->num_values = sm->num_values;
+    m->total_uncompressed_size = sm->total_uncompressed_size;
+    m->total_compressed_size = len;
+    m->data_page_offset = sm->data_page_offset + shift;
+    m->has_dictionary_page_offset = dict;
+    m->dictionary_page_offset = dict ? start + shift : 0;
+    if (w->cx.o.write_statistics && sm->has_statistics) {
+        bool oom = false;
+        m->has_statistics = true;
+        m->statistics = sm->statistics;
+        pq_statistics *st = &m->statistics;
+        st->min = arena_slice(&w->arena, st->min, &oom);
+        st->max = arena_slice(&w->arena, st->max, &oom);
+        st->min_value = arena_slice(&w->arena, st->min_value, &oom);
+        st->max_value = arena_slice(&w->arena, st->max_value, &oom);
+        if (oom) return hudi_error_oom(err);
+    }
+    return copy_page_index(w, sc, start, start + len, shift, cc, err);
+}
+
 static int flush_row_group(hudi_pq_writer *w, hudi_error *err) {
     const hudi_pq_write_options *o = &w->cx.o;
     size_t ordinal = w->rgs.len;
@@ -447,6 +652,12 @@ static int flush_row_group(hudi_pq_writer *w, hudi_error *err) {
     int rc;
     for (int32_t i = 0; i < w->n_cols; i++) {
         pq_wcol *c = &w->cols[i];
+        if (copied(w, i)) {
+            if ((rc = copy_chunk(w, i, &cols[i], err)) < 0) return rc;
+            total_u += cols[i].meta_data.total_uncompressed_size;
+            total_c += cols[i].meta_data.total_compressed_size;
+            continue;
+        }
         if ((rc = hudi_pq_wcol_finish(&w->cx, c, err)) < 0) return rc;
         int64_t chunk_start = w->pos;
         if ((rc = sink(w, c->dict_page.data, c->dict_page.len, err)) < 0) return rc;
@@ -539,7 +750,7 @@ static int cols_task(void *payload, int64_t k, hudi_error *err) {
     hudi_pq_writer *w = j->w;
     for (int32_t i = 0; i < w->n_cols; i++) {
         pq_wcol *c = &w->cols[i];
-        if (w->task[i] != k) continue;
+        if (w->task[i] != k || copied(w, i)) continue;
         int rc = hudi_pq_wcol_write(w->xcx[k], c, j->b->columns[c->leaf->column], j->r, j->n, err);
         if (rc < 0) return rc;
     }
@@ -559,8 +770,8 @@ static int write_cols_pooled(hudi_pq_writer *w, const hudi_batch *b, int64_t r, 
         for (int32_t i = 0; i < w->n_cols; i++) {
             if (w->task[i] >= 0) continue;
             const hudi_array *a = b->columns[w->cols[i].leaf->column];
-            int64_t size = 8 * n;
-            if (a->data && a->offsets && a->length >= r + n)
+            int64_t size = copied(w, i) ? 0 : 8 * n;
+            if (size > 0 && a->data && a->offsets && a->length >= r + n)
                 size += (int64_t)a->offsets[r + n] - a->offsets[r];
             if (size > best_size) {
                 best = i;
@@ -588,6 +799,7 @@ static int write_rows(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err) {
         } else {
             for (int32_t i = 0; i < w->n_cols; i++) {
                 pq_wcol *c = &w->cols[i];
+                if (copied(w, i)) continue;
                 if ((rc = hudi_pq_wcol_write(&w->cx, c, b->columns[c->leaf->column], r, n, err)) <
                     0)
                     return rc;
@@ -621,6 +833,53 @@ int hudi_pq_writer_write(hudi_pq_writer *w, const hudi_batch *b, hudi_error *err
     int rc = check_batch(w, b, err);
     if (rc < 0) return rc; /* nothing was written: the file is still usable */
     if ((rc = write_rows(w, b, err)) < 0) {
+        w->failed = rc;
+        hudi_error_wrap(err, "%s", w->path);
+    }
+    return rc;
+}
+
+/* The copy: the open row group (if any) flushed, then b's rows as a row group of their own
+ * with the copied columns marked while they are written and flushed. */
+static int write_copying(hudi_pq_writer *w, const hudi_batch *b, const hudi_pq_file *src,
+                         int32_t rg, hudi_error *err) {
+    int rc;
+    if (w->rg_rows > 0 && (rc = flush_row_group(w, err)) < 0) return rc;
+    w->copy_src = src;
+    w->copy_rg = rg;
+    hudi_pq_write_options saved = w->cx.o;
+    /* one row group, whatever its size: the limits are the source's */
+    w->cx.o.row_group_rows = 0;
+    w->cx.o.row_group_bytes = INT64_MAX;
+    rc = write_rows(w, b, err);
+    w->cx.o = saved;
+    if (rc == 0 && w->rg_rows > 0) rc = flush_row_group(w, err);
+    w->copy_src = NULL;
+    return rc;
+}
+
+int hudi_pq_writer_write_copying(hudi_pq_writer *w, const hudi_batch *b, const hudi_pq_file *src,
+                                 int32_t rg, const bool *copy, hudi_error *err) {
+    if (!w || !b || !src || !copy)
+        return hudi_error_set(err, HUDI_EINVAL, "parquet writer: no writer, batch or source");
+    if (w->failed) return failed_again(w, err);
+    int rc = check_batch(w, b, err);
+    if (rc < 0) return rc;
+    if (rg < 0 || rg >= src->meta.n_row_groups || src->meta.row_groups[rg].num_rows != b->num_rows)
+        return hudi_error_set(err, HUDI_EINVAL,
+                              "%s: row group %d of %s does not have the batch's %" PRId64 " rows",
+                              w->path, rg, src->path, b->num_rows);
+    if (!w->copy_leaf && !(w->copy_leaf = hudi_calloc((size_t)w->n_cols + 1, sizeof(int32_t))))
+        return hudi_error_oom(err);
+    for (int32_t i = 0; i < w->n_cols; i++) {
+        int32_t col = w->cols[i].leaf->column;
+        w->copy_leaf[i] = -1;
+        if (!copy[col]) continue;
+        if ((w->copy_leaf[i] = copy_source(w, col, src, rg)) < 0)
+            return hudi_error_set(err, HUDI_EINVAL, "%s: column %s cannot be copied from %s",
+                                  w->path, w->schema.children[col].name, src->path);
+    }
+    if ((rc = write_copying(w, b, src, rg, err)) < 0) {
         w->failed = rc;
         hudi_error_wrap(err, "%s", w->path);
     }
