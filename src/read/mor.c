@@ -128,6 +128,9 @@ struct hudi_mor_slice {
     size_t n_srcs, cap_srcs;
     int64_t *drops;
     size_t n_drops, cap_drops;
+    /* per scan column, after hudi_mor_merge: the merged column holds the base batch's values
+     * row for row (hudi_mor_same_values) */
+    bool *same;
 };
 
 /* ---- merge mode --------------------------------------------------------------------------- */
@@ -934,6 +937,7 @@ void hudi_mor_slice_free(hudi_mor_slice *m) {
     hudi_free(m->files);
     hudi_fs_free(m->mem_fs);
     hudi_free(m->reread);
+    hudi_free(m->same);
     hudi_arena_dispose(&m->arena);
     hudi_writer_abort(m->spill_w);
     if (m->spill_f) hudi_file_close(m->spill_f);
@@ -1128,23 +1132,27 @@ static int patch_fixed(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_error *
     bool is_bool = a->field->type == HUDI_TYPE_BOOL;
     size_t w = is_bool ? 0 : (size_t)hudi_type_width(a->field);
     uint8_t *vals = a->values;
+    bool same = true;
     for (size_t k = 0; k < m->n_patch; k++) {
         const hudi_array *s = m->p_cols[k][c];
         int64_t r = m->p_row[k], sr = m->p_srow[k];
         bool v = hudi_array_is_valid(s, sr);
+        if (v != hudi_array_is_valid(a, r)) same = false;
         if (is_bool) {
-            if (v && hudi_bit_get(s->values, sr))
-                hudi_bit_set(vals, r);
-            else
-                hudi_bit_clear(vals, r);
+            bool bit = v && hudi_bit_get(s->values, sr);
+            if (v && bit != hudi_bit_get(vals, r)) same = false;
+            bit ? hudi_bit_set(vals, r) : hudi_bit_clear(vals, r);
         } else if (v) {
-            memcpy(vals + (size_t)r * w, (const uint8_t *)s->values + (size_t)sr * w, w);
+            const uint8_t *src = (const uint8_t *)s->values + (size_t)sr * w;
+            if (same && memcmp(vals + (size_t)r * w, src, w) != 0) same = false;
+            memcpy(vals + (size_t)r * w, src, w);
         } else {
             memset(vals + (size_t)r * w, 0, w);
         }
         int rc = set_valid(a, r, v, err);
         if (rc < 0) return rc;
     }
+    m->same[c] = same;
     return 0;
 }
 
@@ -1162,7 +1170,13 @@ static int patch_strings_in_place(hudi_mor_slice *m, hudi_array *a, int32_t c, s
         bool v = hudi_array_is_valid(s, sr);
         int64_t len = str_len(a, r);
         if ((v ? str_len(s, sr) : 0) != len) break;
-        if (v && len) memcpy(a->data + a->offsets[r], s->data + s->offsets[sr], (size_t)len);
+        if (v != hudi_array_is_valid(a, r)) m->same[c] = false;
+        if (v && len) {
+            uint8_t *dst = a->data + a->offsets[r];
+            const uint8_t *src = s->data + s->offsets[sr];
+            if (m->same[c] && memcmp(dst, src, (size_t)len) != 0) m->same[c] = false;
+            memcpy(dst, src, (size_t)len);
+        }
         int rc = set_valid(a, r, v, err);
         if (rc < 0) return rc;
     }
@@ -1295,13 +1309,18 @@ static int merge_column(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_array 
         } else if (strings) {
             size_t fitted = 0;
             rc = patch_strings_in_place(m, a, c, &fitted, err);
-            if (rc == 0 && fitted < m->n_patch) rc = patch_strings_rebuild(m, a, c, &x, err);
+            if (rc == 0 && fitted < m->n_patch) { /* a value of another length */
+                m->same[c] = false;
+                rc = patch_strings_rebuild(m, a, c, &x, err);
+            }
         } else {
+            m->same[c] = false; /* not compared */
             rc = patch_generic(m, a, c, &x, err);
         }
         if (rc < 0) return rc;
     }
     if (m->n_drops > 0) {
+        m->same[c] = false;
         hudi_array *y = NULL;
         rc = drop_rows(m, x, &y, err);
         if (x != a) hudi_array_free(x);
@@ -1378,7 +1397,11 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array 
         m->p_cols[k] = m->p_src[k] == RUN_GATHER
                            ? m->gathered->columns
                            : hudi_vec_at(&m->batches, log_batch, m->p_src[k]).cols;
-    for (int32_t c = 0; c < m->n_cols; c++) out[c] = NULL;
+    if (!m->same && !(m->same = hudi_malloc((size_t)m->n_cols + 1))) return hudi_error_oom(err);
+    for (int32_t c = 0; c < m->n_cols; c++) {
+        out[c] = NULL;
+        m->same[c] = true;
+    }
     for (int32_t c = 0; c < m->n_cols; c++) {
         hudi_array *x = in[c];
         if ((m->n_patch > 0 || m->n_drops > 0) && (rc = merge_column(m, in[c], c, &x, err)) < 0) {
@@ -1395,6 +1418,8 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array 
     m->stats.rows_dropped += (int64_t)m->n_drops;
     return 0;
 }
+
+const bool *hudi_mor_same_values(const hudi_mor_slice *m) { return m->same; }
 
 int hudi_mor_next_inserts(hudi_mor_slice *m, const hudi_field *const *fields, hudi_array **out,
                           int64_t *out_rows, hudi_error *err) {

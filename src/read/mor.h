@@ -91,6 +91,13 @@ void hudi_mor_slice_free(hudi_mor_slice *m); /* NULL-safe */
 int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array **out,
                    int64_t *out_rows, hudi_error *err);
 
+/* After a successful hudi_mor_merge: per scan column, whether the merged column holds the
+ * base batch's values row for row (no row dropped, every replaced value equal to the new one,
+ * validity included; a column of another kind than fixed-width or string/binary with any
+ * replaced row counts as changed). What a compaction needs to take an unchanged column chunk
+ * of the base file as it is stored. NULL before the first merge. */
+const bool *hudi_mor_same_values(const hudi_mor_slice *m);
+
 /* The next batch of log records no base row matched (inserts; deletes are left out) as new
  * arrays of the scan columns, whose fields are `fields` (the scan schema's children, or the
  * caller's copies of the same shape); *out_rows = 0 at the end. */

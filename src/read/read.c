@@ -53,6 +53,7 @@ typedef struct file_cursor {
     hudi_mor_slice *mor; /* the current file's logs, when merged */
     bool mor_base_done;  /* its base file was read to the end */
     hudi_array **merged; /* hudi_mor_merge's output, per scan column */
+    bool merged_base;    /* the last batch is a base batch merged (not log inserts) */
     int64_t corrupt;     /* log blocks skipped as corrupt in the slice */
     char *corrupt_file;  /* the first log file that had one (owned) */
 } file_cursor;
@@ -102,6 +103,8 @@ struct hudi_reader {
     const hudi_field **fields; /* the fields of the scan columns as built (output's first) */
     hudi_pq_dynfilter *dyn;    /* a top-N's boundary (hudi_reader_set_dynamic), or NULL */
     int32_t dyn_col;           /* its scan column */
+    hudi_read_origin origin;   /* of the last batch of a serial read (hudi_reader_origin) */
+    bool *as_stored;           /* origin.as_stored's storage, per output column */
 };
 
 static int mor_names(void *ctx, const char *instant, hudi_field *out, hudi_error *err);
@@ -716,6 +719,7 @@ int hudi_reader_open_preds(hudi_reader **out, hudi_table *t, const hudi_scan_opt
     pthread_mutex_init(&r->sv_mu, NULL); /* destroyed by hudi_reader_free */
     r->t = t;
     r->commit_time_col = -1;
+    r->origin.row_group = -1;
     r->incremental = opts->begin_instant || opts->end_instant;
     r->ignore_missing_files = opts->ignore_missing_files;
     r->read_optimized = opts->read_optimized;
@@ -1205,6 +1209,7 @@ static int mor_next(const hudi_reader *r, file_cursor *c, int64_t *rows, hudi_er
             if ((rc = convert_batch(r, c, &base_rows, err)) < 0) return rc;
             if ((rc = hudi_mor_merge(c->mor, c->conv, base_rows, c->merged, rows, err)) < 0)
                 return rc;
+            c->merged_base = true;
             free_conv(r, c);
             for (int32_t i = 0; i < n; i++) {
                 c->conv[i] = c->merged[i];
@@ -1215,6 +1220,7 @@ static int mor_next(const hudi_reader *r, file_cursor *c, int64_t *rows, hudi_er
         c->mor_base_done = true;
     }
     free_conv(r, c);
+    c->merged_base = false;
     if ((rc = hudi_mor_next_inserts(c->mor, r->fields, c->conv, rows, err)) < 0) return rc;
     return *rows > 0 ? 1 : 0;
 }
@@ -1550,6 +1556,33 @@ int hudi_reader_set_threads(hudi_reader *r, int32_t threads, const atomic_int *c
     return 0;
 }
 
+/* The origin of the batch just read by cursor c (rows rows): a merged base batch whose rows
+ * are the scan's last rows, none dropped or filtered, has one. */
+static int note_origin(hudi_reader *r, const file_cursor *c, int64_t rows, hudi_error *err) {
+    hudi_read_origin *o = &r->origin;
+    if (!c->mor || !c->merged_base || c->post_any || !c->scan ||
+        !hudi_pq_scan_last_rows(c->scan, &o->row_group, &o->first_row, &o->rows))
+        return 0;
+    if (o->rows != rows) {
+        o->row_group = -1;
+        return 0;
+    }
+    int32_t n = r->schema.n_children;
+    if (!r->as_stored && !(r->as_stored = hudi_calloc((size_t)n + 1, sizeof(bool))))
+        return hudi_error_oom(err);
+    const bool *same = hudi_mor_same_values(c->mor);
+    for (int32_t i = 0; i < n; i++)
+        r->as_stored[i] = c->map[i] >= 0 && hudi_projection_exact(c->proj, i) && same[i];
+    o->base_path = hudi_pq_path(c->pf);
+    o->as_stored = r->as_stored;
+    return 0;
+}
+
+void hudi_reader_origin(const hudi_reader *r, hudi_read_origin *out) {
+    *out = r->origin;
+    if (r->par) out->row_group = -1;
+}
+
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
     int rc;
     *out = NULL;
@@ -1592,11 +1625,13 @@ int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err) {
             if (rc == 0) continue;
         }
         int64_t rows = 0;
+        r->origin.row_group = -1;
         if ((rc = file_next(r, c, &r->stats, &rows, err)) < 0) return rc;
         if (rc == 0) {
             close_file(r, c, &r->stats);
             continue;
         }
+        if ((rc = note_origin(r, c, rows, err)) < 0) return rc;
         deliver(r, c->conv, rows, out);
         free_conv(r, c);
         return 0;
@@ -1617,6 +1652,7 @@ void hudi_reader_free(hudi_reader *r) {
     hudi_free(r->fields);
     hudi_free(r->scan_full);
     hudi_free(r->full_is);
+    hudi_free(r->as_stored);
     hudi_free(r->begin);
     hudi_free(r->end);
     hudi_free(r->warning);

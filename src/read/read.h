@@ -170,6 +170,22 @@ const hudi_field *hudi_reader_schema(const hudi_reader *r);
  * the next call. With threads, a failure is reported once, after the batches of the files
  * before the failing one; later calls fail again without reading. */
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err);
+/* Where the rows of the batch hudi_reader_next returned last come from, as a compaction
+ * needs it to take unchanged column chunks of a base file as they are stored
+ * (write/compact.c). Known only for a merge-on-read slice's base rows in a serial read: the
+ * batch is rows [first_row, first_row + rows) of row group `row_group` of base file
+ * `base_path` (owned by the reader, valid until the next call), in order, none dropped or
+ * filtered, and as_stored[i] says whether output column i holds exactly the values the file
+ * stores there (the file column read as it is, not converted or renamed, and no log record
+ * changed a value of it). row_group -1: not known (log inserts, a file without logs, a
+ * filtered or parallel read, rows dropped). */
+typedef struct hudi_read_origin {
+    int32_t row_group;
+    int64_t first_row, rows;
+    const char *base_path;
+    const bool *as_stored;
+} hudi_read_origin;
+void hudi_reader_origin(const hudi_reader *r, hudi_read_origin *out);
 /* The instant the read is as of ("" for an empty table). */
 const char *hudi_reader_as_of(const hudi_reader *r);
 /* Base files skipped because their partition's value cannot satisfy the filter. */
