@@ -129,6 +129,7 @@ typedef struct cop {
     char *name, *rel_path;
     char token[HUDI_WRITE_TOKEN_MAX];
     int64_t rows, size_bytes, log_bytes;
+    int64_t chunks_copied; /* column chunks taken as the base file stores them */
 } cop;
 
 static hudi_avro_value *build_plan(hudi_arena *a, const cop *ops, size_t n) {
@@ -235,6 +236,48 @@ static int compact_bloom(hudi_pq_file *pf, const hudi_read_stats *st, const hudi
     return rc < 0 ? rc : bloom_add_from(kf->bloom, keys, 0, err);
 }
 
+/* Row groups of a base file up to this uncompressed size are merged as one batch each, so that
+ * the columns no log record changed can be taken as stored (compact_one); larger ones are read
+ * in the reader's default batches and every column is encoded. */
+#define COMPACT_COPY_MAX_BYTES (256ll << 20)
+
+/* The batch size that reads each row group of base file `pf` as one batch, or 0 (the
+ * default) when a row group is larger than COMPACT_COPY_MAX_BYTES. */
+static int64_t whole_row_group_rows(const hudi_pq_file *pf) {
+    int64_t rows = 0;
+    for (int32_t g = 0; pf && g < hudi_pq_num_row_groups(pf); g++) {
+        int64_t bytes = hudi_pq_row_group_bytes(pf, g);
+        if (bytes < 0 || bytes > COMPACT_COPY_MAX_BYTES) return 0;
+        rows = HUDI_MAX(rows, hudi_pq_row_group_rows(pf, g));
+    }
+    return rows;
+}
+
+/* Writes merged batch `b`: when it is a whole row group of base file `base` (hudi_reader_origin),
+ * the columns whose values are the ones stored there (no log record changed them, read without
+ * conversion) and that the writer can take as they are go into the new file byte for byte
+ * (hudi_pq_writer_write_copying; never _hoodie_file_name, which names the new file); the rest
+ * are encoded. `copy`: scratch of b's column count. */
+static int write_merged(hudi_pq_writer *w, const hudi_batch *b, const hudi_reader *r,
+                        const hudi_pq_file *base, int32_t name_col, bool *copy, cop *op,
+                        hudi_error *err) {
+    hudi_read_origin o;
+    hudi_reader_origin(r, &o);
+    int32_t n = 0;
+    if (base && o.row_group >= 0 && o.first_row == 0 &&
+        o.rows == hudi_pq_row_group_rows(base, o.row_group) && o.rows == b->num_rows &&
+        strcmp(o.base_path, hudi_pq_path(base)) == 0) {
+        for (int32_t j = 0; j < b->n_columns; j++) {
+            copy[j] =
+                j != name_col && o.as_stored[j] && hudi_pq_writer_can_copy(w, j, base, o.row_group);
+            n += copy[j];
+        }
+    }
+    if (n == 0) return hudi_pq_writer_write(w, b, err);
+    op->chunks_copied += n;
+    return hudi_pq_writer_write_copying(w, b, base, o.row_group, copy, err);
+}
+
 /* Writes the merged records of op's slice (its base file and log files, read through the table's
  * latest schema as Hudi's compactor does) as the file group's new base file. `active`: the
  * compaction's tasks running now, of `threads`: while fewer run than there are threads (the
@@ -252,12 +295,14 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     hudi_field schema = {0};
     hudi_buf json = HUDI_BUF_INIT, path = HUDI_BUF_INIT, name = HUDI_BUF_INIT, full = HUDI_BUF_INIT;
     hudi_array *names = NULL, **cols = NULL, *keys = NULL;
+    bool *copy = NULL;
     hudi_pool *helpers = NULL;
     /* the base file's footer: its row count sizes the key copy, its filter may be reused
      * (compact_bloom); a footer that does not open leaves both to the keys */
     hudi_pq_file *base = NULL;
     hudi_error base_err = HUDI_ERROR_INIT;
     if (s->base && hudi_pq_open(&base, t->fs, s->base->path, NULL, &base_err) < 0) base = NULL;
+    so.batch_rows = whole_row_group_rows(base);
     int rc = hudi_reader_open(&r, t, &so, err);
     if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
     /* one slice, read in this task: the compaction's threads are its tasks */
@@ -299,6 +344,7 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     /* Each merged batch is written as the reader returns it (its arrays borrowed, nothing
      * copied) but for _hoodie_file_name, which names the new file. */
     if (!(cols = hudi_calloc((size_t)schema.n_children + 1, sizeof(hudi_array *))) ||
+        !(copy = hudi_calloc((size_t)schema.n_children + 1, sizeof(bool))) ||
         (rc = hudi_array_new(&names, &schema.children[name_col], err)) < 0 ||
         (rc = hudi_array_new(&keys, &schema.children[key_col], err)) < 0)
         goto oom;
@@ -335,7 +381,7 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
         bool help = threads > 1 && atomic_load(active) < threads;
         if (help && !helpers && (rc = hudi_pool_new(&helpers, threads, err)) < 0) goto done;
         if ((rc = hudi_pq_writer_set_pool(w, help ? helpers : NULL, err)) < 0 ||
-            (rc = hudi_pq_writer_write(w, &view, err)) < 0)
+            (rc = write_merged(w, &view, r, base, name_col, copy, op, err)) < 0)
             goto done;
     }
     hudi_bloom_cfg bc;
@@ -356,6 +402,7 @@ done:
     hudi_array_free(names);
     hudi_array_free(keys);
     hudi_free(cols);
+    hudi_free(copy);
     hudi_key_footer_dispose(&kf);
     hudi_reader_free(r);
     hudi_field_dispose(&schema);
