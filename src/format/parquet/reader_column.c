@@ -891,6 +891,15 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
             (rc = hudi_array_reserve_data(column, HUDI_MIN(want, (int64_t)INT32_MAX), err)) < 0)
             return rc;
     }
+    /* A flat column gets exactly `records` rows: room for them at once, not page by page (a
+     * batch of a whole row group would otherwise be copied at every doubling). The bytes of a
+     * string column are sized above from the reader's earlier batches, else once its first
+     * page of this read shows their length per row (`sized`). */
+    if (flat && column->field->type != HUDI_TYPE_NULL &&
+        column->length + records > column->capacity &&
+        (rc = hudi_array_reserve(column, column->length + records, err)) < 0)
+        return rc;
+    bool sized = !var || cr->seen_rows > 0;
     int64_t len0 = column->length, bytes0 = column->data_len;
     if (cr->skip_pending > 0) {
         int64_t n = cr->skip_pending;
@@ -927,6 +936,16 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
             rc = flat ? emit_flat(cr, column, m, err) : emit_nested(cr, column, m, err);
             if (rc < 0) return rc;
             uniform = uniform && cr->one_value;
+            if (!sized && done < records && column->length > len0) {
+                sized = true;
+                int64_t per = (column->data_len - bytes0) / (column->length - len0) + 1;
+                int64_t want = column->data_len + per * (records - done);
+                want += want / 16;
+                if (want > column->data_capacity &&
+                    (rc = hudi_array_reserve_data(column, HUDI_MIN(want, (int64_t)INT32_MAX),
+                                                  err)) < 0)
+                    return rc;
+            }
         }
         if (done == records && (leaf->max_rep == 0 || cr->entry_pos < cr->n_entries))
             return flat ? read_done(cr, column, uniform, var, len0, bytes0) : 0;
