@@ -1132,16 +1132,22 @@ static int patch_fixed(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_error *
     bool is_bool = a->field->type == HUDI_TYPE_BOOL;
     size_t w = is_bool ? 0 : (size_t)hudi_type_width(a->field);
     uint8_t *vals = a->values;
-    bool same = true;
+    bool same = m->same[c]; /* compared only while it holds */
     for (size_t k = 0; k < m->n_patch; k++) {
         const hudi_array *s = m->p_cols[k][c];
         int64_t r = m->p_row[k], sr = m->p_srow[k];
         bool v = hudi_array_is_valid(s, sr);
-        if (v != hudi_array_is_valid(a, r)) same = false;
+        if (same && v != hudi_array_is_valid(a, r)) same = false;
         if (is_bool) {
             bool bit = v && hudi_bit_get(s->values, sr);
-            if (v && bit != hudi_bit_get(vals, r)) same = false;
+            if (same && v && bit != hudi_bit_get(vals, r)) same = false;
             bit ? hudi_bit_set(vals, r) : hudi_bit_clear(vals, r);
+        } else if (v && w == 8) { /* the common width, without a call per value */
+            uint64_t x, y;
+            memcpy(&x, (const uint8_t *)s->values + (size_t)sr * 8, 8);
+            memcpy(&y, vals + (size_t)r * 8, 8);
+            same = same && x == y;
+            memcpy(vals + (size_t)r * 8, &x, 8);
         } else if (v) {
             const uint8_t *src = (const uint8_t *)s->values + (size_t)sr * w;
             if (same && memcmp(vals + (size_t)r * w, src, w) != 0) same = false;
@@ -1297,6 +1303,7 @@ static int merge_column(hudi_mor_slice *m, hudi_array *a, int32_t c, hudi_array 
     int rc = 0;
     if (m->n_patch > 0) {
         a->uniform = false; /* rows are overwritten in place below: one value no more */
+        m->same[c] = m->o->compare_patches;
         bool fixed = t != HUDI_TYPE_NULL && hudi_type_is_fixed(t) && a->n_children == 0;
         bool strings = t == HUDI_TYPE_STRING || t == HUDI_TYPE_BINARY;
         if (fixed || strings)

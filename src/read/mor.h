@@ -64,6 +64,9 @@ typedef struct hudi_mor_options {
     int32_t is_deleted_col;   /* _hoodie_is_deleted (boolean), -1 = none */
     hudi_mor_merge_mode mode;
     int64_t batch_rows; /* rows per batch of inserts (0 = 65536) */
+    /* Compare each replaced value with its replacement (hudi_mor_same_values); false: every
+     * column with a replaced row counts as changed, and the merge compares nothing. */
+    bool compare_patches;
     hudi_mor_names_fn names;
     void *names_ctx;
     /* Bounded memory: bytes of decoded log records (and of log file bytes kept between block
@@ -93,9 +96,10 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array 
 
 /* After a successful hudi_mor_merge: per scan column, whether the merged column holds the
  * base batch's values row for row (no row dropped, every replaced value equal to the new one,
- * validity included; a column of another kind than fixed-width or string/binary with any
- * replaced row counts as changed). What a compaction needs to take an unchanged column chunk
- * of the base file as it is stored. NULL before the first merge. */
+ * validity included; with compare_patches off, or for a column of another kind than
+ * fixed-width or string/binary, any replaced row counts as a change). What a compaction needs
+ * to take an unchanged column chunk of the base file as it is stored. NULL before the first
+ * merge. */
 const bool *hudi_mor_same_values(const hudi_mor_slice *m);
 
 /* The next batch of log records no base row matched (inserts; deletes are left out) as new

@@ -103,6 +103,7 @@ struct hudi_reader {
     const hudi_field **fields; /* the fields of the scan columns as built (output's first) */
     hudi_pq_dynfilter *dyn;    /* a top-N's boundary (hudi_reader_set_dynamic), or NULL */
     int32_t dyn_col;           /* its scan column */
+    bool want_origin;          /* hudi_reader_want_origin was called */
     hudi_read_origin origin;   /* of the last batch of a serial read (hudi_reader_origin) */
     bool *as_stored;           /* origin.as_stored's storage, per output column */
 };
@@ -1560,7 +1561,7 @@ int hudi_reader_set_threads(hudi_reader *r, int32_t threads, const atomic_int *c
  * are the scan's last rows, none dropped or filtered, has one. */
 static int note_origin(hudi_reader *r, const file_cursor *c, int64_t rows, hudi_error *err) {
     hudi_read_origin *o = &r->origin;
-    if (!c->mor || !c->merged_base || c->post_any || !c->scan ||
+    if (!r->want_origin || !c->mor || !c->merged_base || c->post_any || !c->scan ||
         !hudi_pq_scan_last_rows(c->scan, &o->row_group, &o->first_row, &o->rows))
         return 0;
     if (o->rows != rows) {
@@ -1575,6 +1576,14 @@ static int note_origin(hudi_reader *r, const file_cursor *c, int64_t rows, hudi_
         r->as_stored[i] = c->map[i] >= 0 && hudi_projection_exact(c->proj, i) && same[i];
     o->base_path = hudi_pq_path(c->pf);
     o->as_stored = r->as_stored;
+    return 0;
+}
+
+int hudi_reader_want_origin(hudi_reader *r, hudi_error *err) {
+    if (r->started)
+        return hudi_error_set(err, HUDI_EINVAL, "%s: the read has started", r->t->base_path);
+    r->want_origin = true;
+    r->mor_opts.compare_patches = true;
     return 0;
 }
 

@@ -172,9 +172,11 @@ const hudi_field *hudi_reader_schema(const hudi_reader *r);
 int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err);
 /* Where the rows of the batch hudi_reader_next returned last come from, as a compaction
  * needs it to take unchanged column chunks of a base file as they are stored
- * (write/compact.c). Known only for a merge-on-read slice's base rows in a serial read: the
- * batch is rows [first_row, first_row + rows) of row group `row_group` of base file
- * `base_path` (owned by the reader, valid until the next call), in order, none dropped or
+ * (write/compact.c). Kept only after hudi_reader_want_origin (before the first
+ * hudi_reader_next, EINVAL after; the merge then compares each replaced value with its
+ * replacement, which other reads skip). Known only for a merge-on-read slice's base rows in a
+ * serial read: the batch is rows [first_row, first_row + rows) of row group `row_group` of base
+ * file `base_path` (owned by the reader, valid until the next call), in order, none dropped or
  * filtered, and as_stored[i] says whether output column i holds exactly the values the file
  * stores there (the file column read as it is, not converted or renamed, and no log record
  * changed a value of it). row_group -1: not known (log inserts, a file without logs, a
@@ -185,6 +187,7 @@ typedef struct hudi_read_origin {
     const char *base_path;
     const bool *as_stored;
 } hudi_read_origin;
+int hudi_reader_want_origin(hudi_reader *r, hudi_error *err);
 void hudi_reader_origin(const hudi_reader *r, hudi_read_origin *out);
 /* The instant the read is as of ("" for an empty table). */
 const char *hudi_reader_as_of(const hudi_reader *r);

@@ -307,6 +307,7 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
     /* one slice, read in this task: the compaction's threads are its tasks */
     if (rc == 0) rc = hudi_reader_set_threads(r, 1, NULL, err);
+    if (rc == 0) rc = hudi_reader_want_origin(r, err);
     if (rc < 0) goto done;
     if (hudi_field_copy(&schema, hudi_reader_schema(r)) < 0) goto oom;
     hudi_schema_record_fullname(&full, t->cfg.name);

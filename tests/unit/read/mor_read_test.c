@@ -404,3 +404,53 @@ Test(mor_read, corrupt_block_warns) {
               warning);
     free_rows(got);
 }
+
+/* hudi_reader_origin (what compaction copies by): only after hudi_reader_want_origin, only for
+ * a slice's base rows, and a column is "as stored" exactly when no log record changed it. In
+ * v6_trips_8i1u one log record updates a row's fare (and its commit time, sequence number and
+ * file name: a log record names the log file's group) in one file group; its other columns, and
+ * every column of the file groups without logs (read as they are, so without an origin), are the
+ * base file's. */
+Test(mor_read, origin_of_merged_batches) {
+    const char *dir = fixture_unzip("hudi-rs/quickstart_trips_table/mor/avro/v6_trips_8i1u.zip");
+    cr_assert_not_null(dir);
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_table *t = NULL;
+    cr_assert_eq(hudi_tbl_open(&t, NULL, dir, &err), 0, "%s", err.message);
+    for (int want = 0; want < 2; want++) {
+        hudi_error_clear(&err);
+        hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
+        hudi_reader *r = NULL;
+        cr_assert_eq(hudi_reader_open(&r, t, &so, &err), 0, "%s", err.message);
+        cr_assert_eq(hudi_reader_set_threads(r, 1, NULL, &err), 0);
+        if (want) cr_assert_eq(hudi_reader_want_origin(r, &err), 0, "%s", err.message);
+        const hudi_field *s = hudi_reader_schema(r);
+        int merged = 0;
+        hudi_batch *b;
+        while (hudi_reader_next(r, &b, &err) == 0 && b) {
+            hudi_read_origin o;
+            hudi_reader_origin(r, &o);
+            if (!want) {
+                cr_assert_eq(o.row_group, -1);
+                continue;
+            }
+            if (o.row_group < 0) continue;
+            merged++;
+            cr_assert_eq(o.first_row, 0);
+            cr_assert_eq(o.rows, b->num_rows);
+            cr_assert(strstr(o.base_path, ".parquet"));
+            for (int32_t c = 0; c < s->n_children; c++) {
+                const char *n = s->children[c].name;
+                bool changed = !strcmp(n, "fare") || !strcmp(n, "_hoodie_commit_time") ||
+                               !strcmp(n, "_hoodie_commit_seqno") ||
+                               !strcmp(n, "_hoodie_file_name");
+                cr_assert_eq(o.as_stored[c], !changed, "column %s", n);
+            }
+        }
+        cr_assert_eq(err.code, 0, "%s", err.message);
+        cr_assert_eq(merged, want ? 1 : 0, "merged base batches: %d", merged);
+        cr_assert_eq(hudi_reader_want_origin(r, &err), HUDI_EINVAL, "too late once read");
+        hudi_reader_free(r);
+    }
+    hudi_tbl_free(t);
+}
