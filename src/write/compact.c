@@ -268,8 +268,9 @@ static int write_merged(hudi_pq_writer *w, const hudi_batch *b, const hudi_reade
         o.rows == hudi_pq_row_group_rows(base, o.row_group) && o.rows == b->num_rows &&
         strcmp(o.base_path, hudi_pq_path(base)) == 0) {
         for (int32_t j = 0; j < b->n_columns; j++) {
-            copy[j] =
-                j != name_col && o.as_stored[j] && hudi_pq_writer_can_copy(w, j, base, o.row_group);
+            /* the reader's columns are b's without _hoodie_file_name */
+            copy[j] = j != name_col && o.as_stored[j - (j > name_col)] &&
+                      hudi_pq_writer_can_copy(w, j, base, o.row_group);
             n += copy[j];
         }
     }
@@ -285,10 +286,12 @@ static int write_merged(hudi_pq_writer *w, const hudi_batch *b, const hudi_reade
  * encoded and compressed on a pool of this task's own (hudi_pq_writer_set_pool), so that
  * idle threads take part of the file group's writing. */
 static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task,
-                       const hudi_compact_cfg *cfg, atomic_int *active, hudi_error *err) {
+                       const hudi_compact_cfg *cfg, const hudi_field *table_schema,
+                       atomic_int *active, hudi_error *err) {
     int32_t threads = cfg->threads;
     const hudi_file_slice *s = &op->s;
     hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
+    const char **read_cols = NULL;
     hudi_reader *r = NULL;
     hudi_pq_writer *w = NULL;
     hudi_key_footer kf = HUDI_KEY_FOOTER_INIT;
@@ -303,13 +306,8 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
     hudi_error base_err = HUDI_ERROR_INIT;
     if (s->base && hudi_pq_open(&base, t->fs, s->base->path, NULL, &base_err) < 0) base = NULL;
     so.batch_rows = whole_row_group_rows(base);
-    int rc = hudi_reader_open(&r, t, &so, err);
-    if (rc == 0) rc = hudi_reader_only_slice(r, s, err);
-    /* one slice, read in this task: the compaction's threads are its tasks */
-    if (rc == 0) rc = hudi_reader_set_threads(r, 1, NULL, err);
-    if (rc == 0) rc = hudi_reader_want_origin(r, err);
-    if (rc < 0) goto done;
-    if (hudi_field_copy(&schema, hudi_reader_schema(r)) < 0) goto oom;
+    int rc = 0;
+    if (hudi_field_copy(&schema, table_schema) < 0) goto oom;
     hudi_schema_record_fullname(&full, t->cfg.name);
     if (hudi_buf_failed(&full)) goto oom;
     hudi_free(schema.name);
@@ -321,6 +319,25 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
                             t->base_path);
         goto done;
     }
+    /* Every column but _hoodie_file_name, which names the new file whatever the old rows held:
+     * its values are neither decoded nor merged. */
+    if (!(read_cols = hudi_calloc((size_t)schema.n_children, sizeof(char *)))) goto oom;
+    for (int32_t j = 0, k = 0; j < schema.n_children; j++)
+        if (j != name_col) read_cols[k++] = schema.children[j].name;
+    so.columns = read_cols;
+    so.n_columns = schema.n_children - 1;
+    if ((rc = hudi_reader_open(&r, t, &so, err)) < 0 ||
+        (rc = hudi_reader_only_slice(r, s, err)) < 0 ||
+        /* one slice, read in this task: the compaction's threads are its tasks */
+        (rc = hudi_reader_set_threads(r, 1, NULL, err)) < 0 ||
+        (rc = hudi_reader_want_origin(r, err)) < 0)
+        goto done;
+    if (hudi_reader_schema(r)->n_children != schema.n_children - 1) {
+        rc = hudi_error_set(err, HUDI_EINVAL, "%s: the slice's read has another schema",
+                            t->base_path);
+        goto done;
+    }
+    int32_t read_key = key_col - (key_col > name_col);
     hudi_write_token_format(op->token, (uint64_t)task, 0, (uint64_t)task);
     if ((rc = hudi_base_file_name_format(&name, s->file_id, op->token, instant, "parquet", err)) <
         0)
@@ -362,10 +379,10 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
         for (int64_t i = 0; i < in->num_rows && rc == 0; i++)
             rc = hudi_array_append_bytes(names, op->name, name_len, err);
         for (int32_t j = 0; j < schema.n_children; j++)
-            cols[j] = j == name_col ? names : in->columns[j];
+            cols[j] = j == name_col ? names : in->columns[j - (j > name_col)];
         /* the key range now; the keys kept for the bloom filter (compact_bloom) */
-        if (rc == 0) rc = hudi_key_footer_add(&kf, in->columns[key_col], in->num_rows, err);
-        const hudi_array *kc = in->columns[key_col];
+        if (rc == 0) rc = hudi_key_footer_add(&kf, in->columns[read_key], in->num_rows, err);
+        const hudi_array *kc = in->columns[read_key];
         if (rc == 0 && keys->length == 0 && base && kc->offsets && in->num_rows > 0) {
             /* all the base file's keys at this batch's bytes per key, and 1/16 more */
             int64_t rows = hudi_pq_num_rows(base) + in->num_rows;
@@ -404,6 +421,7 @@ done:
     hudi_array_free(keys);
     hudi_free(cols);
     hudi_free(copy);
+    hudi_free(read_cols);
     hudi_key_footer_dispose(&kf);
     hudi_reader_free(r);
     hudi_field_dispose(&schema);
@@ -419,13 +437,15 @@ typedef struct compact_job {
     const char *instant;
     cop *ops;
     hudi_compact_cfg cfg;
-    atomic_int active; /* tasks running */
+    atomic_int active;       /* tasks running */
+    hudi_field table_schema; /* the rows as every slice is read (the table's latest) */
 } compact_job;
 
 static int compact_task(void *payload, int64_t i, hudi_error *err) {
     compact_job *j = payload;
     atomic_fetch_add(&j->active, 1);
-    int rc = compact_one(j->t, j->instant, &j->ops[i], (int32_t)i, &j->cfg, &j->active, err);
+    int rc = compact_one(j->t, j->instant, &j->ops[i], (int32_t)i, &j->cfg, &j->table_schema,
+                         &j->active, err);
     atomic_fetch_sub(&j->active, 1);
     return rc;
 }
@@ -442,14 +462,17 @@ static int compact_task(void *payload, int64_t i, hudi_error *err) {
 static int compact_all(hudi_table *t, const char *instant, cop *ops, size_t n,
                        const hudi_compact_cfg *cfg, hudi_error *err) {
     int rc;
-    compact_job job = {t, instant, ops, *cfg, 0};
+    compact_job job = {t, instant, ops, *cfg, 0, {0}};
     if (strcmp(t->fs->ops->name, "local") != 0) job.cfg.threads = 1;
+    hudi_scan_options so = HUDI_SCAN_OPTIONS_INIT;
+    if ((rc = hudi_read_table_schema(&job.table_schema, t, &so, err)) < 0) return rc;
     int32_t threads = job.cfg.threads;
     hudi_pool *pool = NULL;
     int32_t tasks_at_once = (int64_t)n < threads ? (int32_t)n : threads;
-    if (tasks_at_once > 1 && (rc = hudi_pool_new(&pool, tasks_at_once, err)) < 0) return rc;
-    rc = hudi_pool_run(pool, (int64_t)n, compact_task, &job, err);
+    if (tasks_at_once > 1) rc = hudi_pool_new(&pool, tasks_at_once, err);
+    if (rc == 0) rc = hudi_pool_run(pool, (int64_t)n, compact_task, &job, err);
     hudi_pool_free(pool);
+    hudi_field_dispose(&job.table_schema);
     return rc;
 }
 
