@@ -292,7 +292,9 @@ bool hudi_pq_writer_can_copy(const hudi_pq_writer *w, int32_t col, const hudi_pq
  *  outside its chunk is left out). b's values of those columns must be the ones src stores
  *  there, row for row: the caller's promise (a compaction's unchanged columns), not checked.
  *  EINVAL when b has not row group rg's row count or a column with copy[col] set fails
- *  hudi_pq_writer_can_copy. Used for what compaction leaves as it was (write/compact.c). */
+ *  hudi_pq_writer_can_copy. A chunk whose page headers do not tile the extent its metadata
+ *  gives (sizes, value count) is encoded from b instead. Used for what compaction leaves as it
+ *  was (write/compact.c). */
 int hudi_pq_writer_write_copying(hudi_pq_writer *w, const hudi_batch *b, const hudi_pq_file *src,
                                  int32_t rg, const bool *copy, hudi_error *err);
 /** The file's size so far as parquet-mr's ParquetWriter.getDataSize counts it: bytes of the

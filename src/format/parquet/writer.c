@@ -505,6 +505,53 @@ bool hudi_pq_writer_can_copy(const hudi_pq_writer *w, int32_t col, const hudi_pq
     return w && copy_source(w, col, src, rg) >= 0;
 }
 
+/* Whether the chunk of leaf `leaf` in row group `rg` of `f` is exactly its metadata says: page
+ * headers that decode, one after the other from the chunk's start, a dictionary page only
+ * first, pages that end exactly at start + total_compressed_size, and data pages that hold
+ * num_values values in all. A chunk that is not (PARQUET-816: old parquet-mr left the
+ * dictionary page header out of the size; any writer's bad offsets) is encoded instead of
+ * copied, so a copy never cuts a page or takes a neighbour's bytes. Reads each header
+ * (a window of up to 16 KiB) from storage. */
+static int chunk_tiles(hudi_pq_writer *w, const hudi_pq_file *f, int32_t rg, int32_t leaf, bool *ok,
+                       hudi_error *err) {
+    enum { WINDOW = 16 << 10 };
+    const pq_column_meta *m = &f->meta.row_groups[rg].columns[leaf].meta_data;
+    int64_t start = m->data_page_offset;
+    if (m->has_dictionary_page_offset && m->dictionary_page_offset >= 4 &&
+        m->dictionary_page_offset < m->data_page_offset)
+        start = m->dictionary_page_offset;
+    int64_t end = start + m->total_compressed_size, values = 0;
+    *ok = false;
+    if (start < 4 || m->total_compressed_size <= 0 ||
+        start > f->footer_start - m->total_compressed_size)
+        return 0;
+    hudi_buf_clear(&w->copy_buf);
+    if (hudi_buf_grow(&w->copy_buf, WINDOW) < 0) return hudi_error_oom(err);
+    for (int64_t pos = start, n = 0; pos < end; n++) {
+        size_t len = (size_t)HUDI_MIN((int64_t)WINDOW, end - pos);
+        int rc = hudi_file_read_at(f->file, pos, w->copy_buf.data, len, err);
+        if (rc < 0) return rc;
+        hudi_arena a = HUDI_ARENA_INIT;
+        hudi_error e = HUDI_ERROR_INIT;
+        pq_page_header h;
+        size_t used = 0;
+        bool good =
+            hudi_pq_decode_page_header(&h, &a, HUDI_SLICE(w->copy_buf.data, len), &used, &e) == 0 &&
+            h.compressed_page_size >= 0 &&
+            (h.type != PQ_PAGE_DICTIONARY || (n == 0 && pos == m->dictionary_page_offset));
+        hudi_arena_dispose(&a);
+        if (!good) return 0;
+        if (h.type == PQ_PAGE_DATA && h.has_data_page_header)
+            values += h.data_page_header.num_values;
+        if (h.type == PQ_PAGE_DATA_V2 && h.has_data_page_header_v2)
+            values += h.data_page_header_v2.num_values;
+        if ((int64_t)used + h.compressed_page_size > end - pos) return 0;
+        pos += (int64_t)used + h.compressed_page_size;
+        if (pos == end) *ok = values == m->num_values;
+    }
+    return 0;
+}
+
 /* Copies n bytes of the source file at `off` to the output. */
 static int copy_bytes(hudi_pq_writer *w, int64_t off, int64_t n, hudi_error *err) {
     enum { PIECE = 4 << 20 };
@@ -878,6 +925,13 @@ int hudi_pq_writer_write_copying(hudi_pq_writer *w, const hudi_batch *b, const h
         if ((w->copy_leaf[i] = copy_source(w, col, src, rg)) < 0)
             return hudi_error_set(err, HUDI_EINVAL, "%s: column %s cannot be copied from %s",
                                   w->path, w->schema.children[col].name, src->path);
+    }
+    /* a chunk whose pages do not tile its extent is encoded from b instead */
+    for (int32_t i = 0; i < w->n_cols; i++) {
+        bool ok = false;
+        if (w->copy_leaf[i] < 0) continue;
+        if ((rc = chunk_tiles(w, src, rg, w->copy_leaf[i], &ok, err)) < 0) return rc;
+        if (!ok) w->copy_leaf[i] = -1;
     }
     if ((rc = write_copying(w, b, src, rg, err)) < 0) {
         w->failed = rc;

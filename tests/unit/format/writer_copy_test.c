@@ -332,3 +332,62 @@ Test(writer_copy, what_cannot_be_copied_is_refused) {
     hudi_field_dispose(&renamed);
     hudi_fs_free(fs);
 }
+
+/* A source whose footer undercounts a chunk (PARQUET-816: old parquet-mr left the dictionary
+ * page header out of total_compressed_size) is not copied from: that column is encoded from
+ * the batch, the others still copied, and the file reads back right. */
+Test(writer_copy, chunk_whose_pages_do_not_tile_is_encoded) {
+    hudi_fs *fs = NULL;
+    cr_assert_eq(hudi_fs_memory_new(&fs, NULL), 0);
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_field s;
+    schema(&s, HUDI_TYPE_DOUBLE);
+    write_source(fs, "good.parquet", &s, HUDI_PQ_CODEC_SNAPPY);
+    /* the same file with name's chunk in row group 0 counted 3 bytes short */
+    pq_file_meta m;
+    hudi_arena a = HUDI_ARENA_INIT;
+    hudi_buf bytes = HUDI_BUF_INIT, out = HUDI_BUF_INIT;
+    footer(fs, "good.parquet", &m, &a, &bytes);
+    pq_column_meta *nm = &m.row_groups[0].columns[1].meta_data;
+    nm->total_compressed_size -= 3;
+    uint32_t flen = hudi_load_u32le(bytes.data + bytes.len - 8);
+    hudi_buf_append(&out, bytes.data, bytes.len - 8 - flen);
+    size_t at = out.len;
+    cr_assert_eq(hudi_pq_encode_file_meta(&out, &m, &err), 0, "%s", err.message);
+    uint8_t tail[8];
+    hudi_store_u32le(tail, (uint32_t)(out.len - at));
+    memcpy(tail + 4, "PAR1", 4);
+    hudi_buf_append(&out, tail, 8);
+    cr_assert_eq(hudi_fs_write_all(fs, "short.parquet", 0644, out.data, out.len, &err), 0);
+    hudi_pq_file *src = NULL;
+    cr_assert_eq(hudi_pq_open(&src, fs, "short.parquet", NULL, &err), 0, "%s", err.message);
+
+    hudi_pq_writer *w = NULL;
+    hudi_pq_write_options o = HUDI_PQ_WRITE_OPTIONS_INIT;
+    cr_assert_eq(hudi_pq_writer_open(&w, fs, "out.parquet", &s, &o, &err), 0, "%s", err.message);
+    bool copy[4] = {false, true, true, false};
+    hudi_batch *b = rows(&s, 0, RG_ROWS, 0);
+    cr_assert_eq(hudi_pq_writer_write_copying(w, b, src, 0, copy, &err), 0, "%s", err.message);
+    cr_assert_eq(hudi_pq_writer_close(w, NULL, &err), 0, "%s", err.message);
+    check_values(fs, "out.parquet", b);
+
+    pq_file_meta om;
+    hudi_buf ob = HUDI_BUF_INIT;
+    footer(fs, "out.parquet", &om, &a, &ob);
+    const pq_column_meta *on = &om.row_groups[0].columns[1].meta_data;
+    const pq_column_meta *os = &om.row_groups[0].columns[2].meta_data;
+    const pq_column_meta *ss = &m.row_groups[0].columns[2].meta_data;
+    cr_assert_neq(on->total_compressed_size, nm->total_compressed_size, "name was copied");
+    cr_assert_eq(os->total_compressed_size, ss->total_compressed_size);
+    cr_assert_eq(memcmp(ob.data + chunk_start(os), bytes.data + chunk_start(ss),
+                        (size_t)ss->total_compressed_size),
+                 0, "score, whose chunk is right, was copied");
+    hudi_batch_free(b);
+    hudi_pq_close(src);
+    hudi_buf_dispose(&bytes);
+    hudi_buf_dispose(&out);
+    hudi_buf_dispose(&ob);
+    hudi_arena_dispose(&a);
+    hudi_field_dispose(&s);
+    hudi_fs_free(fs);
+}
