@@ -1571,9 +1571,17 @@ static int note_origin(hudi_reader *r, const file_cursor *c, int64_t rows, hudi_
     int32_t n = r->schema.n_children;
     if (!r->as_stored && !(r->as_stored = hudi_calloc((size_t)n + 1, sizeof(bool))))
         return hudi_error_oom(err);
+    /* as stored: read as it is, under its own name (schema on read may read a renamed column
+     * from a file column of another name; a copy by name would take the wrong one) */
     const bool *same = hudi_mor_same_values(c->mor);
-    for (int32_t i = 0; i < n; i++)
-        r->as_stored[i] = c->map[i] >= 0 && hudi_projection_exact(c->proj, i) && same[i];
+    const hudi_field *fs = hudi_pq_schema(c->pf);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t k = hudi_projection_source(c->proj, i);
+        const char *fname = k >= 0 && k < fs->n_children ? fs->children[k].name : NULL;
+        const char *qname = r->schema.children[i].name;
+        r->as_stored[i] = c->map[i] >= 0 && same[i] && hudi_projection_exact(c->proj, i) && fname &&
+                          qname && strcmp(fname, qname) == 0;
+    }
     o->base_path = hudi_pq_path(c->pf);
     o->as_stored = r->as_stored;
     return 0;

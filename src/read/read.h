@@ -178,8 +178,9 @@ int hudi_reader_next(hudi_reader *r, hudi_batch **out, hudi_error *err);
  * serial read: the batch is rows [first_row, first_row + rows) of row group `row_group` of base
  * file `base_path` (owned by the reader, valid until the next call), in order, none dropped or
  * filtered, and as_stored[i] says whether output column i holds exactly the values the file
- * stores there (the file column read as it is, not converted or renamed, and no log record
- * changed a value of it). row_group -1: not known (log inserts, a file without logs, a
+ * stores under the column's own name (the file column of that name read as it is: not
+ * converted, not another column read by field id under a new name; and no log record changed
+ * a value of it). row_group -1: not known (log inserts, a file without logs, a
  * filtered or parallel read, rows dropped). */
 typedef struct hudi_read_origin {
     int32_t row_group;

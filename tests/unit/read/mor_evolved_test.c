@@ -437,3 +437,39 @@ Test(mor_evolved, alter_without_schema_on_read_is_a_deltacommit) {
     hudi_tbl_free(t);
     hudi_fs_free(fs);
 }
+
+/* Compaction copies the base file's column chunks that no log record changed, by name
+ * (write/compact.c): after DROP a, RENAME b TO a, the new `a` is the file's `b`, while the file
+ * still holds the dropped `a` under that name. An upsert that changes only v (and ts) leaves the
+ * new `a` as stored in every row, so a copy by name would bring the dropped column's values
+ * back; the compacted rows must keep b's. No row is deleted, so the other columns are copied. */
+Test(mor_evolved, compaction_copies_by_column_not_by_reused_name) {
+    hudi_fs *fs = NULL;
+    hudi_table *t = create(&fs, S0);
+    static const char *const r0[] = {"1|a1|b1|1|10", "2|a2|b2|2|10", "3|a3|b3|3|10",
+                                     "4|a4|b4|4|10"};
+    write(t, HUDI_WRITE_INSERT, S0, r0, 4, NULL);
+    hudi_schema_change ch[2];
+    memset(ch, 0, sizeof(ch));
+    ch[0].kind = HUDI_SCHEMA_DROP;
+    ch[0].path = "a";
+    ch[1].kind = HUDI_SCHEMA_RENAME;
+    ch[1].path = "b";
+    ch[1].new_name = "a";
+    alter(t, ch, 2, true);
+    static const char *const sor[] = {"hoodie.schema.on.read.enable", "true", NULL};
+    static const char *const r1[] = {"2|b2|20|30"};
+    write(t, HUDI_WRITE_UPSERT, "id:int,a:string,v:int,ts:long", r1, 1, sor);
+    static const char *const cols[] = {"id", "a", "v"};
+    const char *want = "{\"id\":1,\"a\":\"b1\",\"v\":1}\n{\"id\":2,\"a\":\"b2\",\"v\":20}\n"
+                       "{\"id\":3,\"a\":\"b3\",\"v\":3}\n{\"id\":4,\"a\":\"b4\",\"v\":4}\n";
+    check(t, cols, 3, false, want);
+    compact(t);
+    size_t bases = 0, logs = 0;
+    count_files(t, &bases, &logs);
+    cr_assert_eq(logs, 0);
+    check(t, cols, 3, false, want);
+    check(t, cols, 3, true, want);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+}
