@@ -892,13 +892,15 @@ int hudi_pq_colreader_read(pq_colreader *cr, hudi_array *column, int64_t records
             return rc;
     }
     /* A flat column gets exactly `records` rows: room for them at once, not page by page (a
-     * batch of a whole row group would otherwise be copied at every doubling). The bytes of a
-     * string column are sized above from the reader's earlier batches, else once its first
-     * page of this read shows their length per row (`sized`). */
-    if (flat && column->field->type != HUDI_TYPE_NULL &&
-        column->length + records > column->capacity &&
-        (rc = hudi_array_reserve(column, column->length + records, err)) < 0)
-        return rc;
+     * batch of a whole row group would otherwise be copied at every doubling) - exactly when
+     * the array is empty, else geometrically (late materialisation appends run after run to
+     * one array). The bytes of a string column are sized above from the reader's earlier
+     * batches, else once its first page of this read shows their length per row (`sized`). */
+    if (flat && column->field->type != HUDI_TYPE_NULL) {
+        rc = column->length == 0 ? hudi_array_reserve(column, records, err)
+                                 : hudi_array_grow(column, records, err);
+        if (rc < 0) return rc;
+    }
     bool sized = !var || cr->seen_rows > 0;
     int64_t len0 = column->length, bytes0 = column->data_len;
     if (cr->skip_pending > 0) {
