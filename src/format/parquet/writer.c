@@ -455,6 +455,33 @@ static int chunk_meta(hudi_pq_writer *w, pq_wcol *c, pq_column_meta *m, int64_t 
 
 /* ---- copied column chunks ------------------------------------------------------------------ */
 
+static bool same_logical_type(const pq_logical_type *a, const pq_logical_type *b) {
+    return a->kind == b->kind && a->scale == b->scale && a->precision == b->precision &&
+           a->is_adjusted_to_utc == b->is_adjusted_to_utc && a->unit == b->unit &&
+           a->bit_width == b->bit_width && a->is_signed == b->is_signed;
+}
+
+/* Whether the chunks of `src` can be taken as they are into a file hudic labels as its own: the
+ * reader trusts a hudic file's deprecated statistics and applies none of the fixes it keys on
+ * other writers' names and versions (stats.c, reader_column.c), so only files whose chunks
+ * need none are copied from: hudic's own, and parquet-mr 1.10 or later (Spark's Hudi; earlier
+ * parquet-mr ordered binary statistics as signed bytes). The leaf's column order must be
+ * TYPE_ORDER, the order hudic declares for every column. */
+static bool trusted_source(const hudi_pq_file *f, int32_t leaf) {
+    const pq_file_meta *m = &f->meta;
+    if (!m->has_created_by) return false;
+    if (leaf < 0 || m->n_column_orders <= leaf || m->column_orders[leaf] != PQ_ORDER_TYPE)
+        return false;
+    char by[64];
+    size_t n = HUDI_MIN(m->created_by.len, sizeof(by) - 1);
+    memcpy(by, m->created_by.data, n);
+    by[n] = 0;
+    if (strncmp(by, "hudic version ", 14) == 0) return true;
+    int major = 0, minor = 0;
+    if (sscanf(by, "parquet-mr version %d.%d", &major, &minor) != 2) return false;
+    return major > 1 || (major == 1 && minor >= 10);
+}
+
 /* The leaf of `src` that the writer's top-level column `col` can be copied from in row group
  * `rg` (hudi_pq_writer_can_copy), or -1. */
 static int32_t copy_source(const hudi_pq_writer *w, int32_t col, const hudi_pq_file *src,
@@ -490,12 +517,11 @@ static int32_t copy_source(const hudi_pq_writer *w, int32_t col, const hudi_pq_f
             se->has_precision == we->has_precision &&
             (!we->has_precision || se->precision == we->precision) &&
             se->has_logical_type == we->has_logical_type &&
-            (!we->has_logical_type ||
-             memcmp(&se->logical_type, &we->logical_type, sizeof(pq_logical_type)) == 0);
+            (!we->has_logical_type || same_logical_type(&se->logical_type, &we->logical_type));
         bool plain_chunk = cc->has_meta_data && !cc->has_file_path && !cc->has_crypto_metadata &&
                            !cc->has_encrypted_column_metadata && m->codec == w->cx.o.codec &&
                            m->type == c->leaf->physical_type && m->total_compressed_size > 0;
-        return same_type && plain_chunk ? j : -1;
+        return same_type && plain_chunk && trusted_source(src, j) ? j : -1;
     }
     return -1;
 }
@@ -509,7 +535,8 @@ bool hudi_pq_writer_can_copy(const hudi_pq_writer *w, int32_t col, const hudi_pq
  * headers that decode, one after the other from the chunk's start, a dictionary page only
  * first, pages that end exactly at start + total_compressed_size, and data pages that hold
  * num_values values in all. A chunk that is not (PARQUET-816: old parquet-mr left the
- * dictionary page header out of the size; any writer's bad offsets) is encoded instead of
+ * dictionary page header out of the size; any writer's bad offsets; a first data page
+ * elsewhere than data_page_offset says) is encoded instead of
  * copied, so a copy never cuts a page or takes a neighbour's bytes. Reads each header
  * (a window of up to 16 KiB) from storage. */
 static int chunk_tiles(hudi_pq_writer *w, const hudi_pq_file *f, int32_t rg, int32_t leaf, bool *ok,
@@ -521,6 +548,7 @@ static int chunk_tiles(hudi_pq_writer *w, const hudi_pq_file *f, int32_t rg, int
         m->dictionary_page_offset < m->data_page_offset)
         start = m->dictionary_page_offset;
     int64_t end = start + m->total_compressed_size, values = 0;
+    bool first_data = false;
     *ok = false;
     if (start < 4 || m->total_compressed_size <= 0 ||
         start > f->footer_start - m->total_compressed_size)
@@ -541,6 +569,11 @@ static int chunk_tiles(hudi_pq_writer *w, const hudi_pq_file *f, int32_t rg, int
             (h.type != PQ_PAGE_DICTIONARY || (n == 0 && pos == m->dictionary_page_offset));
         hudi_arena_dispose(&a);
         if (!good) return 0;
+        bool data = h.type == PQ_PAGE_DATA || h.type == PQ_PAGE_DATA_V2;
+        if (data && values == 0 && !first_data) {
+            if (pos != m->data_page_offset) return 0; /* the metadata's first data page */
+            first_data = true;
+        }
         if (h.type == PQ_PAGE_DATA && h.has_data_page_header)
             values += h.data_page_header.num_values;
         if (h.type == PQ_PAGE_DATA_V2 && h.has_data_page_header_v2)
