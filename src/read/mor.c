@@ -1404,7 +1404,8 @@ int hudi_mor_merge(hudi_mor_slice *m, hudi_array **in, int64_t rows, hudi_array 
         m->p_cols[k] = m->p_src[k] == RUN_GATHER
                            ? m->gathered->columns
                            : hudi_vec_at(&m->batches, log_batch, m->p_src[k]).cols;
-    if (!m->same && !(m->same = hudi_malloc((size_t)m->n_cols + 1))) return hudi_error_oom(err);
+    if (!m->same && !(m->same = hudi_malloc(((size_t)m->n_cols + 1) * sizeof(bool))))
+        return hudi_error_oom(err);
     for (int32_t c = 0; c < m->n_cols; c++) {
         out[c] = NULL;
         m->same[c] = true;

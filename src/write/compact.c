@@ -129,7 +129,6 @@ typedef struct cop {
     char *name, *rel_path;
     char token[HUDI_WRITE_TOKEN_MAX];
     int64_t rows, size_bytes, log_bytes;
-    int64_t chunks_copied; /* column chunks taken as the base file stores them */
 } cop;
 
 static hudi_avro_value *build_plan(hudi_arena *a, const cop *ops, size_t n) {
@@ -236,19 +235,23 @@ static int compact_bloom(hudi_pq_file *pf, const hudi_read_stats *st, const hudi
     return rc < 0 ? rc : bloom_add_from(kf->bloom, keys, 0, err);
 }
 
-/* Row groups of a base file up to this uncompressed size are merged as one batch each, so that
- * the columns no log record changed can be taken as stored (compact_one); larger ones are read
- * in the reader's default batches and every column is encoded. */
+/* Row groups of a base file up to this size (as its writer counted it: encoded, uncompressed)
+ * and row count are merged as one batch each, so that the columns no log record changed can be
+ * taken as stored (compact_one); larger ones are read in the reader's default batches and every
+ * column is encoded. The row bound keeps a decoded batch within reach of the encoded one when
+ * values repeat (dictionaries, runs): a column overflows an array's 2 GiB of bytes only with
+ * values over 2 KiB on average, as 65,536-row batches would with values over 32 KiB. */
 #define COMPACT_COPY_MAX_BYTES (256ll << 20)
+#define COMPACT_COPY_MAX_ROWS (1ll << 20)
 
 /* The batch size that reads each row group of base file `pf` as one batch, or 0 (the
- * default) when a row group is larger than COMPACT_COPY_MAX_BYTES. */
+ * default) when a row group is beyond the bounds above. */
 static int64_t whole_row_group_rows(const hudi_pq_file *pf) {
     int64_t rows = 0;
     for (int32_t g = 0; pf && g < hudi_pq_num_row_groups(pf); g++) {
-        int64_t bytes = hudi_pq_row_group_bytes(pf, g);
-        if (bytes < 0 || bytes > COMPACT_COPY_MAX_BYTES) return 0;
-        rows = HUDI_MAX(rows, hudi_pq_row_group_rows(pf, g));
+        int64_t bytes = hudi_pq_row_group_bytes(pf, g), n = hudi_pq_row_group_rows(pf, g);
+        if (bytes < 0 || bytes > COMPACT_COPY_MAX_BYTES || n > COMPACT_COPY_MAX_ROWS) return 0;
+        rows = HUDI_MAX(rows, n);
     }
     return rows;
 }
@@ -259,8 +262,7 @@ static int64_t whole_row_group_rows(const hudi_pq_file *pf) {
  * (hudi_pq_writer_write_copying; never _hoodie_file_name, which names the new file); the rest
  * are encoded. `copy`: scratch of b's column count. */
 static int write_merged(hudi_pq_writer *w, const hudi_batch *b, const hudi_reader *r,
-                        const hudi_pq_file *base, int32_t name_col, bool *copy, cop *op,
-                        hudi_error *err) {
+                        const hudi_pq_file *base, int32_t name_col, bool *copy, hudi_error *err) {
     hudi_read_origin o;
     hudi_reader_origin(r, &o);
     int32_t n = 0;
@@ -275,7 +277,6 @@ static int write_merged(hudi_pq_writer *w, const hudi_batch *b, const hudi_reade
         }
     }
     if (n == 0) return hudi_pq_writer_write(w, b, err);
-    op->chunks_copied += n;
     return hudi_pq_writer_write_copying(w, b, base, o.row_group, copy, err);
 }
 
@@ -399,7 +400,7 @@ static int compact_one(hudi_table *t, const char *instant, cop *op, int32_t task
         bool help = threads > 1 && atomic_load(active) < threads;
         if (help && !helpers && (rc = hudi_pool_new(&helpers, threads, err)) < 0) goto done;
         if ((rc = hudi_pq_writer_set_pool(w, help ? helpers : NULL, err)) < 0 ||
-            (rc = write_merged(w, &view, r, base, name_col, copy, op, err)) < 0)
+            (rc = write_merged(w, &view, r, base, name_col, copy, err)) < 0)
             goto done;
     }
     hudi_bloom_cfg bc;
