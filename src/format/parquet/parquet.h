@@ -282,7 +282,9 @@ int hudi_pq_writer_set_pool(hudi_pq_writer *w, struct hudi_pool *pool, hudi_erro
 /** Whether top-level column `col` of the writer's schema can be taken as stored from row group
  *  `rg` of `src` (hudi_pq_writer_write_copying): a flat column that src stores under the same
  *  name with the same Parquet type (physical type, length, repetition, converted and logical
- *  type) and the writer's codec, in src itself, unencrypted, with no bloom filter wanted. */
+ *  type) and the writer's codec, in src itself, unencrypted, with no bloom filter wanted, in a
+ *  file written by hudic or parquet-mr 1.10 or later with TYPE_ORDER for the column (the
+ *  copied statistics are then read as hudic's own). */
 bool hudi_pq_writer_can_copy(const hudi_pq_writer *w, int32_t col, const hudi_pq_file *src,
                              int32_t rg);
 /** Writes batch `b` as a row group of its own (an open row group is flushed first; the size
