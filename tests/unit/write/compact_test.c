@@ -509,3 +509,59 @@ Test(compact, bloom_filter_of_the_table_sizing) {
     wt_fs_cleanup(WT_LOCAL, base);
     hudi_field_dispose(&s);
 }
+
+/* A base file of several row groups (bulk_insert in 64 KiB blocks), updates that change ts only
+ * (the names are the generator's for every round) in the first row groups, a delete in a later
+ * one: the row groups without a delete keep their name, id and key chunks as stored, the one with
+ * the delete is written as usual, and the rows read the same before and after. */
+Test(compact, row_groups_copied_and_not, .timeout = 120) {
+    static const char *const parts[] = {"a"};
+    static const char *const props[] = {"hoodie.parquet.block.size", "65536", NULL};
+    char base[512];
+    hudi_field s;
+    wt_schema(&s, false);
+    hudi_fs *fs = wt_fs(WT_LOCAL, base, sizeof(base));
+    hudi_table *t = wt_mor_create_props(fs, base, &s, "rgs", props);
+    hudi_batch *b = wt_batch_range(&s, 0, 20000, 1, parts, 1);
+    (void)wt_write(t, b, HUDI_WRITE_BULK_INSERT);
+    hudi_batch_free(b);
+    b = wt_batch_range(&s, 10, 300, 2, parts, 1);
+    (void)wt_write(t, b, HUDI_WRITE_UPSERT);
+    hudi_batch_free(b);
+    wt_row del[] = {{19000, NULL, 0, "a", false}};
+    b = wt_batch(&s, del, 1);
+    (void)wt_write(t, b, HUDI_WRITE_DELETE);
+    hudi_batch_free(b);
+    hudi_tbl_free(t);
+    hudi_fs_free(fs);
+    /* the base file has row groups to copy */
+    char cmd[1200], line[1024];
+    snprintf(cmd, sizeof(cmd), "find '%s/a' -name '*.parquet'", base);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p && fgets(line, sizeof(line), p));
+    pclose(p);
+    line[strcspn(line, "\n")] = 0;
+    hudi_error err = HUDI_ERROR_INIT;
+    hudi_fs *lfs = NULL;
+    hudi_pq_file *pf = NULL;
+    cr_assert_eq(hudi_fs_local_new(&lfs, &err), 0);
+    cr_assert_eq(hudi_pq_open(&pf, lfs, line, NULL, &err), 0, "%s", err.message);
+    int32_t groups = hudi_pq_num_row_groups(pf);
+    cr_assert_gt(groups, 3, "%d row groups", groups);
+    hudi_pq_close(pf);
+    hudi_fs_free(lfs);
+    char *before = dump(base, false);
+    compact_with(base, "2", 1);
+    char *after = dump(base, false), *ro = dump(base, true);
+    cr_assert_str_eq(after, before);
+    cr_assert_str_eq(ro, before);
+    cr_assert_eq(wt_lines(after), 19999);
+    /* key, partition path, id, name and part of the row groups before the delete's */
+    int kept = chunks_kept(base);
+    cr_assert_geq(kept, 5, "%d chunks kept", kept);
+    free(before);
+    free(after);
+    free(ro);
+    wt_fs_cleanup(WT_LOCAL, base);
+    hudi_field_dispose(&s);
+}
