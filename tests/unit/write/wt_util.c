@@ -187,6 +187,26 @@ int wt_lines(const char *dump) {
     return n;
 }
 
+const char *wt_diff(const char *got, const char *want) {
+    static char out[512];
+    int line = 1;
+    const char *g = got, *w = want;
+    while (*g && *g == *w) {
+        if (*g == '\n') {
+            line++;
+            got = g + 1;
+            want = w + 1;
+        }
+        g++;
+        w++;
+    }
+    if (*g == *w) return NULL;
+    int gl = (int)strcspn(got, "\n"), wl = (int)strcspn(want, "\n");
+    snprintf(out, sizeof(out), "line %d: got '%.*s'%s, want '%.*s'%s", line, gl < 200 ? gl : 200,
+             got, *got ? "" : " (end)", wl < 200 ? wl : 200, want, *want ? "" : " (end)");
+    return out;
+}
+
 hudi_table *wt_mor_create(hudi_fs *fs, const char *base, const hudi_field *schema,
                           const char *name) {
     static const char *const props[] = {"hoodie.index.bloom.num_entries", "100", NULL};

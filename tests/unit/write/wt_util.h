@@ -53,5 +53,10 @@ char *wt_dump_named(hudi_table *t, const char *as_of, const char *name_col);
 char *wt_dump_path(hudi_fs *fs, const char *base, const char *as_of);
 /* Number of lines of a dump. */
 int wt_lines(const char *dump);
+/* NULL when dumps `got` and `want` are equal, else their first differing line, quoted, as
+ * "line N: got '...', want '...'" (static; each side cut to 200 bytes). Large dumps compare
+ * through it: a failed cr_assert_str_eq sends both whole strings to Criterion's runner, which
+ * stalls on messages of megabytes until the test times out. */
+const char *wt_diff(const char *got, const char *want);
 
 #endif
