@@ -84,6 +84,19 @@ static char *dump(const char *dir, bool ro) {
     return s;
 }
 
+/* The compacted table under `dir` reads as `before`, `rows` rows, both snapshot and
+ * read-optimized (compared through wt_diff: these dumps are large). */
+static void reads_as(const char *dir, const char *before, int rows) {
+    char *after = dump(dir, false), *ro = dump(dir, true);
+    const char *d = wt_diff(after, before);
+    cr_assert_null(d, "snapshot after compaction, %s", d);
+    d = wt_diff(ro, before);
+    cr_assert_null(d, "read-optimized after compaction, %s", d);
+    cr_assert_eq(wt_lines(after), rows);
+    free(after);
+    free(ro);
+}
+
 /* Column chunks of the base files compaction wrote under `dir` whose bytes are those of the
  * same column in the file group's previous base file (taken as stored: write/compact.c). Each
  * file group's newest .parquet is compared with the one before it. */
@@ -344,15 +357,8 @@ Test(compact, parallel_matches_serial, .timeout = 120) {
     cr_assert_str_eq(plan1, plan4);
     free(plan1);
     free(plan4);
-    char *after = dump(four, false), *ro = dump(four, true);
-    const char *d = wt_diff(after, before);
-    cr_assert_null(d, "snapshot after compaction, %s", d);
-    d = wt_diff(ro, before);
-    cr_assert_null(d, "read-optimized after compaction, %s", d);
-    cr_assert_eq(wt_lines(after), 497);
+    reads_as(four, before, 497);
     free(before);
-    free(after);
-    free(ro);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", one, four);
     cr_assert_eq(system(cmd), 0);
     wt_fs_cleanup(WT_LOCAL, base);
@@ -554,18 +560,11 @@ Test(compact, row_groups_copied_and_not, .timeout = 120) {
     hudi_fs_free(lfs);
     char *before = dump(base, false);
     compact_with(base, "2", 1);
-    char *after = dump(base, false), *ro = dump(base, true);
-    const char *d = wt_diff(after, before);
-    cr_assert_null(d, "snapshot after compaction, %s", d);
-    d = wt_diff(ro, before);
-    cr_assert_null(d, "read-optimized after compaction, %s", d);
-    cr_assert_eq(wt_lines(after), 19999);
+    reads_as(base, before, 19999);
     /* key, partition path, id, name and part of the row groups before the delete's */
     int kept = chunks_kept(base);
     cr_assert_geq(kept, 5, "%d chunks kept", kept);
     free(before);
-    free(after);
-    free(ro);
     wt_fs_cleanup(WT_LOCAL, base);
     hudi_field_dispose(&s);
 }
