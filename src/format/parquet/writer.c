@@ -531,6 +531,18 @@ bool hudi_pq_writer_can_copy(const hudi_pq_writer *w, int32_t col, const hudi_pq
     return w && copy_source(w, col, src, rg) >= 0;
 }
 
+/* The extent of a source chunk: total_compressed_size bytes from its dictionary page when the
+ * metadata places one before the data pages (*dict), else from its first data page. false when
+ * that extent is not inside the file's data, before the footer. */
+static bool source_extent(const hudi_pq_file *f, const pq_column_meta *m, int64_t *start,
+                          bool *dict) {
+    *dict = m->has_dictionary_page_offset && m->dictionary_page_offset >= 4 &&
+            m->dictionary_page_offset < m->data_page_offset;
+    *start = *dict ? m->dictionary_page_offset : m->data_page_offset;
+    return *start >= 4 && m->total_compressed_size > 0 &&
+           *start <= f->footer_start - m->total_compressed_size;
+}
+
 /* Whether the chunk of leaf `leaf` in row group `rg` of `f` is exactly its metadata says: page
  * headers that decode, one after the other from the chunk's start, a dictionary page only
  * first, pages that end exactly at start + total_compressed_size, and data pages that hold
@@ -543,16 +555,11 @@ static int chunk_tiles(hudi_pq_writer *w, const hudi_pq_file *f, int32_t rg, int
                        hudi_error *err) {
     enum { WINDOW = 16 << 10 };
     const pq_column_meta *m = &f->meta.row_groups[rg].columns[leaf].meta_data;
-    int64_t start = m->data_page_offset;
-    if (m->has_dictionary_page_offset && m->dictionary_page_offset >= 4 &&
-        m->dictionary_page_offset < m->data_page_offset)
-        start = m->dictionary_page_offset;
-    int64_t end = start + m->total_compressed_size, values = 0;
-    bool first_data = false;
+    int64_t start;
+    bool dict, first_data = false;
     *ok = false;
-    if (start < 4 || m->total_compressed_size <= 0 ||
-        start > f->footer_start - m->total_compressed_size)
-        return 0;
+    if (!source_extent(f, m, &start, &dict)) return 0;
+    int64_t end = start + m->total_compressed_size, values = 0;
     hudi_buf_clear(&w->copy_buf);
     if (hudi_buf_grow(&w->copy_buf, WINDOW) < 0) return hudi_error_oom(err);
     for (int64_t pos = start, n = 0; pos < end; n++) {
@@ -670,13 +677,9 @@ static int copy_chunk(hudi_pq_writer *w, int32_t i, pq_column_chunk *cc, hudi_er
     const hudi_pq_file *f = w->copy_src;
     const pq_column_chunk *sc = &f->meta.row_groups[w->copy_rg].columns[w->copy_leaf[i]];
     const pq_column_meta *sm = &sc->meta_data;
-    int64_t start = sm->data_page_offset;
-    bool dict = sm->has_dictionary_page_offset && sm->dictionary_page_offset >= 4 &&
-                sm->dictionary_page_offset < sm->data_page_offset;
-    if (dict) start = sm->dictionary_page_offset;
-    int64_t len = sm->total_compressed_size;
-    if (start < 4 || len <= 0 || start > f->footer_start - len ||
-        sm->data_page_offset >= start + len)
+    int64_t start, len = sm->total_compressed_size;
+    bool dict;
+    if (!source_extent(f, sm, &start, &dict) || sm->data_page_offset >= start + len)
         return hudi_error_set(err, HUDI_ECORRUPT, "%s: column %.*s: chunk outside the file",
                               f->path, (int)w->cols[i].leaf->path[0].len,
                               (const char *)w->cols[i].leaf->path[0].data);
