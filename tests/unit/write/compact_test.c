@@ -97,6 +97,13 @@ static void reads_as(const char *dir, const char *before, int rows) {
     free(ro);
 }
 
+/* Where a chunk's bytes start: its dictionary page, if any, else its first data page. */
+static int64_t chunk_start(const pq_column_meta *m) {
+    return m->has_dictionary_page_offset && m->dictionary_page_offset > 0
+               ? m->dictionary_page_offset
+               : m->data_page_offset;
+}
+
 /* Column chunks of the base files compaction wrote under `dir` whose bytes are those of the
  * same column in the file group's previous base file (taken as stored: write/compact.c). Each
  * file group's newest .parquet is compared with the one before it. */
@@ -141,15 +148,9 @@ static int chunks_kept(const char *dir) {
                     if (y->n_path != 1 || x->n_path != 1 ||
                         !hudi_slice_eq(x->path_in_schema[0], y->path_in_schema[0]))
                         continue;
-                    int64_t xs = x->has_dictionary_page_offset && x->dictionary_page_offset > 0
-                                     ? x->dictionary_page_offset
-                                     : x->data_page_offset;
-                    int64_t ys = y->has_dictionary_page_offset && y->dictionary_page_offset > 0
-                                     ? y->dictionary_page_offset
-                                     : y->data_page_offset;
-                    kept +=
-                        x->total_compressed_size == y->total_compressed_size &&
-                        memcmp(bn.data + xs, bo.data + ys, (size_t)x->total_compressed_size) == 0;
+                    kept += x->total_compressed_size == y->total_compressed_size &&
+                            memcmp(bn.data + chunk_start(x), bo.data + chunk_start(y),
+                                   (size_t)x->total_compressed_size) == 0;
                 }
             }
         }
